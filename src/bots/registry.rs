@@ -1,0 +1,488 @@
+//! Bot kinds, their parameters, and profiles: how a name on the command line becomes a bot.
+//!
+//! A bot is named on the command line in one of three ways:
+//! - a profile name: `bots/<name>.toml` in the bots directory, or a profile built into the binary
+//!   (every file shipped in `bots/` is);
+//! - a path to a profile file (it contains `/` or ends in `.toml`);
+//! - a kind or profile name with inline parameters: `expectimax:depth=3:weight_home=2.5`.
+//!
+//! A profile is TOML: `kind = "..."`, an optional `description`, and a `[params]` table. Every
+//! parameter is checked against its kind's [`ParamDef`]s; unknown kinds and parameters, and values
+//! out of range, are errors that list what is allowed.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::{Bot, Greedy, RandomBot};
+
+/// A parameter's value.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ParamValue {
+    /// An integer.
+    Int(i64),
+    /// A real number.
+    Float(f64),
+    /// A word (one of a fixed set).
+    Word(String),
+}
+
+impl fmt::Display for ParamValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamValue::Int(i) => write!(f, "{i}"),
+            ParamValue::Float(x) => write!(f, "{x}"),
+            ParamValue::Word(w) => f.write_str(w),
+        }
+    }
+}
+
+/// What values a parameter takes.
+#[derive(Clone, Copy, Debug)]
+pub enum ParamKind {
+    /// An integer within the bounds (inclusive).
+    Int {
+        /// Smallest allowed.
+        min: i64,
+        /// Largest allowed.
+        max: i64,
+    },
+    /// A real number within the bounds (inclusive).
+    Float {
+        /// Smallest allowed.
+        min: f64,
+        /// Largest allowed.
+        max: f64,
+    },
+    /// One of these words.
+    Word(&'static [&'static str]),
+}
+
+/// One parameter of a bot kind.
+#[derive(Clone, Debug)]
+pub struct ParamDef {
+    /// The parameter's name.
+    pub name: &'static str,
+    /// Allowed values.
+    pub kind: ParamKind,
+    /// The value when not given.
+    pub default: &'static str,
+    /// One line of help.
+    pub help: &'static str,
+}
+
+impl ParamDef {
+    fn allowed(&self) -> String {
+        match self.kind {
+            ParamKind::Int { min, max } => format!("an integer from {min} to {max}"),
+            ParamKind::Float { min, max } => format!("a number from {min} to {max}"),
+            ParamKind::Word(words) => format!("one of {}", words.join(", ")),
+        }
+    }
+
+    /// Parses and range-checks a value given as text.
+    fn parse(&self, text: &str) -> Option<ParamValue> {
+        match self.kind {
+            ParamKind::Int { min, max } => text
+                .parse::<i64>()
+                .ok()
+                .filter(|v| (min..=max).contains(v))
+                .map(ParamValue::Int),
+            ParamKind::Float { min, max } => text
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite() && (min..=max).contains(v))
+                .map(ParamValue::Float),
+            ParamKind::Word(words) => words
+                .contains(&text)
+                .then(|| ParamValue::Word(text.to_string())),
+        }
+    }
+}
+
+/// A kind of bot: its name, its parameters, and how to build one.
+pub struct KindDef {
+    /// The kind's name.
+    pub name: &'static str,
+    /// One line describing it.
+    pub summary: &'static str,
+    /// Its parameters.
+    pub params: &'static [ParamDef],
+    /// Builds a bot from fully resolved parameters (every parameter present and valid).
+    pub build: fn(name: &str, params: &Params) -> Box<dyn Bot>,
+}
+
+/// Every bot kind the binary knows.
+pub fn kinds() -> &'static [KindDef] {
+    &KINDS
+}
+
+static KINDS: [KindDef; 2] = [
+    KindDef {
+        name: "random",
+        summary: "uniform among the distinct legal moves",
+        params: &[],
+        build: |_, _| Box::new(RandomBot::default()),
+    },
+    KindDef {
+        name: "greedy",
+        summary: "seed 004's priority: capture, jump/flight, launch, else the furthest plane",
+        params: &[],
+        build: |_, _| Box::new(Greedy),
+    },
+];
+
+/// Profiles built into the binary: every file shipped in `bots/`.
+pub const BUILTIN_PROFILES: &[(&str, &str)] = &[
+    ("greedy", include_str!("../../bots/greedy.toml")),
+    ("random", include_str!("../../bots/random.toml")),
+];
+
+/// Resolved parameters of a bot: every parameter of its kind, with a valid value.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Params(BTreeMap<String, ParamValue>);
+
+impl Params {
+    /// An integer parameter.
+    ///
+    /// # Panics
+    /// If the kind does not declare `name` as an integer (a bug in the kind's definition).
+    pub fn int(&self, name: &str) -> i64 {
+        match self.0.get(name) {
+            Some(ParamValue::Int(i)) => *i,
+            other => panic!("parameter {name} is not an integer: {other:?}"),
+        }
+    }
+    /// A real parameter (integers convert).
+    ///
+    /// # Panics
+    /// If the kind does not declare `name` as a number.
+    pub fn float(&self, name: &str) -> f64 {
+        match self.0.get(name) {
+            Some(ParamValue::Float(x)) => *x,
+            Some(ParamValue::Int(i)) => *i as f64,
+            other => panic!("parameter {name} is not a number: {other:?}"),
+        }
+    }
+    /// A word parameter.
+    ///
+    /// # Panics
+    /// If the kind does not declare `name` as a word.
+    pub fn word(&self, name: &str) -> &str {
+        match self.0.get(name) {
+            Some(ParamValue::Word(w)) => w,
+            other => panic!("parameter {name} is not a word: {other:?}"),
+        }
+    }
+    /// Iterates over (name, value) in name order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &ParamValue)> {
+        self.0.iter().map(|(k, v)| (k.as_str(), v))
+    }
+}
+
+/// A fully resolved bot: a display name, a kind and every parameter. Cheap to clone; build as
+/// many bots from it as there are workers.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BotSpec {
+    /// Display name: the profile name, plus any inline parameters.
+    pub name: String,
+    /// The kind.
+    pub kind: String,
+    /// Every parameter of the kind.
+    pub params: Params,
+}
+
+impl BotSpec {
+    /// Builds a fresh bot.
+    pub fn build(&self) -> Box<dyn Bot> {
+        let kind = find_kind(&self.kind).expect("spec kinds are validated");
+        (kind.build)(&self.name, &self.params)
+    }
+
+    /// Resolves `text` (a profile name, a profile path, or either with `:key=value` parameters)
+    /// against the profiles in `bots_dir` and those built in.
+    pub fn parse(text: &str, bots_dir: &Path) -> Result<BotSpec, BotError> {
+        let mut parts = text.split(':');
+        let head = parts.next().unwrap_or_default().trim();
+        if head.is_empty() {
+            return Err(BotError::Empty);
+        }
+        let profile = load_profile(head, bots_dir)?;
+        let mut overrides = Vec::new();
+        for part in parts {
+            let (k, v) = part.split_once('=').ok_or_else(|| BotError::Syntax {
+                bot: text.to_string(),
+                part: part.to_string(),
+            })?;
+            overrides.push((k.trim().to_string(), v.trim().to_string()));
+        }
+        let mut spec = resolve(
+            &profile.name,
+            &profile.kind,
+            &profile.params,
+            &profile.origin,
+        )?;
+        if !overrides.is_empty() {
+            let kind = find_kind(&spec.kind).expect("resolved");
+            for (k, v) in &overrides {
+                let def = param_def(kind, k, &profile.origin)?;
+                let value = def.parse(v).ok_or_else(|| BotError::BadValue {
+                    origin: text.to_string(),
+                    param: k.clone(),
+                    value: v.clone(),
+                    allowed: def.allowed(),
+                })?;
+                spec.params.0.insert(k.clone(), value);
+            }
+            spec.name = text.to_string();
+        }
+        Ok(spec)
+    }
+}
+
+/// A profile as found: before its parameters are checked.
+#[derive(Clone, Debug)]
+pub struct Profile {
+    /// The profile's name.
+    pub name: String,
+    /// Where it came from (a path, or "built-in").
+    pub origin: String,
+    /// Its kind.
+    pub kind: String,
+    /// Its description.
+    pub description: String,
+    /// Its parameters as written.
+    pub params: BTreeMap<String, toml::Value>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ProfileFile {
+    kind: String,
+    #[serde(default)]
+    description: String,
+    #[serde(default)]
+    params: BTreeMap<String, toml::Value>,
+}
+
+fn parse_profile(name: &str, origin: &str, text: &str) -> Result<Profile, BotError> {
+    let file: ProfileFile = toml::from_str(text).map_err(|e| BotError::Profile {
+        origin: origin.to_string(),
+        message: e.to_string().trim().to_string(),
+    })?;
+    Ok(Profile {
+        name: name.to_string(),
+        origin: origin.to_string(),
+        kind: file.kind,
+        description: file.description,
+        params: file.params,
+    })
+}
+
+/// Finds a profile by path, by name in `bots_dir`, or built in; a bare kind name is a profile
+/// of that kind with default parameters.
+pub fn load_profile(head: &str, bots_dir: &Path) -> Result<Profile, BotError> {
+    let looks_like_path = head.contains('/') || head.ends_with(".toml");
+    let path: PathBuf = if looks_like_path {
+        PathBuf::from(head)
+    } else {
+        bots_dir.join(format!("{head}.toml"))
+    };
+    if path.is_file() {
+        let text = std::fs::read_to_string(&path).map_err(|e| BotError::Profile {
+            origin: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| head.to_string());
+        return parse_profile(&name, &path.display().to_string(), &text);
+    }
+    if looks_like_path {
+        return Err(BotError::Profile {
+            origin: head.to_string(),
+            message: "no such file".to_string(),
+        });
+    }
+    if let Some((_, text)) = BUILTIN_PROFILES.iter().find(|(n, _)| *n == head) {
+        return parse_profile(head, "built-in", text);
+    }
+    if find_kind(head).is_some() {
+        return Ok(Profile {
+            name: head.to_string(),
+            origin: "built-in kind".to_string(),
+            kind: head.to_string(),
+            description: String::new(),
+            params: BTreeMap::new(),
+        });
+    }
+    Err(BotError::Unknown {
+        name: head.to_string(),
+        known: known_names(bots_dir).join(", "),
+    })
+}
+
+/// Every profile name available: built in and in `bots_dir`, sorted, without duplicates.
+pub fn known_names(bots_dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = BUILTIN_PROFILES
+        .iter()
+        .map(|(n, _)| n.to_string())
+        .chain(KINDS.iter().map(|k| k.name.to_string()))
+        .collect();
+    if let Ok(entries) = std::fs::read_dir(bots_dir) {
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.extension().is_some_and(|x| x == "toml")
+                && let Some(stem) = p.file_stem()
+            {
+                names.push(stem.to_string_lossy().into_owned());
+            }
+        }
+    }
+    names.sort();
+    names.dedup();
+    names
+}
+
+fn find_kind(name: &str) -> Option<&'static KindDef> {
+    KINDS.iter().find(|k| k.name == name)
+}
+
+fn param_def<'k>(kind: &'k KindDef, name: &str, origin: &str) -> Result<&'k ParamDef, BotError> {
+    kind.params
+        .iter()
+        .find(|p| p.name == name)
+        .ok_or_else(|| BotError::UnknownParam {
+            origin: origin.to_string(),
+            kind: kind.name,
+            param: name.to_string(),
+            known: if kind.params.is_empty() {
+                "none".to_string()
+            } else {
+                kind.params
+                    .iter()
+                    .map(|p| p.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            },
+        })
+}
+
+/// Checks a profile's kind and parameters and fills in defaults.
+pub fn resolve(
+    name: &str,
+    kind: &str,
+    given: &BTreeMap<String, toml::Value>,
+    origin: &str,
+) -> Result<BotSpec, BotError> {
+    let def = find_kind(kind).ok_or_else(|| BotError::UnknownKind {
+        origin: origin.to_string(),
+        kind: kind.to_string(),
+        known: KINDS.iter().map(|k| k.name).collect::<Vec<_>>().join(", "),
+    })?;
+    let mut params = BTreeMap::new();
+    for (k, v) in given {
+        let p = param_def(def, k, origin)?;
+        let text = match v {
+            toml::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        let value = p.parse(&text).ok_or_else(|| BotError::BadValue {
+            origin: origin.to_string(),
+            param: k.clone(),
+            value: text.clone(),
+            allowed: p.allowed(),
+        })?;
+        params.insert(k.clone(), value);
+    }
+    for p in def.params {
+        if !params.contains_key(p.name) {
+            let v = p.parse(p.default).expect("defaults are valid");
+            params.insert(p.name.to_string(), v);
+        }
+    }
+    Ok(BotSpec {
+        name: name.to_string(),
+        kind: kind.to_string(),
+        params: Params(params),
+    })
+}
+
+/// Why a bot could not be resolved.
+#[derive(Debug, thiserror::Error)]
+pub enum BotError {
+    /// An empty bot name.
+    #[error("empty bot name")]
+    Empty,
+    /// No profile, file or kind of that name.
+    #[error("unknown bot `{name}`: known bots are {known} (or give a path to a profile .toml)")]
+    Unknown {
+        /// The name given.
+        name: String,
+        /// What exists.
+        known: String,
+    },
+    /// A profile names a kind that does not exist.
+    #[error("{origin}: unknown bot kind `{kind}`: known kinds are {known}")]
+    UnknownKind {
+        /// Where.
+        origin: String,
+        /// The kind given.
+        kind: String,
+        /// What exists.
+        known: String,
+    },
+    /// A parameter the kind does not have.
+    #[error("{origin}: bot kind `{kind}` has no parameter `{param}`: its parameters are {known}")]
+    UnknownParam {
+        /// Where.
+        origin: String,
+        /// The kind.
+        kind: &'static str,
+        /// The parameter given.
+        param: String,
+        /// What exists.
+        known: String,
+    },
+    /// A value out of range or of the wrong type.
+    #[error("{origin}: bad value `{value}` for parameter `{param}`: allowed is {allowed}")]
+    BadValue {
+        /// Where.
+        origin: String,
+        /// The parameter.
+        param: String,
+        /// The value given.
+        value: String,
+        /// What is allowed.
+        allowed: String,
+    },
+    /// An inline parameter without `=`.
+    #[error(
+        "bad bot `{bot}`: parameter `{part}` must be written key=value (e.g. expectimax:depth=3)"
+    )]
+    Syntax {
+        /// The whole bot text.
+        bot: String,
+        /// The bad part.
+        part: String,
+    },
+    /// A profile file that cannot be read or parsed.
+    #[error("bot profile {origin}: {message}")]
+    Profile {
+        /// The path.
+        origin: String,
+        /// What was wrong.
+        message: String,
+    },
+}
+
+/// Resolves a comma-separated lineup (`greedy,random,...`) into one spec per seat.
+pub fn parse_lineup(text: &str, bots_dir: &Path) -> Result<Vec<BotSpec>, BotError> {
+    text.split(',')
+        .map(|b| BotSpec::parse(b.trim(), bots_dir))
+        .collect()
+}

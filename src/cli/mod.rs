@@ -1,0 +1,33 @@
+//! Command-line parsing and the subcommands.
+
+mod common;
+mod replay;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Bot tournaments and AI research on Aeroplane Chess (Flying Chess, 飞行棋).
+#[derive(Parser, Debug)]
+#[command(name = "aeroplane", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Play one game from given dice (or from a seed and game index) and print its move log.
+    Replay(replay::ReplayArgs),
+    /// Print a rule variant (a preset or a file) with every option resolved.
+    Rules(common::RulesArgs),
+}
+
+/// Parses the command line and runs the subcommand.
+pub fn run() -> anyhow::Result<ExitCode> {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Replay(args) => replay::run(args),
+        Command::Rules(args) => common::print_rules(args),
+    }
+}

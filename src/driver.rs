@@ -1,0 +1,72 @@
+//! Plays one game from a dice source and one bot per seat.
+
+use crate::bots::Bot;
+use crate::dice::Dice;
+use crate::engine::game::{Game, Outcome};
+use crate::engine::moves::MoveList;
+use crate::record::GameRecord;
+
+/// Sees every roll as it is applied (for move logs); `()` sees nothing and costs nothing.
+pub trait Observer {
+    /// Called after each roll with the position before it and what it did.
+    fn on_roll(&mut self, before: &Game, outcome: &Outcome);
+}
+
+impl Observer for () {
+    #[inline]
+    fn on_roll(&mut self, _before: &Game, _outcome: &Outcome) {}
+}
+
+/// The dice ran out before the game ended.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("the dice ran out after {} rolls, before the game ended", record.rolls)]
+pub struct OutOfDice {
+    /// What was counted up to that point.
+    pub record: GameRecord,
+    /// The position reached.
+    pub game: Game,
+}
+
+/// Plays `game` to its end. `bots[k]` plays the k-th seat in play (`game.seats()[k]`).
+/// Each bot must already have had [`Bot::new_game`] called.
+///
+/// # Panics
+/// If `bots.len()` differs from the number of players, or a bot returns an index out of range.
+pub fn play_game<D, O>(
+    mut game: Game,
+    bots: &mut [&mut dyn Bot],
+    dice: &mut D,
+    observer: &mut O,
+) -> Result<GameRecord, OutOfDice>
+where
+    D: Dice + ?Sized,
+    O: Observer + ?Sized,
+{
+    assert_eq!(bots.len(), game.players(), "one bot per player");
+    let mut slot = [0usize; 4];
+    for (k, s) in game.seats().iter().enumerate() {
+        slot[s.index()] = k;
+    }
+    let mut record = GameRecord::new(game.players());
+    let mut moves = MoveList::default();
+    while !game.is_over() {
+        let seat = game.to_move();
+        let Some(roll) = dice.roll(seat) else {
+            record.close(&game);
+            return Err(OutOfDice { record, game });
+        };
+        game.legal_moves_into(roll, &mut moves);
+        let choice = if moves.is_empty() {
+            None
+        } else {
+            let k = bots[slot[seat.index()]].choose(&game, roll, &moves);
+            Some(moves[k])
+        };
+        let before = game;
+        let outcome = game.apply(roll, choice);
+        record.count(&outcome);
+        observer.on_roll(&before, &outcome);
+    }
+    record.close(&game);
+    Ok(record)
+}

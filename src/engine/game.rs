@@ -1,0 +1,620 @@
+//! The game state and its transitions: legal moves for a roll, and applying a roll.
+//!
+//! The die is an input: [`Game::legal_moves`] lists the choices for a given roll and
+//! [`Game::apply`] plays it. The engine draws no random numbers and does no IO.
+
+use std::fmt;
+
+use super::board::{
+    CELL_OF, CROSSED_STEP, FLIGHT_FROM, FLIGHT_TO, HANGAR, JUMP, LAST_JUMP_FROM, OFF_RING, PLANES,
+    Seat, TAKE_OFF, on_ring, own_colour, step_of_cell_for,
+};
+use super::moves::{Move, MoveList, flag};
+use super::rules::{End, Overshoot, Rules, Specials, Stacking, ThreeSixes};
+
+/// Whether the game goes on, and how it ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Still being played.
+    Playing,
+    /// Ended by the rules (a winner, or a full ranking).
+    Finished,
+    /// Stopped by `max_turns`.
+    Unfinished,
+}
+
+/// What one roll did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// The chosen move.
+    Move(Move),
+    /// No legal move for the roll.
+    Pass,
+    /// A punished third six; the bit set holds the planes sent back to the hangar.
+    Penalty {
+        /// Bit set of the roller's planes sent back.
+        planes: u8,
+    },
+}
+
+/// The report of one applied roll.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// Who rolled.
+    pub seat: Seat,
+    /// The die value.
+    pub roll: u8,
+    /// What happened.
+    pub action: Action,
+    /// This roll began a new turn.
+    pub new_turn: bool,
+    /// This roll brought the roller's last plane home.
+    pub seat_finished: bool,
+    /// The roller's turn ended with this roll.
+    pub turn_over: bool,
+}
+
+/// A move or roll that the checked [`Game::play`] refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum IllegalMove {
+    /// The die value is not 1..=6.
+    #[error("roll {0} is not a die face (1..=6)")]
+    BadRoll(u8),
+    /// The game is over.
+    #[error("the game is over")]
+    GameOver,
+    /// A move was given but is not among the legal moves.
+    #[error("move {0} is not legal here")]
+    NotLegal(String),
+    /// No move was given although legal moves exist.
+    #[error("a move must be chosen: {0} legal moves exist")]
+    MustMove(usize),
+}
+
+/// Why a position could not be set up.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// Player count outside 2..=4.
+    #[error("{0} players: a game has 2, 3 or 4 players")]
+    Players(usize),
+    /// A step beyond the centre.
+    #[error("step {step} of seat {seat} is past the centre {centre}")]
+    Step {
+        /// The seat.
+        seat: usize,
+        /// The bad step.
+        step: u8,
+        /// The centre step.
+        centre: u8,
+    },
+    /// The seat does not take part.
+    #[error("seat {0} is not in play")]
+    SeatNotInPlay(usize),
+}
+
+/// A full game state: the rules, every plane's step, and whose turn it is. Small and `Copy`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Game {
+    rules: Rules,
+    steps: [[u8; PLANES]; 4],
+    players: u8,
+    in_play: u8,
+    finished: u8,
+    ranks: [u8; 4],
+    to_move: Seat,
+    sixes: u8,
+    rolls_in_turn: u8,
+    moved_turn: u8,
+    moved_last: u8,
+    status: Status,
+    turns: u32,
+}
+
+impl fmt::Debug for Game {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Game")
+            .field("steps", &self.steps)
+            .field("to_move", &self.to_move)
+            .field("sixes", &self.sixes)
+            .field("turns", &self.turns)
+            .field("ranks", &self.ranks)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
+impl Game {
+    /// A new game with every plane in its hangar and seat 0 to roll.
+    pub fn new(rules: Rules, players: usize) -> Result<Game, SetupError> {
+        if !(2..=4).contains(&players) {
+            return Err(SetupError::Players(players));
+        }
+        let in_play = Seat::in_play(players)
+            .iter()
+            .fold(0u8, |m, s| m | 1 << s.index());
+        Ok(Game {
+            rules,
+            steps: [[HANGAR; PLANES]; 4],
+            players: players as u8,
+            in_play,
+            finished: 0,
+            ranks: [0; 4],
+            to_move: Seat::ALL[0],
+            sixes: 0,
+            rolls_in_turn: 0,
+            moved_turn: 0,
+            moved_last: 0,
+            status: Status::Playing,
+            turns: 0,
+        })
+    }
+
+    /// Sets the steps of `seat`'s planes (for tests, puzzles and search roots).
+    /// Use [`HANGAR`] for a plane in its hangar and [`Rules::centre`] for a finished one.
+    pub fn set_steps(&mut self, seat: Seat, steps: [u8; PLANES]) -> Result<(), SetupError> {
+        if !self.in_play(seat) {
+            return Err(SetupError::SeatNotInPlay(seat.index()));
+        }
+        let centre = self.rules.centre();
+        if let Some(&bad) = steps.iter().find(|&&s| s != HANGAR && s > centre) {
+            return Err(SetupError::Step {
+                seat: seat.index(),
+                step: bad,
+                centre,
+            });
+        }
+        self.steps[seat.index()] = steps;
+        Ok(())
+    }
+
+    /// Hands the roll to `seat` at the start of a fresh turn.
+    pub fn set_to_move(&mut self, seat: Seat) -> Result<(), SetupError> {
+        if !self.in_play(seat) {
+            return Err(SetupError::SeatNotInPlay(seat.index()));
+        }
+        self.to_move = seat;
+        self.sixes = 0;
+        self.rolls_in_turn = 0;
+        self.moved_turn = 0;
+        self.moved_last = 0;
+        Ok(())
+    }
+
+    /// The rule variant.
+    #[inline]
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+    /// Number of players, 2..=4.
+    #[inline]
+    pub fn players(&self) -> usize {
+        self.players as usize
+    }
+    /// The seats in play, in turn order.
+    #[inline]
+    pub fn seats(&self) -> &'static [Seat] {
+        Seat::in_play(self.players as usize)
+    }
+    /// Whether `seat` takes part in this game.
+    #[inline]
+    pub fn in_play(&self, seat: Seat) -> bool {
+        self.in_play & (1 << seat.index()) != 0
+    }
+    /// The seat to roll next.
+    #[inline]
+    pub fn to_move(&self) -> Seat {
+        self.to_move
+    }
+    /// The steps of `seat`'s four planes ([`HANGAR`] for the hangar).
+    #[inline]
+    pub fn steps(&self, seat: Seat) -> [u8; PLANES] {
+        self.steps[seat.index()]
+    }
+    /// Turns begun so far (all players together).
+    #[inline]
+    pub fn turns(&self) -> u32 {
+        self.turns
+    }
+    /// Sixes rolled in a row so far in the current turn.
+    #[inline]
+    pub fn sixes_this_turn(&self) -> u8 {
+        self.sixes
+    }
+    /// Whether the game goes on.
+    #[inline]
+    pub fn status(&self) -> Status {
+        self.status
+    }
+    /// Whether the game has ended (by the rules or by `max_turns`).
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.status != Status::Playing
+    }
+    /// Whether every plane of `seat` is at the centre.
+    #[inline]
+    pub fn has_finished(&self, seat: Seat) -> bool {
+        self.finished & (1 << seat.index()) != 0
+    }
+    /// The rank of `seat` (1 is the winner), if it has one.
+    #[inline]
+    pub fn rank(&self, seat: Seat) -> Option<u8> {
+        let r = self.ranks[seat.index()];
+        (r != 0).then_some(r)
+    }
+    /// The winner, once there is one.
+    pub fn winner(&self) -> Option<Seat> {
+        Seat::ALL.into_iter().find(|&s| self.ranks[s.index()] == 1)
+    }
+    /// Planes of `seat` at the centre.
+    pub fn planes_home(&self, seat: Seat) -> usize {
+        let centre = self.rules.centre();
+        self.steps[seat.index()]
+            .iter()
+            .filter(|&&s| s == centre)
+            .count()
+    }
+
+    /// Whether `roll` is a third six in a row that `three_sixes` punishes.
+    #[inline]
+    pub fn is_punished(&self, roll: u8) -> bool {
+        roll == 6 && self.sixes >= 2 && self.rules.three_sixes != ThreeSixes::None
+    }
+
+    /// The distinct legal moves of the seat to move for `roll`, in canonical order: the launch
+    /// first, then by ascending starting step, a flight before staying. Empty when the roll
+    /// passes, is a punished third six, or the game is over.
+    pub fn legal_moves(&self, roll: u8) -> MoveList {
+        let mut list = MoveList::default();
+        self.legal_moves_into(roll, &mut list);
+        list
+    }
+
+    /// [`Game::legal_moves`] into a caller's buffer (cleared first), for hot loops.
+    pub fn legal_moves_into(&self, roll: u8, list: &mut MoveList) {
+        list.clear();
+        if self.is_over() || self.is_punished(roll) || !(1..=6).contains(&roll) {
+            return;
+        }
+        let seat = self.to_move;
+        let mine = self.steps[seat.index()];
+        let centre = self.rules.centre();
+        if self.rules.launch_rolls.contains(roll)
+            && let Some(i) = mine.iter().position(|&s| s == HANGAR)
+        {
+            list.push(Move {
+                from: HANGAR,
+                to: TAKE_OFF,
+                planes: 1 << i,
+                flags: flag::LAUNCH,
+                captured: 0,
+            });
+        }
+        let mut opponents = NOT_YET;
+        let mut occupied = 0u64;
+        for &s in &mine {
+            // Branch-free: hangar and centre planes add nothing.
+            occupied |= u64::from(s < centre) << (s & 63);
+        }
+        while occupied != 0 {
+            let s = occupied.trailing_zeros() as u8;
+            occupied &= occupied - 1;
+            let planes = self.planes_at(seat, s);
+            let mut t = s + roll;
+            let mut flags = 0;
+            if t > centre {
+                if self.rules.overshoot == Overshoot::Illegal {
+                    continue;
+                }
+                t = 2 * centre - t;
+                flags |= flag::BOUNCE;
+            }
+            let base = Move {
+                from: s,
+                to: t,
+                planes,
+                flags,
+                captured: 0,
+            };
+            if t == centre {
+                list.push(Move {
+                    flags: flags | flag::FINISH,
+                    ..base
+                });
+            } else if on_ring(t) {
+                self.land(seat, base, &mut opponents, list);
+            } else {
+                list.push(base);
+            }
+        }
+    }
+
+    /// The planes of `seat` that a move from step `s` moves: all of them with stacking,
+    /// else the lowest-numbered one (planes on one cell are alike).
+    #[inline]
+    fn planes_at(&self, seat: Seat, s: u8) -> u8 {
+        let mine = self.steps[seat.index()];
+        let mut mask = 0;
+        for (i, &p) in mine.iter().enumerate() {
+            if p == s {
+                mask |= 1 << i;
+                if self.rules.stacking == Stacking::None {
+                    break;
+                }
+            }
+        }
+        mask
+    }
+
+    /// Resolves a landing on ring step `m.to`: captures, then a flight or a jump as `specials`
+    /// allows; pushes one move, or two where an optional flight offers to stay.
+    fn land(&self, seat: Seat, mut m: Move, opponents: &mut u64, list: &mut MoveList) {
+        m.captured = self.captures_at(seat, m.to, opponents);
+        if m.to == FLIGHT_FROM {
+            list.push(self.fly(seat, m, false, opponents));
+            if self.rules.flight_optional {
+                list.push(Move {
+                    flags: m.flags | flag::STAY,
+                    ..m
+                });
+            }
+        } else if own_colour(m.to) && m.to <= LAST_JUMP_FROM {
+            m.to += JUMP;
+            m.flags |= flag::JUMP;
+            m.captured |= self.captures_at(seat, m.to, opponents);
+            if m.to == FLIGHT_FROM && self.rules.specials != Specials::One {
+                list.push(self.fly(seat, m, true, opponents));
+                if self.rules.flight_optional {
+                    list.push(Move {
+                        flags: m.flags | flag::STAY,
+                        ..m
+                    });
+                }
+            } else {
+                list.push(m);
+            }
+        } else {
+            list.push(m);
+        }
+    }
+
+    /// The flight from step 18: the crossed cell, the landing at 30, and with `specials = both`
+    /// (when no jump came before) the jump on to 34.
+    #[inline]
+    fn fly(&self, seat: Seat, mut m: Move, jumped: bool, opponents: &mut u64) -> Move {
+        m.flags |= flag::FLIGHT;
+        if self.rules.flight_captures_crossed {
+            m.captured |= self.crossed_captures(seat);
+        }
+        m.to = FLIGHT_TO;
+        m.captured |= self.captures_at(seat, FLIGHT_TO, opponents);
+        if self.rules.specials == Specials::Both && !jumped {
+            m.to += JUMP;
+            m.flags |= flag::JUMP;
+            m.captured |= self.captures_at(seat, m.to, opponents);
+        }
+        m
+    }
+
+    /// Bit set of the ring cells holding at least one plane of an opponent of `seat`.
+    #[inline]
+    fn opponent_cells(&self, seat: Seat) -> u64 {
+        let mut cells = 0u64;
+        let mut others = self.in_play & !(1 << seat.index());
+        while others != 0 {
+            let other = others.trailing_zeros() as usize;
+            others &= others - 1;
+            for &s in &self.steps[other] {
+                cells |= 1 << CELL_OF[other][s as usize];
+            }
+        }
+        cells & !(1 << OFF_RING)
+    }
+
+    /// Opponent planes on the ring cell that is `seat`'s step `s`, as a capture bit set;
+    /// `opponents` caches [`Game::opponent_cells`] (computed on first use; [`NOT_YET`] before),
+    /// which answers the common empty case at once.
+    #[inline]
+    fn captures_at(&self, seat: Seat, s: u8, opponents: &mut u64) -> u16 {
+        if *opponents == NOT_YET {
+            *opponents = self.opponent_cells(seat);
+        }
+        if *opponents & (1 << CELL_OF[seat.index()][s as usize]) == 0 {
+            return 0;
+        }
+        self.captures_on_occupied(seat, s)
+    }
+
+    /// The slow path of [`Game::captures_at`], for a cell known to hold opponents.
+    #[inline(never)]
+    fn captures_on_occupied(&self, seat: Seat, s: u8) -> u16 {
+        let mut captured = 0u16;
+        let mut others = self.in_play & !(1 << seat.index());
+        while others != 0 {
+            let other = others.trailing_zeros() as usize;
+            others &= others - 1;
+            if let Some(t) = step_of_cell_for(seat, s, Seat::ALL[other]) {
+                captured |= u16::from(match_mask(self.steps[other], t)) << (4 * other);
+            }
+        }
+        captured
+    }
+
+    /// Planes of the opposite colour on the crossed cell (their lane cell 3).
+    #[inline]
+    fn crossed_captures(&self, seat: Seat) -> u16 {
+        let other = (seat.index() + 2) % 4;
+        if self.in_play & (1 << other) == 0 {
+            return 0;
+        }
+        u16::from(match_mask(self.steps[other], CROSSED_STEP)) << (4 * other)
+    }
+
+    /// Applies `roll` for the seat to move, with `choice` one of [`Game::legal_moves`]`(roll)`
+    /// (or `None` when that list is empty), and advances the turn.
+    ///
+    /// # Panics
+    /// Debug builds assert that the game is not over and that `choice` fits the roll; release
+    /// builds trust the caller. Use [`Game::play`] to check.
+    pub fn apply(&mut self, roll: u8, choice: Option<Move>) -> Outcome {
+        debug_assert!(!self.is_over(), "apply on a finished game");
+        debug_assert!((1..=6).contains(&roll), "roll {roll}");
+        #[cfg(debug_assertions)]
+        {
+            let legal = self.legal_moves(roll);
+            match choice {
+                None => debug_assert!(legal.is_empty(), "pass with legal moves {legal:?}"),
+                Some(m) => debug_assert!(
+                    legal.contains(&m),
+                    "illegal move {m:?} for roll {roll} in {self:?}"
+                ),
+            }
+        }
+        let seat = self.to_move;
+        let new_turn = self.rolls_in_turn == 0;
+        if new_turn {
+            self.turns += 1;
+        }
+        self.rolls_in_turn = self.rolls_in_turn.saturating_add(1);
+        let mut outcome = Outcome {
+            seat,
+            roll,
+            action: Action::Pass,
+            new_turn,
+            seat_finished: false,
+            turn_over: false,
+        };
+        if self.is_punished(roll) {
+            let mask = match self.rules.three_sixes {
+                ThreeSixes::LastMoved => self.moved_last,
+                _ => self.moved_turn,
+            };
+            let centre = self.rules.centre();
+            let mut sent = 0u8;
+            for i in 0..PLANES {
+                let s = &mut self.steps[seat.index()][i];
+                if mask & (1 << i) != 0 && *s != centre && *s != HANGAR {
+                    *s = HANGAR;
+                    sent |= 1 << i;
+                }
+            }
+            outcome.action = Action::Penalty { planes: sent };
+            self.end_turn();
+            outcome.turn_over = true;
+            return outcome;
+        }
+        if roll == 6 {
+            self.sixes += 1;
+        }
+        match choice {
+            None => {}
+            Some(m) => {
+                outcome.action = Action::Move(m);
+                self.make(seat, m);
+                if self.steps[seat.index()] == [self.rules.centre(); PLANES] {
+                    outcome.seat_finished = true;
+                    self.finish(seat);
+                    self.end_turn();
+                    outcome.turn_over = true;
+                    return outcome;
+                }
+            }
+        }
+        if roll != 6 {
+            self.end_turn();
+            outcome.turn_over = true;
+        }
+        outcome
+    }
+
+    /// The checked form of [`Game::apply`]: refuses a bad roll, a finished game, a move that is
+    /// not legal (matched by its starting step and fly/stay choice), and a pass that is not one.
+    pub fn play(&mut self, roll: u8, choice: Option<Move>) -> Result<Outcome, IllegalMove> {
+        if !(1..=6).contains(&roll) {
+            return Err(IllegalMove::BadRoll(roll));
+        }
+        if self.is_over() {
+            return Err(IllegalMove::GameOver);
+        }
+        let legal = self.legal_moves(roll);
+        let chosen = match choice {
+            None if legal.is_empty() => None,
+            None => return Err(IllegalMove::MustMove(legal.len())),
+            Some(m) => Some(
+                *legal
+                    .iter()
+                    .find(|l| l.from == m.from && l.stays() == m.stays())
+                    .ok_or_else(|| IllegalMove::NotLegal(m.to_string()))?,
+            ),
+        };
+        Ok(self.apply(roll, chosen))
+    }
+
+    fn make(&mut self, seat: Seat, m: Move) {
+        let own = &mut self.steps[seat.index()];
+        for (i, s) in own.iter_mut().enumerate() {
+            if m.planes & (1 << i) != 0 {
+                *s = m.to;
+            }
+        }
+        let mut captured = m.captured;
+        while captured != 0 {
+            let bit = captured.trailing_zeros() as usize;
+            captured &= captured - 1;
+            self.steps[bit / 4][bit % 4] = HANGAR;
+        }
+        self.moved_last = m.planes;
+        self.moved_turn |= m.planes;
+    }
+
+    fn finish(&mut self, seat: Seat) {
+        self.finished |= 1 << seat.index();
+        let rank = self.finished.count_ones() as u8;
+        self.ranks[seat.index()] = rank;
+        let left = self.in_play & !self.finished;
+        let game_over = match self.rules.end {
+            End::FirstFinisher => true,
+            End::FullRanking => left.count_ones() <= 1,
+        };
+        if game_over {
+            self.status = Status::Finished;
+            if left.count_ones() == 1 {
+                self.ranks[left.trailing_zeros() as usize] = self.players;
+            }
+        }
+    }
+
+    fn end_turn(&mut self) {
+        self.sixes = 0;
+        self.rolls_in_turn = 0;
+        self.moved_turn = 0;
+        self.moved_last = 0;
+        if self.is_over() {
+            return;
+        }
+        if self.turns >= self.rules.max_turns {
+            self.status = Status::Unfinished;
+            return;
+        }
+        let mut next = self.to_move.index();
+        loop {
+            next = (next + 1) % 4;
+            if (self.in_play & !self.finished) & (1 << next) != 0 {
+                break;
+            }
+        }
+        self.to_move = Seat::ALL[next];
+    }
+}
+
+/// The "not computed yet" value of the opponent-cells cache (a real bit set never has bit 63).
+const NOT_YET: u64 = u64::MAX;
+
+/// Bit set of the planes among `steps` standing on step `t`.
+#[inline]
+fn match_mask(steps: [u8; PLANES], t: u8) -> u8 {
+    (steps[0] == t) as u8
+        | ((steps[1] == t) as u8) << 1
+        | ((steps[2] == t) as u8) << 2
+        | ((steps[3] == t) as u8) << 3
+}

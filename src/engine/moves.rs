@@ -1,0 +1,187 @@
+//! Moves: small `Copy` values carrying the whole effect of a legal choice, and a fixed-size list.
+
+use std::fmt;
+
+use super::board::{HANGAR, Seat};
+
+/// Flags describing what a move does.
+pub mod flag {
+    /// Takes a plane from the hangar to its take-off cell.
+    pub const LAUNCH: u8 = 1;
+    /// Takes a colour jump.
+    pub const JUMP: u8 = 2;
+    /// Takes the flight.
+    pub const FLIGHT: u8 = 4;
+    /// Bounces back from the centre.
+    pub const BOUNCE: u8 = 8;
+    /// Declines an optional flight and stays on the flight cell.
+    pub const STAY: u8 = 16;
+    /// Brings the plane(s) to the centre.
+    pub const FINISH: u8 = 32;
+}
+
+/// A legal move, with its whole effect worked out when it was generated: which own planes move,
+/// where they end, which opponent planes it sends home and which specials it takes.
+///
+/// Two moves of one position are the same choice exactly when their [`from`](Move::from) and
+/// [`stays`](Move::stays) agree (RULES.md: "moves are distinct choices").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    pub(crate) from: u8,
+    pub(crate) to: u8,
+    pub(crate) planes: u8,
+    pub(crate) flags: u8,
+    pub(crate) captured: u16,
+}
+
+impl Move {
+    /// The step the plane(s) start from; [`HANGAR`] for a launch.
+    #[inline]
+    pub fn from(&self) -> u8 {
+        self.from
+    }
+    /// The step the plane(s) end on.
+    #[inline]
+    pub fn to(&self) -> u8 {
+        self.to
+    }
+    /// Bit set of the mover's planes (bit `i` for plane `i`) that move.
+    #[inline]
+    pub fn planes(&self) -> u8 {
+        self.planes
+    }
+    /// How many own planes move (more than one for a stack).
+    #[inline]
+    pub fn plane_count(&self) -> u32 {
+        self.planes.count_ones()
+    }
+    /// Bit set of captured opponent planes: bit `4 * seat + plane`.
+    #[inline]
+    pub fn captured(&self) -> u16 {
+        self.captured
+    }
+    /// How many opponent planes the move sends to their hangars.
+    #[inline]
+    pub fn captures(&self) -> u32 {
+        self.captured.count_ones()
+    }
+    /// Whether the move captures planes of `seat`.
+    #[inline]
+    pub fn captures_seat(&self, seat: Seat) -> u32 {
+        ((self.captured >> (4 * seat.index())) & 0xF).count_ones()
+    }
+    /// The raw flags, see [`flag`].
+    #[inline]
+    pub fn flags(&self) -> u8 {
+        self.flags
+    }
+    /// A launch from the hangar.
+    #[inline]
+    pub fn is_launch(&self) -> bool {
+        self.flags & flag::LAUNCH != 0
+    }
+    /// Takes a colour jump.
+    #[inline]
+    pub fn jumps(&self) -> bool {
+        self.flags & flag::JUMP != 0
+    }
+    /// Takes the flight.
+    #[inline]
+    pub fn flies(&self) -> bool {
+        self.flags & flag::FLIGHT != 0
+    }
+    /// Bounces at the centre.
+    #[inline]
+    pub fn bounces(&self) -> bool {
+        self.flags & flag::BOUNCE != 0
+    }
+    /// Declines an optional flight.
+    #[inline]
+    pub fn stays(&self) -> bool {
+        self.flags & flag::STAY != 0
+    }
+    /// Reaches the centre.
+    #[inline]
+    pub fn finishes(&self) -> bool {
+        self.flags & flag::FINISH != 0
+    }
+
+    /// The move's notation: `launch`, `14` (move the plane(s) at step 14), `18:fly` or
+    /// `18:stay` where an optional flight makes two choices from one step.
+    pub fn notation(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.from == HANGAR {
+            return f.write_str("launch");
+        }
+        write!(f, "{}", self.from)?;
+        if self.stays() {
+            f.write_str(":stay")
+        } else if self.flies() {
+            f.write_str(":fly")
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Most distinct moves one roll can offer: a launch plus up to four steps, two of which could
+/// have a fly/stay choice.
+pub const MAX_MOVES: usize = 10;
+
+/// The legal moves of one roll, in a fixed-size array: building it allocates nothing.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveList {
+    len: u8,
+    moves: [Move; MAX_MOVES],
+}
+
+const NO_MOVE: Move = Move {
+    from: 0,
+    to: 0,
+    planes: 0,
+    flags: 0,
+    captured: 0,
+};
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList {
+            len: 0,
+            moves: [NO_MOVE; MAX_MOVES],
+        }
+    }
+}
+
+impl MoveList {
+    /// Empties the list.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    #[inline]
+    pub(crate) fn push(&mut self, m: Move) {
+        debug_assert!((self.len as usize) < MAX_MOVES);
+        self.moves[self.len as usize] = m;
+        self.len += 1;
+    }
+
+    /// The moves as a slice.
+    #[inline]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len as usize]
+    }
+}
+
+impl std::ops::Deref for MoveList {
+    type Target = [Move];
+    #[inline]
+    fn deref(&self) -> &[Move] {
+        self.as_slice()
+    }
+}
