@@ -6,8 +6,7 @@ fn main() {
         .map(|s| s.parse().unwrap())
         .unwrap_or(200_000);
     let t = Instant::now();
-    let mut g = [Greedy; 4];
-    let mut refs: Vec<&mut dyn Bot> = g.iter_mut().map(|b| b as &mut dyn Bot).collect();
+    let mut refs: Vec<Box<dyn Bot>> = (0..4).map(|_| Box::new(Greedy) as Box<dyn Bot>).collect();
     let mut acc = 0u64;
     let rules = Rules::default();
     for i in 0..n {

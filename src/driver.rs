@@ -34,7 +34,7 @@ pub struct OutOfDice {
 /// If `bots.len()` differs from the number of players, or a bot returns an index out of range.
 pub fn play_game<D, O>(
     mut game: Game,
-    bots: &mut [&mut dyn Bot],
+    bots: &mut [Box<dyn Bot>],
     dice: &mut D,
     observer: &mut O,
 ) -> Result<GameRecord, OutOfDice>

@@ -7,9 +7,8 @@
 //! ```
 //! use aeroplane::{Game, Rules, Greedy, SeededDice, play_game, Bot};
 //! let game = Game::new(Rules::default(), 4).unwrap();
-//! let mut bots = [Greedy, Greedy, Greedy, Greedy];
-//! let mut refs: Vec<&mut dyn Bot> = bots.iter_mut().map(|b| b as &mut dyn Bot).collect();
-//! let record = play_game(game, &mut refs, &mut SeededDice::new(42, 0), &mut ()).unwrap();
+//! let mut bots: Vec<Box<dyn Bot>> = (0..4).map(|_| Box::new(Greedy) as Box<dyn Bot>).collect();
+//! let record = play_game(game, &mut bots, &mut SeededDice::new(42, 0), &mut ()).unwrap();
 //! assert!(record.winner.is_some());
 //! ```
 

@@ -19,9 +19,8 @@ fn every_preset_plays_to_the_end() {
                 for (k, b) in bots.iter_mut().enumerate() {
                     b.new_game(Seat::ALL[k], i);
                 }
-                let mut refs: Vec<&mut dyn Bot> = bots.iter_mut().map(|b| b.as_mut()).collect();
                 let game = Game::new(preset.rules(), players).unwrap();
-                let rec = play_game(game, &mut refs, &mut SeededDice::new(9, i), &mut ()).unwrap();
+                let rec = play_game(game, &mut bots, &mut SeededDice::new(9, i), &mut ()).unwrap();
                 assert!(!rec.unfinished);
                 assert!(rec.winner.is_some());
             }

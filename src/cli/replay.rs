@@ -234,16 +234,12 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     for (bot, &seat) in bots.iter_mut().zip(game.seats()) {
         bot.new_game(seat, bot_stream(args.seed, args.game, seat));
     }
-    let mut refs: Vec<&mut dyn Bot> = bots
-        .iter_mut()
-        .map(|b| b.as_mut() as &mut dyn Bot)
-        .collect();
     let mut log = LogCollector::default();
     let (dice_kind, mut dice): (&'static str, Box<dyn Dice>) = match scripted {
         Some(rolls) => ("scripted", Box::new(ScriptedDice::new(rolls))),
         None => ("seeded", Box::new(SeededDice::new(args.seed, args.game))),
     };
-    let result = play_game(game, &mut refs, dice.as_mut(), &mut log);
+    let result = play_game(game, &mut bots, dice.as_mut(), &mut log);
     let (record, end, error) = match result {
         Ok(r) => (r, None, None),
         Err(e) => {
