@@ -11,10 +11,11 @@ use crate::engine::moves::Move;
 pub struct Greedy;
 
 impl Greedy {
-    /// The priority key of a move: smaller is better.
+    /// The priority key of a move: smaller is better. Category (capture 0, jump or flight 1,
+    /// launch 2, other 3), then the larger starting step, then flying before staying.
     #[inline]
-    pub fn key(m: &Move) -> (u8, u8, bool) {
-        let category = if m.captures() > 0 {
+    pub fn key(m: &Move) -> u32 {
+        let category: u32 = if m.captures() > 0 {
             0
         } else if m.jumps() || m.flies() {
             1
@@ -24,22 +25,19 @@ impl Greedy {
             3
         };
         // Launches come only in their own category, so the hangar's step value never competes.
-        (category, u8::MAX - m.from(), m.stays())
+        (category << 9) | (u32::from(u8::MAX - m.from()) << 1) | u32::from(m.stays())
     }
 
     /// The index of the greedy choice among `moves` (not empty).
     #[inline]
     pub fn pick(moves: &[Move]) -> usize {
-        let mut best = 0;
-        let mut best_key = Self::key(&moves[0]);
-        for (i, m) in moves.iter().enumerate().skip(1) {
-            let k = Self::key(m);
-            if k < best_key {
-                best = i;
-                best_key = k;
-            }
-        }
-        best
+        // Keys are distinct among distinct moves; the index rides in the low bits.
+        moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (Self::key(m) << 4) | i as u32)
+            .min()
+            .map_or(0, |k| (k & 0xF) as usize)
     }
 }
 

@@ -109,6 +109,8 @@ pub struct Game {
     moved_last: u8,
     status: Status,
     turns: u32,
+    /// Per seat, the ring cells holding at least one of its planes (kept in step with `steps`).
+    occupied: [u64; 4],
 }
 
 impl fmt::Debug for Game {
@@ -147,6 +149,7 @@ impl Game {
             moved_last: 0,
             status: Status::Playing,
             turns: 0,
+            occupied: [0; 4],
         })
     }
 
@@ -165,6 +168,7 @@ impl Game {
             });
         }
         self.steps[seat.index()] = steps;
+        self.refresh_occupied(seat.index());
         Ok(())
     }
 
@@ -271,6 +275,7 @@ impl Game {
     }
 
     /// [`Game::legal_moves`] into a caller's buffer (cleared first), for hot loops.
+    #[inline]
     pub fn legal_moves_into(&self, roll: u8, list: &mut MoveList) {
         list.clear();
         if self.is_over() || self.is_punished(roll) || !(1..=6).contains(&roll) {
@@ -279,23 +284,21 @@ impl Game {
         let seat = self.to_move;
         let mine = self.steps[seat.index()];
         let centre = self.rules.centre();
-        if self.rules.launch_rolls.contains(roll)
-            && let Some(i) = mine.iter().position(|&s| s == HANGAR)
-        {
+        let in_hangar = match_mask(mine, HANGAR);
+        if self.rules.launch_rolls.contains(roll) && in_hangar != 0 {
             list.push(Move {
                 from: HANGAR,
                 to: TAKE_OFF,
-                planes: 1 << i,
+                planes: in_hangar & in_hangar.wrapping_neg(),
                 flags: flag::LAUNCH,
                 captured: 0,
             });
         }
-        let mut opponents = NOT_YET;
-        let mut occupied = 0u64;
-        for &s in &mine {
-            // Branch-free: hangar and centre planes add nothing.
-            occupied |= u64::from(s < centre) << (s & 63);
-        }
+        let opponents = self.opponent_cells(seat);
+        // Steps holding a movable plane. The hangar (255) maps to bit 63, which no step uses
+        // (the centre is at most 59); it and the centre are then cleared.
+        let mut occupied = mine.iter().fold(0u64, |m, &s| m | 1 << (s & 63));
+        occupied &= !(1 << 63 | 1 << centre);
         while occupied != 0 {
             let s = occupied.trailing_zeros() as u8;
             occupied &= occupied - 1;
@@ -322,7 +325,7 @@ impl Game {
                     ..base
                 });
             } else if on_ring(t) {
-                self.land(seat, base, &mut opponents, list);
+                self.land(seat, base, opponents, list);
             } else {
                 list.push(base);
             }
@@ -333,22 +336,17 @@ impl Game {
     /// else the lowest-numbered one (planes on one cell are alike).
     #[inline]
     fn planes_at(&self, seat: Seat, s: u8) -> u8 {
-        let mine = self.steps[seat.index()];
-        let mut mask = 0;
-        for (i, &p) in mine.iter().enumerate() {
-            if p == s {
-                mask |= 1 << i;
-                if self.rules.stacking == Stacking::None {
-                    break;
-                }
-            }
+        let mask = match_mask(self.steps[seat.index()], s);
+        match self.rules.stacking {
+            Stacking::None => mask & mask.wrapping_neg(),
+            Stacking::MoveTogether => mask,
         }
-        mask
     }
 
     /// Resolves a landing on ring step `m.to`: captures, then a flight or a jump as `specials`
     /// allows; pushes one move, or two where an optional flight offers to stay.
-    fn land(&self, seat: Seat, mut m: Move, opponents: &mut u64, list: &mut MoveList) {
+    #[inline(always)]
+    fn land(&self, seat: Seat, mut m: Move, opponents: u64, list: &mut MoveList) {
         m.captured = self.captures_at(seat, m.to, opponents);
         if m.to == FLIGHT_FROM {
             list.push(self.fly(seat, m, false, opponents));
@@ -380,8 +378,8 @@ impl Game {
 
     /// The flight from step 18: the crossed cell, the landing at 30, and with `specials = both`
     /// (when no jump came before) the jump on to 34.
-    #[inline]
-    fn fly(&self, seat: Seat, mut m: Move, jumped: bool, opponents: &mut u64) -> Move {
+    #[inline(always)]
+    fn fly(&self, seat: Seat, mut m: Move, jumped: bool, opponents: u64) -> Move {
         m.flags |= flag::FLIGHT;
         if self.rules.flight_captures_crossed {
             m.captured |= self.crossed_captures(seat);
@@ -399,27 +397,24 @@ impl Game {
     /// Bit set of the ring cells holding at least one plane of an opponent of `seat`.
     #[inline]
     fn opponent_cells(&self, seat: Seat) -> u64 {
-        let mut cells = 0u64;
-        let mut others = self.in_play & !(1 << seat.index());
-        while others != 0 {
-            let other = others.trailing_zeros() as usize;
-            others &= others - 1;
-            for &s in &self.steps[other] {
-                cells |= 1 << CELL_OF[other][s as usize];
-            }
-        }
-        cells & !(1 << OFF_RING)
+        let i = seat.index();
+        self.occupied[(i + 1) & 3] | self.occupied[(i + 2) & 3] | self.occupied[(i + 3) & 3]
+    }
+
+    /// Recomputes the ring cells occupied by seat `i` from its steps.
+    #[inline]
+    fn refresh_occupied(&mut self, i: usize) {
+        let cells = self.steps[i]
+            .iter()
+            .fold(0u64, |acc, &s| acc | 1 << CELL_OF[i][s as usize]);
+        self.occupied[i] = cells & !(1 << OFF_RING);
     }
 
     /// Opponent planes on the ring cell that is `seat`'s step `s`, as a capture bit set;
-    /// `opponents` caches [`Game::opponent_cells`] (computed on first use; [`NOT_YET`] before),
-    /// which answers the common empty case at once.
+    /// `opponents` is [`Game::opponent_cells`], which answers the common empty case at once.
     #[inline]
-    fn captures_at(&self, seat: Seat, s: u8, opponents: &mut u64) -> u16 {
-        if *opponents == NOT_YET {
-            *opponents = self.opponent_cells(seat);
-        }
-        if *opponents & (1 << CELL_OF[seat.index()][s as usize]) == 0 {
+    fn captures_at(&self, seat: Seat, s: u8, opponents: u64) -> u16 {
+        if opponents & (1 << CELL_OF[seat.index()][s as usize]) == 0 {
             return 0;
         }
         self.captures_on_occupied(seat, s)
@@ -456,6 +451,7 @@ impl Game {
     /// # Panics
     /// Debug builds assert that the game is not over and that `choice` fits the roll; release
     /// builds trust the caller. Use [`Game::play`] to check.
+    #[inline]
     pub fn apply(&mut self, roll: u8, choice: Option<Move>) -> Outcome {
         debug_assert!(!self.is_over(), "apply on a finished game");
         debug_assert!((1..=6).contains(&roll), "roll {roll}");
@@ -498,6 +494,7 @@ impl Game {
                     sent |= 1 << i;
                 }
             }
+            self.refresh_occupied(seat.index());
             outcome.action = Action::Penalty { planes: sent };
             self.end_turn();
             outcome.turn_over = true;
@@ -550,18 +547,24 @@ impl Game {
         Ok(self.apply(roll, chosen))
     }
 
+    #[inline(always)]
     fn make(&mut self, seat: Seat, m: Move) {
         let own = &mut self.steps[seat.index()];
-        for (i, s) in own.iter_mut().enumerate() {
-            if m.planes & (1 << i) != 0 {
-                *s = m.to;
-            }
+        let mut planes = m.planes;
+        while planes != 0 {
+            own[planes.trailing_zeros() as usize] = m.to;
+            planes &= planes - 1;
         }
+        self.refresh_occupied(seat.index());
         let mut captured = m.captured;
         while captured != 0 {
             let bit = captured.trailing_zeros() as usize;
             captured &= captured - 1;
             self.steps[bit / 4][bit % 4] = HANGAR;
+            if (captured >> (bit & !3)) & 0xF == 0 {
+                // The last captured plane of this seat: its cells are final now.
+                self.refresh_occupied(bit / 4);
+            }
         }
         self.moved_last = m.planes;
         self.moved_turn |= m.planes;
@@ -596,25 +599,46 @@ impl Game {
             self.status = Status::Unfinished;
             return;
         }
-        let mut next = self.to_move.index();
-        loop {
-            next = (next + 1) % 4;
-            if (self.in_play & !self.finished) & (1 << next) != 0 {
-                break;
-            }
-        }
-        self.to_move = Seat::ALL[next];
+        // The next active seat clockwise: the lowest active seat above this one, else the lowest.
+        let active = self.in_play & !self.finished;
+        let above = active & !((2u8 << self.to_move.index()) - 1);
+        let next = if above != 0 { above } else { active };
+        self.to_move = Seat::ALL[next.trailing_zeros() as usize];
     }
 }
 
-/// The "not computed yet" value of the opponent-cells cache (a real bit set never has bit 63).
-const NOT_YET: u64 = u64::MAX;
-
-/// Bit set of the planes among `steps` standing on step `t`.
-#[inline]
+/// Bit set of the planes among `steps` standing on step `t` (bit `i` for plane `i`).
+#[inline(always)]
 fn match_mask(steps: [u8; PLANES], t: u8) -> u8 {
-    (steps[0] == t) as u8
-        | ((steps[1] == t) as u8) << 1
-        | ((steps[2] == t) as u8) << 2
-        | ((steps[3] == t) as u8) << 3
+    // SWAR: a zero byte of `x` marks a match; the exact zero-byte test sets bit 7 of each such
+    // byte, and the multiply gathers those four bits into the top nibble.
+    let x = u32::from_le_bytes(steps) ^ (u32::from(t) * 0x0101_0101);
+    let zero = !(((x & 0x7F7F_7F7F) + 0x7F7F_7F7F) | x) & 0x8080_8080;
+    ((zero >> 7).wrapping_mul(0x1020_4080) >> 28) as u8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn match_mask_agrees_with_a_plain_loop() {
+        let values = [0u8, 1, 2, 17, 53, 56, 57, 127, 128, 200, HANGAR];
+        for &a in &values {
+            for &b in &values {
+                for &c in &values {
+                    for &d in &values {
+                        for &t in &values {
+                            let steps = [a, b, c, d];
+                            let plain = steps
+                                .iter()
+                                .enumerate()
+                                .fold(0u8, |m, (i, &s)| m | (u8::from(s == t) << i));
+                            assert_eq!(match_mask(steps, t), plain, "{steps:?} {t}");
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
