@@ -37,7 +37,7 @@ pub fn play_game<D, O>(
     bots: &mut [Box<dyn Bot>],
     dice: &mut D,
     observer: &mut O,
-) -> Result<GameRecord, OutOfDice>
+) -> Result<GameRecord, Box<OutOfDice>>
 where
     D: Dice + ?Sized,
     O: Observer + ?Sized,
@@ -53,7 +53,7 @@ where
         let seat = game.to_move();
         let Some(roll) = dice.roll(seat) else {
             record.close(&game);
-            return Err(OutOfDice { record, game });
+            return Err(Box::new(OutOfDice { record, game }));
         };
         game.legal_moves_into(roll, &mut moves);
         let choice = if moves.is_empty() {
