@@ -27,7 +27,8 @@ pub struct OutOfDice {
     pub game: Game,
 }
 
-/// Plays `game` to its end. `bots[k]` plays the k-th seat in play (`game.seats()[k]`).
+/// Plays `game` to its end. `bots[k]` plays the k-th seat in play (`game.seats()[k]`) and is
+/// asked only when a roll offers two or more moves.
 /// Each bot must already have had [`Bot::new_game`] called.
 ///
 /// # Panics
@@ -56,8 +57,9 @@ where
             return Err(Box::new(OutOfDice { record, game }));
         };
         game.legal_moves_into(roll, &mut moves);
-        let choice = if moves.is_empty() {
-            None
+        let choice = if moves.len() <= 1 {
+            // No choice to make: a pass, or the only legal move.
+            moves.first().copied()
         } else {
             let k = bots[slot[seat.index()]].choose(&game, roll, &moves);
             Some(moves[k])

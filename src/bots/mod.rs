@@ -27,7 +27,8 @@ pub trait Bot: Send {
         let _ = (seat, seed);
     }
 
-    /// Picks one of `moves` (never empty) for `roll` in `game`, where the bot's seat is to move;
+    /// Picks one of `moves` (never empty; the driver asks only when there are two or more) for
+    /// `roll` in `game`, where the bot's seat is to move;
     /// returns its index into `moves`.
     fn choose(&mut self, game: &Game, roll: u8, moves: &[Move]) -> usize;
 }
