@@ -108,7 +108,11 @@ impl Checker {
                 }
             }
         }
-        assert_eq!((m.captured() >> (4 * seat.index())) & 0xF, 0, "own plane captured");
+        assert_eq!(
+            (m.captured() >> (4 * seat.index())) & 0xF,
+            0,
+            "own plane captured"
+        );
         check_position(&after);
     }
 }
@@ -226,7 +230,13 @@ fn bots_for(mask: u8, players: usize, seed: u64, index: u64, game: &Game) -> Vec
 }
 
 /// Plays one checked game and returns its record and log.
-fn checked_game(rules: Rules, players: usize, seed: u64, index: u64, mask: u8) -> (GameRecord, Log) {
+fn checked_game(
+    rules: Rules,
+    players: usize,
+    seed: u64,
+    index: u64,
+    mask: u8,
+) -> (GameRecord, Log) {
     let game = Game::new(rules, players).unwrap();
     let mut bots = bots_for(mask, players, seed, index, &game);
     let mut checker = Checker::default();
@@ -244,8 +254,16 @@ fn checked_game(rules: Rules, players: usize, seed: u64, index: u64, mask: u8) -
 fn check_record(r: &GameRecord, log: &Log, rules: &Rules, players: usize) {
     assert_eq!(
         [
-            r.rolls, r.turns, r.moves, r.launches, r.captures, r.penalties, r.jumps, r.flights,
-            r.bounces, r.passes
+            r.rolls,
+            r.turns,
+            r.moves,
+            r.launches,
+            r.captures,
+            r.penalties,
+            r.jumps,
+            r.flights,
+            r.bounces,
+            r.passes
         ],
         [
             log.rolls,
@@ -324,33 +342,39 @@ fn any_rules() -> impl Strategy<Value = Rules> {
         any::<bool>(),
         any::<bool>(),
     )
-        .prop_map(|(faces, lane, bounce, sp, opt, crossed, six, stack, full)| {
-            let faces: Vec<u8> = (1..=6).filter(|d| faces & (1 << (d - 1)) != 0).collect();
-            Rules {
-                launch_rolls: LaunchRolls::from_faces(&faces).unwrap(),
-                home_lane_cells: lane,
-                overshoot: if bounce {
-                    Overshoot::Bounce
-                } else {
-                    Overshoot::Illegal
-                },
-                specials: [Specials::One, Specials::JumpThenFlight, Specials::Both][sp],
-                flight_optional: opt,
-                flight_captures_crossed: crossed,
-                three_sixes: [ThreeSixes::None, ThreeSixes::LastMoved, ThreeSixes::AllMoved][six],
-                stacking: if stack {
-                    Stacking::MoveTogether
-                } else {
-                    Stacking::None
-                },
-                end: if full {
-                    End::FullRanking
-                } else {
-                    End::FirstFinisher
-                },
-                max_turns: 10_000,
-            }
-        })
+        .prop_map(
+            |(faces, lane, bounce, sp, opt, crossed, six, stack, full)| {
+                let faces: Vec<u8> = (1..=6).filter(|d| faces & (1 << (d - 1)) != 0).collect();
+                Rules {
+                    launch_rolls: LaunchRolls::from_faces(&faces).unwrap(),
+                    home_lane_cells: lane,
+                    overshoot: if bounce {
+                        Overshoot::Bounce
+                    } else {
+                        Overshoot::Illegal
+                    },
+                    specials: [Specials::One, Specials::JumpThenFlight, Specials::Both][sp],
+                    flight_optional: opt,
+                    flight_captures_crossed: crossed,
+                    three_sixes: [
+                        ThreeSixes::None,
+                        ThreeSixes::LastMoved,
+                        ThreeSixes::AllMoved,
+                    ][six],
+                    stacking: if stack {
+                        Stacking::MoveTogether
+                    } else {
+                        Stacking::None
+                    },
+                    end: if full {
+                        End::FullRanking
+                    } else {
+                        End::FirstFinisher
+                    },
+                    max_turns: 10_000,
+                }
+            },
+        )
 }
 
 fn config(cases: u32) -> ProptestConfig {

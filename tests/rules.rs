@@ -22,18 +22,33 @@ fn presets_table_every_cell() {
     let a = appfree();
     assert_eq!(faces(&a), vec![6]);
     assert_eq!(
-        (a.home_lane_cells, a.overshoot, a.specials, a.flight_optional),
+        (
+            a.home_lane_cells,
+            a.overshoot,
+            a.specials,
+            a.flight_optional
+        ),
         (6, Overshoot::Illegal, Specials::One, false)
     );
     assert!(!a.flight_captures_crossed);
     assert_eq!(
         (a.three_sixes, a.stacking, a.end, a.max_turns),
-        (ThreeSixes::LastMoved, Stacking::None, End::FirstFinisher, 10_000)
+        (
+            ThreeSixes::LastMoved,
+            Stacking::None,
+            End::FirstFinisher,
+            10_000
+        )
     );
     let c = classic();
     assert_eq!(faces(&c), vec![2, 4, 6]);
     assert_eq!(
-        (c.home_lane_cells, c.overshoot, c.specials, c.flight_optional),
+        (
+            c.home_lane_cells,
+            c.overshoot,
+            c.specials,
+            c.flight_optional
+        ),
         (5, Overshoot::Illegal, Specials::JumpThenFlight, true)
     );
     assert!(c.flight_captures_crossed);
@@ -49,7 +64,12 @@ fn presets_table_every_cell() {
     let z = chinese();
     assert_eq!(faces(&z), vec![6]);
     assert_eq!(
-        (z.home_lane_cells, z.overshoot, z.specials, z.flight_optional),
+        (
+            z.home_lane_cells,
+            z.overshoot,
+            z.specials,
+            z.flight_optional
+        ),
         (5, Overshoot::Bounce, Specials::Both, false)
     );
     assert!(z.flight_captures_crossed);
@@ -76,10 +96,15 @@ fn presets_default_is_appfreegame_and_names_load() {
 fn presets_variant_file_overrides_its_base() {
     let r = Rules::from_toml("base = \"classic\"\novershoot = \"bounce\"\n").unwrap();
     assert_eq!(r, variant(classic(), |r| r.overshoot = Overshoot::Bounce));
-    let r = Rules::from_toml("launch_rolls = [1, 3]\nhome_lane_cells = 3\nmax_turns = 7\n").unwrap();
+    let r =
+        Rules::from_toml("launch_rolls = [1, 3]\nhome_lane_cells = 3\nmax_turns = 7\n").unwrap();
     assert_eq!(r.launch_rolls.faces(), vec![1, 3]);
     assert_eq!((r.home_lane_cells, r.centre(), r.max_turns), (3, 54, 7));
-    assert_eq!(r.specials, Specials::One, "unset options come from appfreegame");
+    assert_eq!(
+        r.specials,
+        Specials::One,
+        "unset options come from appfreegame"
+    );
 }
 
 #[test]
@@ -353,13 +378,7 @@ fn jump_captures_at_its_landing_and_at_the_rolled_cell() {
 #[test]
 fn jump_captures_at_the_jumps_landing() {
     // Red 10 = blue 36: captured, though red rolled onto 6.
-    check(
-        appfree(),
-        4,
-        "red 3; blue 36",
-        &[(3, "3")],
-        "red 10",
-    );
+    check(appfree(), 4, "red 3; blue 36", &[(3, "3")], "red 10");
 }
 
 #[test]
@@ -424,7 +443,13 @@ fn crossed_cell_only_the_opposite_colours_step_53() {
 
 #[test]
 fn crossed_cell_untouched_when_option_off() {
-    check(appfree(), 4, "red 15; blue 53", &[(3, "15")], "red 30; blue 53");
+    check(
+        appfree(),
+        4,
+        "red 15; blue 53",
+        &[(3, "15")],
+        "red 30; blue 53",
+    );
 }
 
 #[test]
@@ -441,11 +466,7 @@ fn crossed_cell_untouched_by_staying() {
 #[test]
 fn crossed_cell_nothing_when_opposite_seat_not_in_play() {
     // 3 players: yellow's opposite colour, green, is not in play.
-    let mut game = position(
-        classic(),
-        3,
-        "yellow 15; red 53; blue 53 52; turn yellow",
-    );
+    let mut game = position(classic(), 3, "yellow 15; red 53; blue 53 52; turn yellow");
     assert_eq!(pick(&game, 3, "15:fly").captures(), 0);
     roll(&mut game, 3, "15:fly");
     assert_position(&game, "yellow 30; red 53; blue 52 53");
@@ -648,8 +669,20 @@ fn overshoot_bounce_onto_the_ring_lands_there() {
     let m = only_move(short, 4, "red 52 C C C; yellow 37", 6);
     assert!(m.bounces() && !m.jumps());
     assert_eq!((m.to(), m.captures()), (50, 1));
-    check(short, 4, "red 52; yellow 37 36", &[(6, "52")], "red 50; yellow 36");
-    check(short, 4, "red 53; yellow 37 36", &[(6, "53")], "red 49; yellow 37");
+    check(
+        short,
+        4,
+        "red 52; yellow 37 36",
+        &[(6, "52")],
+        "red 50; yellow 36",
+    );
+    check(
+        short,
+        4,
+        "red 53; yellow 37 36",
+        &[(6, "53")],
+        "red 49; yellow 37",
+    );
     // The same rolls are no move at all with overshoot = illegal.
     let short_illegal = variant(short, |r| r.overshoot = Overshoot::Illegal);
     assert!(moves(&position(short_illegal, 4, "red 52 C C C"), 6).is_empty());
@@ -843,7 +876,13 @@ fn three_sixes_penalty_spares_own_planes_they_stacked_with() {
         "red 9",
     );
     // A stack that moved goes back whole (every plane of it moved).
-    let mut game = check(stack(ThreeSixes::LastMoved), 4, "red 1 7", &[(6, "1")], "red 7 7");
+    let mut game = check(
+        stack(ThreeSixes::LastMoved),
+        4,
+        "red 1 7",
+        &[(6, "1")],
+        "red 7 7",
+    );
     game.set_to_move(RED).unwrap();
     run(&mut game, &[(6, "launch"), (6, "7"), (6, "penalty")]);
     assert_position(&game, "red 0");
@@ -903,7 +942,10 @@ fn stacking_move_together_stack_flies_and_jumps_as_one() {
     let rules = variant(together(), |r| r.specials = Specials::Both);
     let mut game = check(rules, 4, "red 10 16", &[(6, "10")], "red 16 16");
     let m = pick(&game, 2, "16");
-    assert_eq!((m.plane_count(), m.to(), m.flies(), m.jumps()), (2, 34, true, true));
+    assert_eq!(
+        (m.plane_count(), m.to(), m.flies(), m.jumps()),
+        (2, 34, true, true)
+    );
     roll(&mut game, 2, "16");
     assert_position(&game, "red 34 34");
 }

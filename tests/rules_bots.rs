@@ -94,7 +94,10 @@ fn random_bot_picks_uniformly_among_distinct_moves() {
         counts[k] += 1;
     }
     // Fixed seeds: this is deterministic; 4 standard deviations around 300.
-    assert!(counts.iter().all(|&c| (240..=360).contains(&c)), "{counts:?}");
+    assert!(
+        counts.iter().all(|&c| (240..=360).contains(&c)),
+        "{counts:?}"
+    );
 }
 
 #[test]
