@@ -452,3 +452,41 @@ proptest! {
         prop_assert_eq!(a, b);
     }
 }
+
+/// The words of RULES.md for each option of `r`, in the presets table's order.
+fn words(r: &Rules) -> [String; 10] {
+    let w = |v: &dyn std::fmt::Debug| {
+        let s = format!("{v:?}");
+        // CamelCase -> snake_case.
+        let mut out = String::new();
+        for (i, ch) in s.chars().enumerate() {
+            if ch.is_uppercase() && i > 0 {
+                out.push('_');
+            }
+            out.push(ch.to_ascii_lowercase());
+        }
+        out
+    };
+    [
+        format!("{:?}", r.launch_rolls.faces()),
+        r.home_lane_cells.to_string(),
+        w(&r.overshoot),
+        w(&r.specials),
+        r.flight_optional.to_string(),
+        r.flight_captures_crossed.to_string(),
+        w(&r.three_sixes),
+        w(&r.stacking),
+        w(&r.end),
+        r.max_turns.to_string(),
+    ]
+}
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    /// Every option of any variant shows in the engine's behaviour on probe positions.
+    #[test]
+    fn every_option_value_changes_behaviour(rules in any_rules()) {
+        prop_assert_eq!(common::behaviour(rules), words(&rules));
+    }
+}

@@ -80,6 +80,32 @@ fn presets_table_every_cell() {
 }
 
 #[test]
+fn presets_table_every_cell_changes_behaviour() {
+    // RULES.md's presets table, one column per preset, rows in the table's order.
+    let table = [
+        ("launch_rolls", ["[6]", "[2, 4, 6]", "[6]"]),
+        ("home_lane_cells", ["6", "5", "5"]),
+        ("overshoot", ["illegal", "illegal", "bounce"]),
+        ("specials", ["one", "jump_then_flight", "both"]),
+        ("flight_optional", ["false", "true", "false"]),
+        ("flight_captures_crossed", ["false", "true", "true"]),
+        ("three_sixes", ["last_moved", "all_moved", "none"]),
+        ("stacking", ["none", "move_together", "none"]),
+        ("end", ["first_finisher", "full_ranking", "full_ranking"]),
+        ("max_turns", ["10000", "10000", "10000"]),
+    ];
+    for (col, preset) in [Preset::AppFreeGame, Preset::Classic, Preset::Chinese]
+        .into_iter()
+        .enumerate()
+    {
+        let seen = behaviour(preset.rules());
+        for (row, (option, cells)) in table.iter().enumerate() {
+            assert_eq!(seen[row], cells[col], "{} {option}", preset.name());
+        }
+    }
+}
+
+#[test]
 fn presets_default_is_appfreegame_and_names_load() {
     assert_eq!(Rules::default(), appfree());
     for p in Preset::ALL {

@@ -8,7 +8,7 @@
 
 #![allow(dead_code)]
 
-use aeroplane::{Action, Game, HANGAR, Move, Outcome, Preset, Rules, Seat};
+use aeroplane::{Action, Game, HANGAR, Move, Outcome, Preset, Rules, Seat, Status};
 
 /// The hangar step, short.
 pub const H: u8 = HANGAR;
@@ -240,4 +240,78 @@ pub fn only_move(rules: Rules, players: usize, start: &str, die: u8) -> Move {
     let legal = game.legal_moves(die);
     assert_eq!(legal.len(), 1, "moves {:?}", moves(&game, die));
     legal[0]
+}
+
+/// Reads every option of `rules` back from the engine's behaviour on probe positions, in the
+/// words of RULES.md's presets table.
+pub fn behaviour(rules: Rules) -> [String; 10] {
+    let launch: Vec<u8> = (1..=6)
+        .filter(|&d| {
+            position(rules, 4, "")
+                .legal_moves(d)
+                .iter()
+                .any(|m| m.is_launch())
+        })
+        .collect();
+    let centre = (51..=58u8)
+        .flat_map(|p| (1..=6u8).map(move |d| (p, d)))
+        .find(|&(p, d)| {
+            let game = position(rules, 4, &format!("red {p} C C C"));
+            game.legal_moves(d)
+                .iter()
+                .any(|m| m.finishes() && !m.bounces())
+        })
+        .map(|(p, d)| p + d)
+        .unwrap();
+    let over = position(rules, 4, &format!("red {} C C C", centre - 1));
+    let overshoot = if over.legal_moves(2).is_empty() {
+        "illegal"
+    } else {
+        "bounce"
+    };
+    let first_to = |start: &str| position(rules, 4, start).legal_moves(3)[0].to();
+    let specials = match (first_to("red 11 C C C"), first_to("red 15 C C C")) {
+        (18, 30) => "one",
+        (30, 30) => "jump_then_flight",
+        (30, 34) => "both",
+        other => panic!("no specials mode ends at {other:?}"),
+    };
+    let optional = position(rules, 4, "red 15 C C C").legal_moves(3).len() == 2;
+    let crossed = position(rules, 4, "red 15 C C C; blue 53").legal_moves(3)[0].captures() == 1;
+    let mut game = position(rules, 4, "red 1 20");
+    run(&mut game, &[(6, "1"), (6, "20")]);
+    let three_sixes = if !game.legal_moves(6).is_empty() {
+        "none"
+    } else {
+        roll(&mut game, 6, "penalty");
+        match render(&game).split(';').next().unwrap() {
+            "red 7 H H H" => "last_moved",
+            "red H H H H" => "all_moved",
+            other => panic!("third six left {other}"),
+        }
+    };
+    let mut game = position(rules, 4, "red 1 7");
+    run(&mut game, &[(6, "1")]);
+    let stacking = match pick(&game, 5, "7").plane_count() {
+        1 => "none",
+        _ => "move_together",
+    };
+    let mut game = position(rules, 3, &format!("red C C C {}", centre - 1));
+    roll(&mut game, 1, &(centre - 1).to_string());
+    let end = match game.status() {
+        Status::Finished => "first_finisher",
+        _ => "full_ranking",
+    };
+    [
+        format!("{launch:?}"),
+        (centre - 51).to_string(),
+        overshoot.into(),
+        specials.into(),
+        optional.to_string(),
+        crossed.to_string(),
+        three_sixes.into(),
+        stacking.into(),
+        end.into(),
+        rules.max_turns.to_string(),
+    ]
 }
