@@ -5,6 +5,7 @@
 //! record must agree with the log the observer keeps.
 
 mod common;
+mod reference;
 
 use aeroplane::dice::bot_stream;
 use aeroplane::{
@@ -37,6 +38,9 @@ struct Log {
 #[derive(Default)]
 struct Checker {
     log: Log,
+    /// Own planes moved this turn (bit set), and by the most recent move this turn.
+    moved_turn: u8,
+    moved_last: u8,
 }
 
 impl Checker {
@@ -139,6 +143,14 @@ impl Observer for Checker {
         assert!(!before.is_over());
         assert_eq!(o.seat, before.to_move());
         let list = before.legal_moves(o.roll);
+        // The independent model of RULES.md lists the same moves with the same effects.
+        let engine: Vec<_> = list.iter().map(reference::RefMove::of).collect();
+        assert_eq!(
+            engine,
+            reference::legal_moves(before, o.roll),
+            "roll {} in {before:?}",
+            o.roll
+        );
         // Distinct choices: no two moves with the same start step and fly/stay choice.
         for (a, m) in list.iter().enumerate() {
             for n in &list[a + 1..] {
@@ -177,6 +189,18 @@ impl Observer for Checker {
             }
             Action::Penalty { planes } => {
                 assert!(list.is_empty() && before.is_punished(o.roll));
+                let centre = before.rules().centre();
+                let mask = match before.rules().three_sixes {
+                    ThreeSixes::LastMoved => self.moved_last,
+                    _ => self.moved_turn,
+                };
+                let mut expect = 0u8;
+                for (i, &s) in before.steps(o.seat).iter().enumerate() {
+                    if mask & (1 << i) != 0 && s != centre && s != HANGAR {
+                        expect |= 1 << i;
+                    }
+                }
+                assert_eq!(planes, expect, "planes sent back by the third six");
                 assert_eq!(before.sixes_this_turn(), 2);
                 assert!(o.turn_over);
                 log.punished += 1;
@@ -189,6 +213,8 @@ impl Observer for Checker {
             }
             Action::Move(m) => {
                 assert!(list.contains(&m));
+                self.moved_turn |= m.planes();
+                self.moved_last = m.planes();
                 log.moves += 1;
                 log.launches += u32::from(m.is_launch());
                 log.captures += m.captures();
@@ -208,6 +234,17 @@ impl Observer for Checker {
         }
         if !o.turn_over {
             assert_eq!(after.to_move(), o.seat);
+        } else {
+            self.moved_turn = 0;
+            self.moved_last = 0;
+            if !after.is_over() {
+                // The next seat clockwise that is in play and not finished.
+                let next = (1..=4)
+                    .map(|k| Seat::ALL[(o.seat.index() + k) % 4])
+                    .find(|&s| after.in_play(s) && !after.has_finished(s))
+                    .unwrap();
+                assert_eq!(after.to_move(), next);
+            }
         }
     }
 }
