@@ -434,9 +434,10 @@ proptest! {
         players in 2usize..=4,
         mask in 0u8..16,
     ) {
-        let rules = preset.rules();
-        let (record, _) = checked_game(rules, players, seed, index, mask);
-        prop_assert!(!record.unfinished, "max_turns fired in preset {}", preset.name());
+        for i in index..index + 4 {
+            let (record, _) = checked_game(preset.rules(), players, seed, i, mask);
+            prop_assert!(!record.unfinished, "max_turns fired in preset {}", preset.name());
+        }
     }
 
     /// Any valid variant: every roll checked and counters match the log (a variant may hit a
@@ -450,9 +451,11 @@ proptest! {
         mask in 0u8..16,
     ) {
         let rules = Rules { max_turns, ..rules };
-        let (record, _) = checked_game(rules, players, seed, 0, mask);
-        if max_turns == 10_000 {
-            prop_assert!(!record.unfinished);
+        for i in 0..4 {
+            let (record, _) = checked_game(rules, players, seed, i, mask);
+            if max_turns == 10_000 {
+                prop_assert!(!record.unfinished);
+            }
         }
     }
 

@@ -841,6 +841,15 @@ fn three_sixes_last_moved_spares_a_finished_plane() {
     );
 }
 
+#[test]
+fn three_sixes_captures_stand_when_the_move_is_punished() {
+    // 20 + 6 = 26 (= yellow 13) jumps to 30 (= yellow 17): both captured; the third six sends
+    // the capturing plane back, the captured planes stay in their hangar.
+    let mut game = position(appfree(), 4, "red 1 20; yellow 13 17 3");
+    run(&mut game, &[(6, "1"), (6, "20"), (6, "penalty")]);
+    assert_position(&game, "red 7; yellow 3");
+}
+
 fn all_moved() -> Rules {
     variant(appfree(), |r| r.three_sixes = ThreeSixes::AllMoved)
 }
