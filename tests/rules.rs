@@ -1162,3 +1162,17 @@ fn checked_play_refuses_illegal_choices() {
     ));
     assert_position(&game, "red 3");
 }
+
+#[test]
+fn move_notation_names_the_choice() {
+    let notation = |rules: Rules, start: &str, die: u8| -> Vec<String> {
+        position(rules, 4, start)
+            .legal_moves(die)
+            .iter()
+            .map(|m| m.notation())
+            .collect()
+    };
+    assert_eq!(notation(appfree(), "red 3", 6), ["launch", "3"]);
+    assert_eq!(notation(classic(), "red 15", 3), ["15:fly", "15:stay"]);
+    assert_eq!(notation(classic(), "red 11", 3), ["11:fly", "11:stay"]);
+}
