@@ -29,6 +29,20 @@
 //! 2.5% and 97.5% percentile (linear interpolation) of its replicates. Identical finishes are kept
 //! once with a count in a sorted map, so fits and resamples depend only on the multiset of
 //! games, never on the order they were added, and the replicates may run in parallel.
+//!
+//! ```
+//! use aeroplane::analysis::ratings::{Finish, FinishTally, FitOptions, bootstrap, fit};
+//! let mut games = FinishTally::new(3);
+//! // Bot 0 won, bot 2 second, bot 1 last (a full ranking: rank 1, 2, 3).
+//! games.add(Finish::from_ranks(&[(0, 1), (1, 3), (2, 2)]).unwrap()).unwrap();
+//! // first_finisher: only the winner is known (rank 0 = unranked).
+//! games.add(Finish::from_ranks(&[(1, 1), (2, 0), (0, 0)]).unwrap()).unwrap();
+//! let ratings = fit(&games, &FitOptions::default()).unwrap();
+//! let intervals = bootstrap(&games, &FitOptions::default(), 100, 42).unwrap();
+//! assert!(ratings.elo[0] > ratings.elo[2]);
+//! assert!(intervals[0].low <= intervals[0].high);
+//! assert_eq!(games.pairs().ahead(0, 1), 1);
+//! ```
 
 use std::collections::BTreeMap;
 

@@ -7,6 +7,8 @@
 //! draws, `steps = 2` (a trinomial: 0, ½, 1); counting an unfinished game as half a point,
 //! `steps = 4` (pentanomial). For `n` seats, use the group's total points normalised to `[0, 1]`.
 //! Counts are integers, so accumulators from different threads [`Sprt::merge`] exactly.
+//! Suggested scoring: 2 points per game bot A won, 1 per unfinished game, 0 per game lost, and
+//! `steps = 2 x games per group`.
 //!
 //! **Model.** Logistic Elo: a score `s` means an Elo difference `-400 log10(1/s - 1)`. The
 //! hypotheses are H0: elo = `elo0` and H1: elo = `elo1`, i.e. expected group scores `s0` and
@@ -22,6 +24,16 @@
 //!
 //! **Decision.** Wald's bounds `lower = ln(beta / (1 - alpha))`, `upper = ln((1 - beta) / alpha)`:
 //! accept H1 once `LLR >= upper`, H0 once `LLR <= lower`, else continue.
+//!
+//! ```
+//! use aeroplane::analysis::{Sprt, SprtConfig, Verdict};
+//! let config: SprtConfig = "elo0=0,elo1=20,alpha=0.05,beta=0.05".parse().unwrap();
+//! let mut test = Sprt::new(config, 4); // two-game pairs, half points for unfinished games
+//! test.add(4); // bot A won both games of a pair
+//! test.add(2); // one game each
+//! assert_eq!(test.status(), Verdict::Continue);
+//! println!("LLR {:.2} [{:.2}, {:.2}]", test.llr(), test.lower(), test.upper());
+//! ```
 
 use std::fmt;
 use std::str::FromStr;

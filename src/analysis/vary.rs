@@ -27,6 +27,24 @@
 //! base rules with the axis settings applied, labelled like `overshoot=bounce launch_rolls=[5,6]`
 //! (`base` when nothing is varied). Values are checked by the same validation as a rules file
 //! ([`RulesSpec::validate`]).
+//!
+//! ```
+//! use aeroplane::Rules;
+//! use aeroplane::analysis::{Axis, variants};
+//! let axes: Vec<Axis> = ["overshoot=illegal,bounce", "launch_rolls=[6];[2,4,6]"]
+//!     .iter()
+//!     .map(|t| t.parse())
+//!     .collect::<Result<_, _>>()
+//!     .unwrap();
+//! let all = variants(Rules::default(), &axes).unwrap();
+//! assert_eq!(all.len(), 4);
+//! assert_eq!(all[3].label(), "overshoot=bounce launch_rolls=[2,4,6]");
+//! let err = "overshoot=sideways".parse::<Axis>().unwrap_err();
+//! assert_eq!(
+//!     err.to_string(),
+//!     "invalid value `sideways` for option `overshoot` in --vary: allowed is one of illegal, bounce"
+//! );
+//! ```
 
 use std::fmt;
 use std::str::FromStr;
