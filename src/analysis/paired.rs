@@ -94,17 +94,20 @@ impl PairedSums {
         let diff = sum_d as f64 / n;
         let se = (var / n).sqrt();
         let df = self.n - 1;
-        let (statistic, p_value, half) = if df > NORMAL_DF {
+        let (statistic, p_value, half) = if se == 0.0 {
+            // Every pair differs by the same amount: no noise at all.
+            if diff == 0.0 {
+                (0.0, 1.0, 0.0)
+            } else {
+                (diff.signum() * f64::INFINITY, 0.0, 0.0)
+            }
+        } else if df > NORMAL_DF {
             let z = diff / se;
             (z, normal_two_sided_p(z), Z95 * se)
         } else {
             let t = StudentsT::new(0.0, 1.0, df as f64).expect("df >= 1");
             let stat = diff / se;
-            let p = if stat.is_nan() {
-                1.0
-            } else {
-                (2.0 * t.cdf(-stat.abs())).min(1.0)
-            };
+            let p = (2.0 * t.cdf(-stat.abs())).min(1.0);
             (stat, p, t.inverse_cdf(0.975) * se)
         };
         Some(PairedSummary {
@@ -273,6 +276,17 @@ mod tests {
         }
         let r = shifted.summary().unwrap();
         assert_eq!((r.diff, r.se, r.p_value), (1.0, 0.0, 0.0));
+        assert_eq!((r.statistic, r.low, r.high), (f64::INFINITY, 1.0, 1.0));
+        // The same above the t range.
+        let mut big = PairedSums::new();
+        for _ in 0..200_002 {
+            big.add(5, 5);
+        }
+        let r = big.summary().unwrap();
+        assert_eq!(
+            (r.statistic, r.p_value, r.low, r.high),
+            (0.0, 1.0, 0.0, 0.0)
+        );
     }
 
     #[test]
