@@ -510,6 +510,7 @@ pub fn los_from_wins_losses(wins: u64, losses: u64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::Rng;
 
     fn config() -> SprtConfig {
         "elo0=0,elo1=20,alpha=0.05,beta=0.05".parse().unwrap()
@@ -659,6 +660,28 @@ mod tests {
         // 1153 pairs = 192 cycles and one lost pair: just below even.
         close(t.elo().elo, 0.0, 0.5);
         assert!(t.elo().low < -10.0 && t.elo().high > 10.0);
+    }
+
+    #[test]
+    fn error_rates_hold_on_simulated_matches() {
+        // 300 tests with the truth at elo0 and 300 at elo1; alpha = beta = 0.1.
+        let config = SprtConfig::new(0.0, 60.0, 0.1, 0.1).unwrap();
+        let mut accepted_true = [0; 2];
+        for (h, elo) in [0.0, 60.0].into_iter().enumerate() {
+            let win = (score_from_elo(elo) * f64::from(u32::MAX)) as u32;
+            for run in 0..300 {
+                let mut rng = crate::dice::stream(99, run, h as u64);
+                let mut t = Sprt::new(config, 2);
+                while t.status() == Verdict::Continue {
+                    let wins = (0..2).filter(|_| rng.next_u32() < win).count();
+                    t.add(wins as u32);
+                }
+                let right = [Verdict::AcceptH0, Verdict::AcceptH1][h];
+                accepted_true[h] += usize::from(t.status() == right);
+            }
+        }
+        // Nominal error 10% (30 of 300); Wald's bounds are conservative.
+        assert!(accepted_true.iter().all(|&a| a >= 255), "{accepted_true:?}");
     }
 
     #[test]
