@@ -12,6 +12,7 @@
 //! assert!(record.winner.is_some());
 //! ```
 
+pub mod analysis;
 pub mod bots;
 pub mod dice;
 pub mod driver;

@@ -1,0 +1,666 @@
+//! Rule variants for a sweep: the `--vary` grammar and the Cartesian product of variants.
+//!
+//! # Grammar
+//!
+//! ```text
+//! vary   := option "=" values
+//! values := value ("," value)*          every option except launch_rolls
+//!         | set (";" set)*              launch_rolls: sets separated by ";"
+//! set    := "[" faces "]" | faces       brackets optional
+//! faces  := face ("," face)*            a comma always separates faces within one set
+//! ```
+//!
+//! Spaces around tokens are ignored. Allowed values (RULES.md): `launch_rolls` non-empty sets
+//! of faces 1..=6; `home_lane_cells` 3..=8; `max_turns` >= 1; `flight_optional`,
+//! `flight_captures_crossed` `true`/`false`; and the words of each enumerated option
+//! (`overshoot=illegal,bounce`, `specials=one,jump_then_flight,both`,
+//! `three_sixes=none,last_moved,all_moved`, `stacking=none,move_together`,
+//! `end=first_finisher,full_ranking`). Examples:
+//!
+//! ```text
+//! overshoot=illegal,bounce
+//! launch_rolls=[6];[5,6];[2,4,6]      the same as  launch_rolls=6;5,6;2,4,6
+//! home_lane_cells=4,5,6
+//! ```
+//!
+//! Several axes give their Cartesian product, the first axis varying slowest. Each variant is the
+//! base rules with the axis settings applied, labelled like `overshoot=bounce launch_rolls=[5,6]`
+//! (`base` when nothing is varied). Values are checked by the same validation as a rules file
+//! ([`RulesSpec::validate`]).
+//!
+//! ```
+//! use aeroplane::Rules;
+//! use aeroplane::analysis::{Axis, variants};
+//! let axes: Vec<Axis> = ["overshoot=illegal,bounce", "launch_rolls=[6];[2,4,6]"]
+//!     .iter()
+//!     .map(|t| t.parse())
+//!     .collect::<Result<_, _>>()
+//!     .unwrap();
+//! let all = variants(Rules::default(), &axes).unwrap();
+//! assert_eq!(all.len(), 4);
+//! assert_eq!(all[3].label(), "overshoot=bounce launch_rolls=[2,4,6]");
+//! let err = "overshoot=sideways".parse::<Axis>().unwrap_err();
+//! assert_eq!(
+//!     err.to_string(),
+//!     "invalid value `sideways` for option `overshoot` in --vary: allowed is one of illegal, bounce"
+//! );
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::engine::rules::{
+    End, LaunchRolls, Overshoot, Rules, RulesError, RulesSpec, Specials, Stacking, ThreeSixes,
+};
+
+/// Every option of RULES.md, in its order.
+pub const OPTIONS: [&str; 10] = [
+    "launch_rolls",
+    "home_lane_cells",
+    "overshoot",
+    "specials",
+    "flight_optional",
+    "flight_captures_crossed",
+    "three_sixes",
+    "stacking",
+    "end",
+    "max_turns",
+];
+
+const OVERSHOOT: &[(&str, Overshoot)] = &[
+    ("illegal", Overshoot::Illegal),
+    ("bounce", Overshoot::Bounce),
+];
+const SPECIALS: &[(&str, Specials)] = &[
+    ("one", Specials::One),
+    ("jump_then_flight", Specials::JumpThenFlight),
+    ("both", Specials::Both),
+];
+const THREE_SIXES: &[(&str, ThreeSixes)] = &[
+    ("none", ThreeSixes::None),
+    ("last_moved", ThreeSixes::LastMoved),
+    ("all_moved", ThreeSixes::AllMoved),
+];
+const STACKING: &[(&str, Stacking)] = &[
+    ("none", Stacking::None),
+    ("move_together", Stacking::MoveTogether),
+];
+const END: &[(&str, End)] = &[
+    ("first_finisher", End::FirstFinisher),
+    ("full_ranking", End::FullRanking),
+];
+const BOOL: &[(&str, bool)] = &[("true", true), ("false", false)];
+
+/// Why a `--vary` could not be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum VaryError {
+    /// Not `option=values`.
+    #[error(
+        "bad --vary `{0}`: expected option=value1,value2,... (for launch_rolls, sets separated by `;`, e.g. launch_rolls=[6];[5,6])"
+    )]
+    Syntax(String),
+    /// Not an option of RULES.md.
+    #[error(
+        "unknown rule option `{0}` in --vary: allowed options are launch_rolls, home_lane_cells, overshoot, specials, flight_optional, flight_captures_crossed, three_sixes, stacking, end, max_turns"
+    )]
+    UnknownOption(String),
+    /// A value the option does not allow.
+    #[error("invalid value `{value}` for option `{option}` in --vary: allowed is {allowed}")]
+    Invalid {
+        /// The option.
+        option: &'static str,
+        /// The value as written.
+        value: String,
+        /// What is allowed.
+        allowed: String,
+    },
+    /// The same value listed twice for one option.
+    #[error("--vary lists `{0}` twice")]
+    DuplicateValue(String),
+    /// The same option varied twice.
+    #[error("option `{0}` is varied twice: give all its values in one --vary")]
+    DuplicateOption(&'static str),
+}
+
+/// One option set to one value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Setting {
+    /// `launch_rolls`.
+    LaunchRolls(LaunchRolls),
+    /// `home_lane_cells`.
+    HomeLaneCells(u8),
+    /// `overshoot`.
+    Overshoot(Overshoot),
+    /// `specials`.
+    Specials(Specials),
+    /// `flight_optional`.
+    FlightOptional(bool),
+    /// `flight_captures_crossed`.
+    FlightCapturesCrossed(bool),
+    /// `three_sixes`.
+    ThreeSixes(ThreeSixes),
+    /// `stacking`.
+    Stacking(Stacking),
+    /// `end`.
+    End(End),
+    /// `max_turns`.
+    MaxTurns(u32),
+}
+
+fn word<T: PartialEq + Copy>(table: &[(&'static str, T)], v: T) -> &'static str {
+    table
+        .iter()
+        .find(|e| e.1 == v)
+        .expect("every value has a word")
+        .0
+}
+
+fn allowed_words<T>(table: &[(&str, T)]) -> String {
+    let words: Vec<&str> = table.iter().map(|e| e.0).collect();
+    format!("one of {}", words.join(", "))
+}
+
+/// The value of `table` named `value`, or an error listing the table's words.
+fn pick<T: Copy>(option: &'static str, value: &str, table: &[(&str, T)]) -> Result<T, VaryError> {
+    table
+        .iter()
+        .find(|e| e.0 == value)
+        .map(|e| e.1)
+        .ok_or_else(|| VaryError::Invalid {
+            option,
+            value: value.to_string(),
+            allowed: allowed_words(table),
+        })
+}
+
+impl Setting {
+    /// The option's name.
+    pub fn option(&self) -> &'static str {
+        match self {
+            Setting::LaunchRolls(_) => "launch_rolls",
+            Setting::HomeLaneCells(_) => "home_lane_cells",
+            Setting::Overshoot(_) => "overshoot",
+            Setting::Specials(_) => "specials",
+            Setting::FlightOptional(_) => "flight_optional",
+            Setting::FlightCapturesCrossed(_) => "flight_captures_crossed",
+            Setting::ThreeSixes(_) => "three_sixes",
+            Setting::Stacking(_) => "stacking",
+            Setting::End(_) => "end",
+            Setting::MaxTurns(_) => "max_turns",
+        }
+    }
+
+    /// Sets the option in `rules`.
+    pub fn apply(&self, rules: &mut Rules) {
+        match *self {
+            Setting::LaunchRolls(v) => rules.launch_rolls = v,
+            Setting::HomeLaneCells(v) => rules.home_lane_cells = v,
+            Setting::Overshoot(v) => rules.overshoot = v,
+            Setting::Specials(v) => rules.specials = v,
+            Setting::FlightOptional(v) => rules.flight_optional = v,
+            Setting::FlightCapturesCrossed(v) => rules.flight_captures_crossed = v,
+            Setting::ThreeSixes(v) => rules.three_sixes = v,
+            Setting::Stacking(v) => rules.stacking = v,
+            Setting::End(v) => rules.end = v,
+            Setting::MaxTurns(v) => rules.max_turns = v,
+        }
+    }
+
+    /// Parses one value of `option` (for launch_rolls, one set).
+    pub fn parse(option: &str, value: &str) -> Result<Setting, VaryError> {
+        let option = OPTIONS
+            .into_iter()
+            .find(|&o| o == option)
+            .ok_or_else(|| VaryError::UnknownOption(option.to_string()))?;
+        let value = value.trim();
+        let invalid = |allowed: String| VaryError::Invalid {
+            option,
+            value: value.to_string(),
+            allowed,
+        };
+        // Integers go through the rules-file validation, so the ranges stay in one place.
+        let spec_error = |e: RulesError| match e {
+            RulesError::Invalid { allowed, .. } => invalid(allowed.to_string()),
+            other => invalid(other.to_string()),
+        };
+        let integer = |allowed: &str| {
+            value
+                .parse::<i64>()
+                .map_err(|_| invalid(allowed.to_string()))
+        };
+        Ok(match option {
+            "launch_rolls" => {
+                const ALLOWED: &str = "a non-empty set of die faces within 1..=6, e.g. [6] or [2,4,6] (sets separated by `;`)";
+                let inner = match (value.strip_prefix('['), value.strip_suffix(']')) {
+                    (Some(_), Some(_)) if value.len() >= 2 => &value[1..value.len() - 1],
+                    (None, None) => value,
+                    _ => return Err(invalid(ALLOWED.to_string())),
+                };
+                let faces = inner
+                    .split(',')
+                    .map(|f| f.trim().parse::<i64>())
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(|_| invalid(ALLOWED.to_string()))?;
+                let spec = RulesSpec {
+                    launch_rolls: Some(faces),
+                    ..RulesSpec::default()
+                };
+                Setting::LaunchRolls(spec.validate().map_err(spec_error)?.launch_rolls)
+            }
+            "home_lane_cells" => {
+                let spec = RulesSpec {
+                    home_lane_cells: Some(integer("an integer from 3 to 8")?),
+                    ..RulesSpec::default()
+                };
+                Setting::HomeLaneCells(spec.validate().map_err(spec_error)?.home_lane_cells)
+            }
+            "max_turns" => {
+                let spec = RulesSpec {
+                    max_turns: Some(integer("an integer from 1 to 4294967295")?),
+                    ..RulesSpec::default()
+                };
+                Setting::MaxTurns(spec.validate().map_err(spec_error)?.max_turns)
+            }
+            "overshoot" => Setting::Overshoot(pick(option, value, OVERSHOOT)?),
+            "specials" => Setting::Specials(pick(option, value, SPECIALS)?),
+            "flight_optional" => Setting::FlightOptional(pick(option, value, BOOL)?),
+            "flight_captures_crossed" => Setting::FlightCapturesCrossed(pick(option, value, BOOL)?),
+            "three_sixes" => Setting::ThreeSixes(pick(option, value, THREE_SIXES)?),
+            "stacking" => Setting::Stacking(pick(option, value, STACKING)?),
+            "end" => Setting::End(pick(option, value, END)?),
+            _ => unreachable!("every option of OPTIONS is handled"),
+        })
+    }
+}
+
+impl fmt::Display for Setting {
+    /// `option=value`, with launch_rolls as `[a,b]`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}=", self.option())?;
+        match *self {
+            Setting::LaunchRolls(v) => {
+                let faces: Vec<String> = v.faces().iter().map(u8::to_string).collect();
+                write!(f, "[{}]", faces.join(","))
+            }
+            Setting::HomeLaneCells(v) => write!(f, "{v}"),
+            Setting::MaxTurns(v) => write!(f, "{v}"),
+            Setting::Overshoot(v) => f.write_str(word(OVERSHOOT, v)),
+            Setting::Specials(v) => f.write_str(word(SPECIALS, v)),
+            Setting::FlightOptional(v) | Setting::FlightCapturesCrossed(v) => write!(f, "{v}"),
+            Setting::ThreeSixes(v) => f.write_str(word(THREE_SIXES, v)),
+            Setting::Stacking(v) => f.write_str(word(STACKING, v)),
+            Setting::End(v) => f.write_str(word(END, v)),
+        }
+    }
+}
+
+/// One varied option with its values, in the order given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Axis {
+    option: &'static str,
+    settings: Vec<Setting>,
+}
+
+impl Axis {
+    /// An axis from one option and its values as text (for launch_rolls, one set per value).
+    pub fn from_values<S: AsRef<str>>(option: &str, values: &[S]) -> Result<Axis, VaryError> {
+        let mut settings: Vec<Setting> = Vec::with_capacity(values.len());
+        for v in values {
+            let s = Setting::parse(option, v.as_ref())?;
+            if settings.contains(&s) {
+                return Err(VaryError::DuplicateValue(s.to_string()));
+            }
+            settings.push(s);
+        }
+        let option = OPTIONS
+            .into_iter()
+            .find(|&o| o == option)
+            .ok_or_else(|| VaryError::UnknownOption(option.to_string()))?;
+        if settings.is_empty() {
+            return Err(VaryError::Syntax(format!("{option}=")));
+        }
+        Ok(Axis { option, settings })
+    }
+
+    /// An axis from a TOML sweep entry `option = [values]`: words as strings, integers,
+    /// booleans, and launch_rolls sets as arrays of faces (`launch_rolls = [[6], [5, 6]]`).
+    pub fn from_toml(option: &str, value: &toml::Value) -> Result<Axis, VaryError> {
+        let bad = |v: &toml::Value| VaryError::Syntax(format!("{option} = {v}"));
+        let items = value.as_array().ok_or_else(|| bad(value))?;
+        let texts = items
+            .iter()
+            .map(|item| match item {
+                toml::Value::String(s) => Ok(s.clone()),
+                toml::Value::Integer(i) => Ok(i.to_string()),
+                toml::Value::Boolean(b) => Ok(b.to_string()),
+                toml::Value::Array(faces) => faces
+                    .iter()
+                    .map(|f| {
+                        f.as_integer()
+                            .map(|i| i.to_string())
+                            .ok_or_else(|| bad(item))
+                    })
+                    .collect::<Result<Vec<_>, _>>()
+                    .map(|f| f.join(",")),
+                other => Err(bad(other)),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Axis::from_values(option, &texts)
+    }
+
+    /// The option varied.
+    pub fn option(&self) -> &'static str {
+        self.option
+    }
+
+    /// Its values, in the order given.
+    pub fn settings(&self) -> &[Setting] {
+        &self.settings
+    }
+}
+
+impl FromStr for Axis {
+    type Err = VaryError;
+
+    /// Parses `option=v1,v2,...` (see the module docs).
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let (option, values) = text
+            .split_once('=')
+            .ok_or_else(|| VaryError::Syntax(text.to_string()))?;
+        let option = option.trim();
+        if option.is_empty() {
+            return Err(VaryError::Syntax(text.to_string()));
+        }
+        let separator = if option == "launch_rolls" { ';' } else { ',' };
+        let values: Vec<&str> = values.split(separator).collect();
+        Axis::from_values(option, &values)
+    }
+}
+
+/// One rule variant of a sweep.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variant {
+    /// The base rules with the settings applied.
+    pub rules: Rules,
+    /// The varied settings, one per axis, in axis order.
+    pub settings: Vec<Setting>,
+}
+
+impl Variant {
+    /// A stable label like `overshoot=bounce launch_rolls=[5,6]` (`base` when nothing is
+    /// varied).
+    pub fn label(&self) -> String {
+        if self.settings.is_empty() {
+            return "base".to_string();
+        }
+        let parts: Vec<String> = self.settings.iter().map(Setting::to_string).collect();
+        parts.join(" ")
+    }
+}
+
+/// The Cartesian product of the axes over `base`, the first axis varying slowest.
+pub fn variants(base: Rules, axes: &[Axis]) -> Result<Vec<Variant>, VaryError> {
+    for (i, a) in axes.iter().enumerate() {
+        if axes[..i].iter().any(|b| b.option == a.option) {
+            return Err(VaryError::DuplicateOption(a.option));
+        }
+    }
+    let mut out = vec![Variant {
+        rules: base,
+        settings: Vec::new(),
+    }];
+    for axis in axes {
+        out = out
+            .iter()
+            .flat_map(|v| {
+                axis.settings.iter().map(move |s| {
+                    let mut next = v.clone();
+                    s.apply(&mut next.rules);
+                    next.settings.push(*s);
+                    next
+                })
+            })
+            .collect();
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::rules::Preset;
+
+    fn axis(text: &str) -> Axis {
+        text.parse().unwrap()
+    }
+
+    fn err(text: &str) -> VaryError {
+        text.parse::<Axis>().unwrap_err()
+    }
+
+    #[test]
+    fn launch_rolls_sets_with_and_without_brackets() {
+        let a = axis("launch_rolls=[6];[5,6];[2,4,6]");
+        assert_eq!(a, axis("launch_rolls=6;5,6;2,4,6"));
+        assert_eq!(a, axis(" launch_rolls = [ 6 ] ; 6 , 5 ; [2, 4,6] "));
+        let faces: Vec<Vec<u8>> = a
+            .settings()
+            .iter()
+            .map(|s| match s {
+                Setting::LaunchRolls(l) => l.faces(),
+                _ => unreachable!(),
+            })
+            .collect();
+        assert_eq!(faces, [vec![6], vec![5, 6], vec![2, 4, 6]]);
+        assert_eq!(a.settings()[2].to_string(), "launch_rolls=[2,4,6]");
+        // A comma separates faces: this is one set.
+        assert_eq!(axis("launch_rolls=5,6").settings().len(), 1);
+    }
+
+    #[test]
+    fn every_option_parses() {
+        let cases = [
+            ("home_lane_cells=3,8", Setting::HomeLaneCells(8)),
+            (
+                "overshoot=illegal,bounce",
+                Setting::Overshoot(Overshoot::Bounce),
+            ),
+            (
+                "specials=one,jump_then_flight,both",
+                Setting::Specials(Specials::Both),
+            ),
+            ("flight_optional=false,true", Setting::FlightOptional(true)),
+            (
+                "flight_captures_crossed=true,false",
+                Setting::FlightCapturesCrossed(false),
+            ),
+            (
+                "three_sixes=none,last_moved,all_moved",
+                Setting::ThreeSixes(ThreeSixes::AllMoved),
+            ),
+            (
+                "stacking=none,move_together",
+                Setting::Stacking(Stacking::MoveTogether),
+            ),
+            (
+                "end=first_finisher,full_ranking",
+                Setting::End(End::FullRanking),
+            ),
+            ("max_turns=1,4294967295", Setting::MaxTurns(u32::MAX)),
+        ];
+        for (text, last) in cases {
+            let a = axis(text);
+            assert_eq!(a.settings().last(), Some(&last), "{text}");
+            // Labels read back as the same value.
+            let labels: Vec<String> = a
+                .settings()
+                .iter()
+                .map(|s| s.to_string().split_once('=').unwrap().1.to_string())
+                .collect();
+            assert_eq!(axis(&format!("{}={}", a.option(), labels.join(","))), a);
+        }
+        assert_eq!(cases.len() + 1, OPTIONS.len());
+    }
+
+    #[test]
+    fn words_agree_with_the_rules_file_format() {
+        // Every word accepted here is the word a rules TOML file uses for the same value.
+        for option in ["overshoot", "specials", "three_sixes", "stacking", "end"] {
+            let words: Vec<&str> = match option {
+                "overshoot" => OVERSHOOT.iter().map(|e| e.0).collect(),
+                "specials" => SPECIALS.iter().map(|e| e.0).collect(),
+                "three_sixes" => THREE_SIXES.iter().map(|e| e.0).collect(),
+                "stacking" => STACKING.iter().map(|e| e.0).collect(),
+                _ => END.iter().map(|e| e.0).collect(),
+            };
+            for w in words {
+                let from_file = Rules::from_toml(&format!("{option} = \"{w}\"")).unwrap();
+                let mut ours = Rules::default();
+                Setting::parse(option, w).unwrap().apply(&mut ours);
+                assert_eq!(ours, from_file, "{option}={w}");
+            }
+        }
+    }
+
+    #[test]
+    fn product_order_and_labels() {
+        let base = Preset::Classic.rules();
+        let vs = variants(
+            base,
+            &[
+                axis("overshoot=illegal,bounce"),
+                axis("launch_rolls=[6];[5,6]"),
+            ],
+        )
+        .unwrap();
+        let labels: Vec<String> = vs.iter().map(Variant::label).collect();
+        assert_eq!(
+            labels,
+            [
+                "overshoot=illegal launch_rolls=[6]",
+                "overshoot=illegal launch_rolls=[5,6]",
+                "overshoot=bounce launch_rolls=[6]",
+                "overshoot=bounce launch_rolls=[5,6]",
+            ]
+        );
+        let last = vs[3].rules;
+        assert_eq!(last.overshoot, Overshoot::Bounce);
+        assert_eq!(last.launch_rolls.faces(), [5, 6]);
+        // Everything not varied comes from the base.
+        assert_eq!(last.home_lane_cells, 5);
+        assert_eq!(last.stacking, Stacking::MoveTogether);
+        let none = variants(base, &[]).unwrap();
+        assert_eq!(none.len(), 1);
+        assert_eq!((none[0].rules, none[0].label()), (base, "base".to_string()));
+    }
+
+    #[test]
+    fn syntax_errors() {
+        assert_eq!(err("overshoot"), VaryError::Syntax("overshoot".into()));
+        assert_eq!(err("=bounce"), VaryError::Syntax("=bounce".into()));
+        assert!(
+            err("overshoot")
+                .to_string()
+                .contains("option=value1,value2")
+        );
+    }
+
+    #[test]
+    fn unknown_option_lists_the_allowed_ones() {
+        assert_eq!(
+            err("overshot=bounce"),
+            VaryError::UnknownOption("overshot".into())
+        );
+        let msg = err("overshot=bounce").to_string();
+        assert!(msg.contains("overshot") && msg.contains("three_sixes"));
+    }
+
+    #[test]
+    fn bad_values_name_option_value_and_allowed() {
+        let check = |text: &str, option: &str, value: &str, allowed: &str| match err(text) {
+            VaryError::Invalid {
+                option: o,
+                value: v,
+                allowed: a,
+            } => {
+                assert_eq!((o, v.as_str()), (option, value), "{text}");
+                assert!(a.contains(allowed), "{text}: {a}");
+            }
+            other => panic!("{text}: {other:?}"),
+        };
+        check(
+            "overshoot=illegal,bouncy",
+            "overshoot",
+            "bouncy",
+            "illegal, bounce",
+        );
+        check("end=last", "end", "last", "first_finisher, full_ranking");
+        check(
+            "flight_optional=yes",
+            "flight_optional",
+            "yes",
+            "true, false",
+        );
+        check("stacking=", "stacking", "", "none, move_together");
+        check("home_lane_cells=5,9", "home_lane_cells", "9", "3 to 8");
+        check("home_lane_cells=five", "home_lane_cells", "five", "3 to 8");
+        check("max_turns=0", "max_turns", "0", "1 to 4294967295");
+        check(
+            "launch_rolls=[6];[0,6]",
+            "launch_rolls",
+            "[0,6]",
+            "within 1..=6",
+        );
+        check("launch_rolls=[6];[]", "launch_rolls", "[]", "within 1..=6");
+        check("launch_rolls=[5,6", "launch_rolls", "[5,6", "within 1..=6");
+        check("launch_rolls=6;x", "launch_rolls", "x", "within 1..=6");
+        check(
+            "overshoot=illegal;bounce",
+            "overshoot",
+            "illegal;bounce",
+            "illegal, bounce",
+        );
+        let msg = err("home_lane_cells=9").to_string();
+        assert!(msg.contains("home_lane_cells") && msg.contains('9') && msg.contains("3 to 8"));
+    }
+
+    #[test]
+    fn duplicates_are_errors() {
+        assert_eq!(
+            err("launch_rolls=5,6;6,5"),
+            VaryError::DuplicateValue("launch_rolls=[5,6]".into())
+        );
+        assert_eq!(
+            err("overshoot=bounce,bounce"),
+            VaryError::DuplicateValue("overshoot=bounce".into())
+        );
+        assert_eq!(
+            variants(
+                Rules::default(),
+                &[axis("end=full_ranking"), axis("end=first_finisher")]
+            ),
+            Err(VaryError::DuplicateOption("end"))
+        );
+    }
+
+    #[test]
+    fn toml_sweep_entries() {
+        let table: toml::Table = toml::from_str(
+            "launch_rolls = [[6], [5, 6]]\nhome_lane_cells = [5, 6]\nflight_optional = [true]\novershoot = [\"bounce\"]",
+        )
+        .unwrap();
+        let get = |k: &str| Axis::from_toml(k, &table[k]).unwrap();
+        assert_eq!(get("launch_rolls"), axis("launch_rolls=[6];[5,6]"));
+        assert_eq!(get("home_lane_cells"), axis("home_lane_cells=5,6"));
+        assert_eq!(get("flight_optional"), axis("flight_optional=true"));
+        assert_eq!(get("overshoot"), axis("overshoot=bounce"));
+        assert!(matches!(
+            Axis::from_toml("overshoot", &toml::Value::String("bounce".into())),
+            Err(VaryError::Syntax(_))
+        ));
+        assert!(matches!(
+            Axis::from_toml("stacking", &toml::Value::Array(vec![])),
+            Err(VaryError::Syntax(_))
+        ));
+    }
+}
