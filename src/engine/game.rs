@@ -154,7 +154,9 @@ impl Game {
     }
 
     /// Sets the steps of `seat`'s planes (for tests, puzzles and search roots).
-    /// Use [`HANGAR`] for a plane in its hangar and [`Rules::centre`] for a finished one.
+    /// Use [`HANGAR`] for a plane in its hangar and [`Rules::centre`] for a finished one. A seat
+    /// whose four planes are all set home finishes now, taking the next rank (which may end the
+    /// game, as a real finish would).
     pub fn set_steps(&mut self, seat: Seat, steps: [u8; PLANES]) -> Result<(), SetupError> {
         if !self.in_play(seat) {
             return Err(SetupError::SeatNotInPlay(seat.index()));
@@ -169,6 +171,14 @@ impl Game {
         }
         self.steps[seat.index()] = steps;
         self.refresh_occupied(seat.index());
+        let bit = 1 << seat.index();
+        let all_home = steps == [centre; PLANES];
+        if all_home && self.finished & bit == 0 {
+            self.finish(seat);
+        } else if !all_home && self.finished & bit != 0 {
+            self.finished &= !bit;
+            self.ranks[seat.index()] = 0;
+        }
         Ok(())
     }
 
@@ -349,6 +359,9 @@ impl Game {
     fn land(&self, seat: Seat, mut m: Move, opponents: u64, list: &mut MoveList) {
         m.captured = self.captures_at(seat, m.to, opponents);
         if m.to == FLIGHT_FROM {
+            if self.rules.flight_optional {
+                m.flags |= flag::CHOICE;
+            }
             list.push(self.fly(seat, m, false, opponents));
             if self.rules.flight_optional {
                 list.push(Move {
@@ -361,6 +374,9 @@ impl Game {
             m.flags |= flag::JUMP;
             m.captured |= self.captures_at(seat, m.to, opponents);
             if m.to == FLIGHT_FROM && self.rules.specials != Specials::One {
+                if self.rules.flight_optional {
+                    m.flags |= flag::CHOICE;
+                }
                 list.push(self.fly(seat, m, true, opponents));
                 if self.rules.flight_optional {
                     list.push(Move {

@@ -18,6 +18,8 @@ pub mod flag {
     pub const STAY: u8 = 16;
     /// Brings the plane(s) to the centre.
     pub const FINISH: u8 = 32;
+    /// One of two choices (fly or stay) that an optional flight offers from the same step.
+    pub const CHOICE: u8 = 64;
 }
 
 /// A legal move, with its whole effect worked out when it was generated: which own planes move,
@@ -119,12 +121,10 @@ impl fmt::Display for Move {
             return f.write_str("launch");
         }
         write!(f, "{}", self.from)?;
-        if self.stays() {
-            f.write_str(":stay")
-        } else if self.flies() {
-            f.write_str(":fly")
-        } else {
-            Ok(())
+        match (self.flags & flag::CHOICE != 0, self.stays()) {
+            (false, _) => Ok(()),
+            (true, true) => f.write_str(":stay"),
+            (true, false) => f.write_str(":fly"),
         }
     }
 }

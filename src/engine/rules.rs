@@ -368,12 +368,12 @@ pub enum RulesError {
         message: String,
     },
     /// Any of the above, in a named file.
-    #[error("in rules file {file}: {source}")]
+    #[error("in rules file {file}: {error}")]
     InFile {
         /// The path.
         file: String,
         /// What was wrong.
-        source: Box<RulesError>,
+        error: Box<RulesError>,
     },
 }
 
@@ -381,7 +381,7 @@ impl RulesError {
     fn in_file(self, path: &Path) -> RulesError {
         RulesError::InFile {
             file: path.display().to_string(),
-            source: Box::new(self),
+            error: Box::new(self),
         }
     }
 }
