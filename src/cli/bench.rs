@@ -79,7 +79,12 @@ fn bare(spec: &RunSpec) -> anyhow::Result<u64> {
         for (bot, &seat) in bots.iter_mut().zip(game.seats()) {
             bot.new_game(seat, bot_stream(spec.seed, deal, seat));
         }
-        let record = play_game(game, &mut bots, &mut SeededDice::new(spec.seed, deal), &mut ())?;
+        let record = play_game(
+            game,
+            &mut bots,
+            &mut SeededDice::new(spec.seed, deal),
+            &mut (),
+        )?;
         digest.add(&GameRow {
             game: deal,
             deal,

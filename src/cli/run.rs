@@ -85,14 +85,19 @@ struct Resolved {
 }
 
 fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
-    let (cfg, base_spec, base_per_game) = if let Some(path) = &args.manifest {
+    let (cfg, base_spec, base_per_game, base_label) = if let Some(path) = &args.manifest {
         let m = Manifest::load(path)?;
         let spec = m.spec(&path.display().to_string())?;
-        (RunConfigFile::default(), Some(spec), m.per_game)
+        (
+            RunConfigFile::default(),
+            Some(spec),
+            m.per_game,
+            m.rules_name,
+        )
     } else if let Some(path) = &args.config {
-        (RunConfigFile::load(path)?, None, false)
+        (RunConfigFile::load(path)?, None, false, String::new())
     } else {
-        (RunConfigFile::default(), None, false)
+        (RunConfigFile::default(), None, false, String::new())
     };
     let cfg_file = args
         .config
@@ -118,14 +123,15 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
             },
         ),
         (None, None) => match &base_spec {
-            Some(s) => (s.rules, "as in the manifest".to_string()),
+            Some(s) => (s.rules, base_label),
             None => (Rules::default(), "appfreegame".to_string()),
         },
     };
     let lineup = match (&args.bots, &cfg.bots, &base_spec) {
         (Some(b), _, _) => load_lineup(b, &bots_dir).context("--bots")?,
-        (None, Some(b), _) => load_lineup(&b.to_arg(), &bots_dir)
-            .with_context(|| format!("`bots` in {cfg_file}"))?,
+        (None, Some(b), _) => {
+            load_lineup(&b.to_arg(), &bots_dir).with_context(|| format!("`bots` in {cfg_file}"))?
+        }
         (None, None, Some(s)) => s.lineup.clone(),
         (None, None, None) => load_lineup(DEFAULT_BOTS, &bots_dir)?,
     };
@@ -135,7 +141,12 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
     let spec = RunSpec {
         rules,
         lineup,
-        seed: pick(args.seed, cfg.seed, base_spec.as_ref().map(|s| s.seed), DEFAULT_SEED),
+        seed: pick(
+            args.seed,
+            cfg.seed,
+            base_spec.as_ref().map(|s| s.seed),
+            DEFAULT_SEED,
+        ),
         first_deal: pick(
             args.first_game,
             cfg.first_game,
@@ -205,7 +216,7 @@ fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
 pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let r = resolve(&args)?;
     let spec = &r.spec;
-    let manifest = Manifest::new(spec, r.per_game);
+    let manifest = Manifest::new(spec, &r.rules_label, r.per_game);
     if let Some(dir) = &r.out {
         prepare_out(dir, &manifest)?;
     }

@@ -23,6 +23,8 @@ pub struct Manifest {
     pub tool: String,
     /// The version that wrote it.
     pub version: String,
+    /// The rules as named on the command line or in a config (a preset, a path, ...).
+    pub rules_name: String,
     /// Every rule option, resolved.
     pub rules: serde_json::Value,
     /// The lineup in seat order (rotation 0), each with every parameter.
@@ -89,11 +91,12 @@ pub enum ManifestError {
 }
 
 impl Manifest {
-    /// The manifest of a run.
-    pub fn new(spec: &RunSpec, per_game: bool) -> Manifest {
+    /// The manifest of a run whose rules were given as `rules_name`.
+    pub fn new(spec: &RunSpec, rules_name: &str, per_game: bool) -> Manifest {
         Manifest {
             tool: "aeroplane".to_string(),
             version: env!("CARGO_PKG_VERSION").to_string(),
+            rules_name: rules_name.to_string(),
             rules: serde_json::to_value(spec.rules).expect("rules serialize"),
             bots: spec
                 .lineup

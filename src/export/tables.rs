@@ -28,8 +28,19 @@ impl Table for SummaryCsv {
     }
     fn header(&self) -> &'static [&'static str] {
         &[
-            "bot", "name", "games", "wins", "win_rate", "win_lo95", "win_hi95", "mean_rank",
-            "rank_1", "rank_2", "rank_3", "rank_4", "unranked",
+            "bot",
+            "name",
+            "games",
+            "wins",
+            "win_rate",
+            "win_lo95",
+            "win_hi95",
+            "mean_rank",
+            "rank_1",
+            "rank_2",
+            "rank_3",
+            "rank_4",
+            "unranked",
         ]
     }
     fn rows(&self, r: &Report<'_>) -> Vec<Vec<String>> {
@@ -64,8 +75,16 @@ impl Table for SeatsCsv {
     }
     fn header(&self) -> &'static [&'static str] {
         &[
-            "seat", "colour", "games", "wins", "win_rate", "win_lo95", "win_hi95", "chi2",
-            "df", "p_all_equal",
+            "seat",
+            "colour",
+            "games",
+            "wins",
+            "win_rate",
+            "win_lo95",
+            "win_hi95",
+            "chi2",
+            "df",
+            "p_all_equal",
         ]
     }
     fn rows(&self, r: &Report<'_>) -> Vec<Vec<String>> {

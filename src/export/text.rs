@@ -39,8 +39,17 @@ fn report(out: &mut Vec<u8>, title: &str, s: &Summary) -> std::io::Result<()> {
         writeln!(out, "{} games", s.games)?;
     }
     writeln!(out)?;
-    let name_w = s.bots.iter().map(|b| b.name.len()).max().unwrap_or(4).max(4);
-    let ranked = s.bots.iter().any(|b| b.mean_rank.is_some() && b.counts.ranked() > b.counts.wins);
+    let name_w = s
+        .bots
+        .iter()
+        .map(|b| b.name.len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let ranked = s
+        .bots
+        .iter()
+        .any(|b| b.mean_rank.is_some() && b.counts.ranked() > b.counts.wins);
     write!(
         out,
         "{:>3}  {:<name_w$}  {:>10}  {:>10}  {:>8}  {:<20}",
@@ -125,6 +134,10 @@ fn report(out: &mut Vec<u8>, title: &str, s: &Summary) -> std::io::Result<()> {
         .map(|(n, t)| format!("{n} {:.2}", *t as f64 / games))
         .collect();
     writeln!(out, "per game: {}", events.join(", "))?;
-    writeln!(out, "unfinished games (max_turns reached): {}", s.unfinished)?;
+    writeln!(
+        out,
+        "unfinished games (max_turns reached): {}",
+        s.unfinished
+    )?;
     Ok(())
 }

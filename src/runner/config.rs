@@ -165,13 +165,16 @@ mod tests {
         .unwrap();
         assert_eq!(cfg.rules("x").unwrap(), Some(Preset::Classic.rules()));
         assert_eq!(cfg.bots.unwrap().to_arg(), "greedy,random");
-        assert_eq!((cfg.games, cfg.seed, cfg.rotate_seats), (Some(10), Some(3), Some(true)));
+        assert_eq!(
+            (cfg.games, cfg.seed, cfg.rotate_seats),
+            (Some(10), Some(3), Some(true))
+        );
     }
 
     #[test]
     fn inline_rules_tables_validate() {
-        let cfg =
-            RunConfigFile::parse("[rules]\nbase = \"chinese\"\nhome_lane_cells = 4\n", "x").unwrap();
+        let cfg = RunConfigFile::parse("[rules]\nbase = \"chinese\"\nhome_lane_cells = 4\n", "x")
+            .unwrap();
         let r = cfg.rules("x").unwrap().unwrap();
         assert_eq!(r.home_lane_cells, 4);
         let bad = RunConfigFile::parse("[rules]\nhome_lane_cells = 9\n", "x").unwrap_err();
@@ -181,7 +184,10 @@ mod tests {
     #[test]
     fn unknown_keys_and_bad_values_are_named() {
         let e = RunConfigFile::parse("gamez = 3\n", "c.toml").unwrap_err();
-        assert!(e.to_string().contains("gamez") && e.to_string().contains("allowed keys"), "{e}");
+        assert!(
+            e.to_string().contains("gamez") && e.to_string().contains("allowed keys"),
+            "{e}"
+        );
         let e = RunConfigFile::parse("games = -3\n", "c.toml").unwrap_err();
         assert!(e.to_string().contains("c.toml"), "{e}");
         let e = RunConfigFile::parse("rules = \"nope\"\n", "c.toml").unwrap_err();

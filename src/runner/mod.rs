@@ -227,3 +227,189 @@ fn empty_played() -> Played {
         bot_at_seat: [crate::stats::NO_BOT; 4],
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bots::registry::parse_lineup;
+    use crate::engine::rules::Preset;
+
+    fn spec(preset: Preset, bots: &str, first: u64, deals: u64, rotate: bool) -> RunSpec {
+        RunSpec {
+            rules: preset.rules(),
+            lineup: parse_lineup(bots, "bots".as_ref()).unwrap(),
+            seed: 11,
+            first_deal: first,
+            deals,
+            rotate_seats: rotate,
+        }
+    }
+
+    #[derive(Default)]
+    struct Rows(Vec<GameRow>);
+    impl GameSink for Rows {
+        fn write_games(&mut self, rows: &[GameRow]) -> std::io::Result<()> {
+            self.0.extend_from_slice(rows);
+            Ok(())
+        }
+    }
+
+    fn play(s: &RunSpec, threads: usize, chunk: u64) -> (Tally, Vec<GameRow>) {
+        let mut rows = Rows::default();
+        let exec = Exec {
+            threads,
+            chunk_deals: chunk,
+        };
+        let t = run(s, exec, Some(&mut rows), &|_| {}).unwrap();
+        (t, rows.0)
+    }
+
+    #[test]
+    fn results_do_not_depend_on_threads_or_chunks() {
+        let s = spec(Preset::Classic, "greedy,random,random", 0, 300, true);
+        let base = play(&s, 1, 256);
+        for (threads, chunk) in [(2, 7), (3, 1), (2, 256), (1, 13)] {
+            assert_eq!(
+                play(&s, threads, chunk),
+                base,
+                "{threads} threads, chunk {chunk}"
+            );
+        }
+        let ids: Vec<u64> = base.1.iter().map(|r| r.game).collect();
+        assert_eq!(ids, (0..900).collect::<Vec<_>>());
+        let no_rows = run(&s, Exec::default(), None, &|_| {}).unwrap();
+        assert_eq!(no_rows, base.0);
+    }
+
+    #[test]
+    fn two_shards_merge_into_the_whole_run() {
+        for rotate in [false, true] {
+            let whole = play(
+                &spec(
+                    Preset::AppFreeGame,
+                    "greedy,random,random,random",
+                    5,
+                    200,
+                    rotate,
+                ),
+                2,
+                16,
+            );
+            let a = play(
+                &spec(
+                    Preset::AppFreeGame,
+                    "greedy,random,random,random",
+                    5,
+                    77,
+                    rotate,
+                ),
+                1,
+                16,
+            );
+            let b = play(
+                &spec(
+                    Preset::AppFreeGame,
+                    "greedy,random,random,random",
+                    82,
+                    123,
+                    rotate,
+                ),
+                2,
+                5,
+            );
+            let mut ab = a.0.clone();
+            ab.merge(&b.0);
+            let mut ba = b.0.clone();
+            ba.merge(&a.0);
+            assert_eq!(ab, whole.0);
+            assert_eq!(ba, whole.0);
+            let rows: Vec<GameRow> = a.1.into_iter().chain(b.1).collect();
+            assert_eq!(rows, whole.1);
+        }
+    }
+
+    #[test]
+    fn rotation_puts_every_bot_in_every_seat_with_the_same_dice() {
+        // Greedy is a pure function of the dice, so with four greedy bots the same seat wins
+        // every rotation of a deal, and each lineup entry wins exactly once per deal.
+        let s = spec(
+            Preset::AppFreeGame,
+            "greedy,greedy,greedy,greedy",
+            0,
+            50,
+            true,
+        );
+        let (t, rows) = play(&s, 2, 3);
+        for deal in rows.chunks(4) {
+            let winner = deal[0].played.record.winner;
+            assert!(deal.iter().all(|r| r.played.record.winner == winner));
+            assert!(
+                deal.iter()
+                    .all(|r| r.played.record.turns == deal[0].played.record.turns)
+            );
+            for (r, row) in deal.iter().enumerate() {
+                assert_eq!(row.rotation, r as u64);
+                assert_eq!(row.game, row.deal * 4 + r as u64);
+                assert_eq!(row.played.bot_at_seat, s.bot_at_seat(r as u64));
+            }
+        }
+        assert!(t.bots[..4].iter().all(|b| b.games == 200 && b.wins == 50));
+        assert!(t.bots[..4].iter().all(|b| b.group_wins_sq == 50));
+        assert_eq!(s.bot_at_seat(1), [1, 2, 3, 0]);
+        // Two players sit in seats 0 and 2.
+        let two = spec(Preset::Chinese, "greedy,random", 0, 10, true);
+        assert_eq!(two.bot_at_seat(1), [1, NO, 0, NO]);
+        let (t2, _) = play(&two, 1, 4);
+        assert_eq!(
+            (t2.seats[0].games, t2.seats[2].games, t2.seats[1].games),
+            (20, 20, 0)
+        );
+        assert_eq!((t2.bots[0].games, t2.bots[1].games), (20, 20));
+    }
+
+    const NO: u8 = crate::stats::NO_BOT;
+
+    #[test]
+    fn rotation_zero_is_the_plain_run() {
+        let plain = play(&spec(Preset::Classic, "random,greedy", 0, 40, false), 1, 8).1;
+        let rotated = play(&spec(Preset::Classic, "random,greedy", 0, 40, true), 1, 8).1;
+        for (p, r) in plain.iter().zip(rotated.iter().step_by(2)) {
+            assert_eq!(p.played, r.played);
+        }
+    }
+
+    #[test]
+    fn bad_specs_are_refused() {
+        let mut s = spec(Preset::AppFreeGame, "greedy,random", 0, 0, false);
+        assert!(matches!(s.validate(), Err(RunError::NoGames)));
+        s.deals = 1;
+        s.lineup.truncate(1);
+        assert!(matches!(s.validate(), Err(RunError::Players(1))));
+        let mut s = spec(Preset::AppFreeGame, "greedy,random", u64::MAX, 2, false);
+        assert!(matches!(s.validate(), Err(RunError::TooManyGames)));
+        s.first_deal = 0;
+        let exec = Exec {
+            threads: 1,
+            chunk_deals: 0,
+        };
+        assert!(matches!(run(&s, exec, None, &|_| {}), Err(RunError::Chunk)));
+    }
+
+    struct Failing;
+    impl GameSink for Failing {
+        fn write_games(&mut self, _: &[GameRow]) -> std::io::Result<()> {
+            Err(std::io::Error::other("disk full"))
+        }
+    }
+
+    #[test]
+    fn a_failing_sink_stops_the_run_with_its_error() {
+        let s = spec(Preset::AppFreeGame, "random,random", 0, 5000, false);
+        let exec = Exec {
+            threads: 2,
+            chunk_deals: 10,
+        };
+        let e = run(&s, exec, Some(&mut Failing), &|_| {}).unwrap_err();
+        assert!(e.to_string().contains("disk full"), "{e}");
+    }
+}

@@ -191,6 +191,9 @@ mod tests {
         let mut ba = b.clone();
         ba.merge(&a);
         assert_eq!(ab.iter().collect::<Vec<_>>(), ba.iter().collect::<Vec<_>>());
-        assert_eq!(ab.iter().collect::<Vec<_>>(), of(&[1, 2, 5, 5, 9, 30]).iter().collect::<Vec<_>>());
+        assert_eq!(
+            ab.iter().collect::<Vec<_>>(),
+            of(&[1, 2, 5, 5, 9, 30]).iter().collect::<Vec<_>>()
+        );
     }
 }

@@ -21,7 +21,18 @@ pub fn wilson(successes: u64, trials: u64, n_eff: f64, z: f64) -> Option<(f64, f
     let denom = 1.0 + z2 / n_eff;
     let centre = (p + z2 / (2.0 * n_eff)) / denom;
     let half = z * (p * (1.0 - p) / n_eff + z2 / (4.0 * n_eff * n_eff)).sqrt() / denom;
-    Some(((centre - half).max(0.0), (centre + half).min(1.0)))
+    // At 0 or all successes the bound is exactly 0 or 1 (rounding would leave a speck).
+    let lo = if successes == 0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let hi = if successes == trials {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
+    Some((lo, hi))
 }
 
 /// The design effect (Kish) of counting wins in groups of `m` correlated games (the rotations
