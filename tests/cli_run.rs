@@ -360,7 +360,7 @@ fn shards_concatenate_to_the_whole_run() {
         "-q",
         "--rotate-seats",
     ];
-    let mut args = |first: &str, n: &str, dir: &Path| {
+    let args = |first: &str, n: &str, dir: &Path| {
         let mut v: Vec<String> = common.iter().map(|s| s.to_string()).collect();
         v.extend(
             [

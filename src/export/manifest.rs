@@ -86,7 +86,7 @@ pub enum ManifestError {
         /// Lineup index.
         index: usize,
         /// What was wrong.
-        source: BotError,
+        source: Box<BotError>,
     },
 }
 
@@ -161,7 +161,7 @@ impl Manifest {
                 resolve(&b.name, &b.kind, &params, file).map_err(|source| ManifestError::Bot {
                     file: file.to_string(),
                     index,
-                    source,
+                    source: Box::new(source),
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;

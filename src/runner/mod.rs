@@ -103,7 +103,7 @@ impl Default for Exec {
 pub fn run(
     spec: &RunSpec,
     exec: Exec,
-    mut sink: Option<&mut dyn GameSink>,
+    sink: Option<&mut dyn GameSink>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Tally, RunError> {
     spec.validate()?;
@@ -190,7 +190,7 @@ pub fn run(
             });
         }
         drop(tx);
-        if let Some(sink) = sink.as_deref_mut() {
+        if let Some(sink) = sink {
             let mut pending = BTreeMap::new();
             let mut next_out = 0u64;
             for (c, rows) in rx.iter() {
