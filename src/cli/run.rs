@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use aeroplane::Rules;
 use aeroplane::export::{
@@ -204,10 +204,11 @@ fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
     }
     let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
     bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:40} {human_pos}/{human_len} games  {per_sec}  ETA {eta}",
-        )
-        .expect("valid template"),
+        ProgressStyle::with_template("{bar:40} {human_pos}/{human_len} games  {rate}  ETA {eta}")
+            .expect("valid template")
+            .with_key("rate", |s: &ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.0} games/s", s.per_sec());
+            }),
     );
     bar
 }
