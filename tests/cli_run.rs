@@ -520,3 +520,30 @@ fn bench_digest_is_the_same_for_any_thread_count() {
         .failure()
         .stderr(predicate::str::contains("at least 1"));
 }
+
+#[test]
+fn bots_come_from_the_bots_dir_and_the_manifest_keeps_their_parameters() {
+    let tmp = TempDir::new().unwrap();
+    let bots = tmp.path().join("bots");
+    fs::create_dir(&bots).unwrap();
+    fs::write(bots.join("careful.toml"), "kind = \"greedy\"\n").unwrap();
+    let out = out_dir(&tmp, "o");
+    let stdout = run_ok(&[
+        "--bots-dir",
+        bots.to_str().unwrap(),
+        "--bots",
+        "careful,random",
+        "--games",
+        "50",
+        "--out",
+        out.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(stdout.contains("careful"), "{stdout}");
+    let m: serde_json::Value = serde_json::from_str(&read(&out, "run.json")).unwrap();
+    assert_eq!(m["bots"][0]["name"], "careful");
+    assert_eq!(m["bots"][0]["kind"], "greedy");
+    // The manifest alone reproduces the run, without the profile directory.
+    let again = run_ok(&["--manifest", out.join("run.json").to_str().unwrap(), "-q"]);
+    assert_eq!(stdout, again);
+}

@@ -149,3 +149,44 @@ impl Summary {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::GameRecord;
+    use crate::stats::{NO_BOT, Played};
+
+    fn game(ranks: [u8; 4], winner: usize) -> Played {
+        Played {
+            record: GameRecord {
+                players: 3,
+                winner: Seat::new(winner),
+                ranks,
+                turns: 10 * (winner as u32 + 1),
+                rolls: 12,
+                ..GameRecord::default()
+            },
+            bot_at_seat: [0, 1, 2, NO_BOT],
+        }
+    }
+
+    #[test]
+    fn rates_ranks_and_lengths_come_from_the_counts() {
+        let mut t = Tally::new(3, 1);
+        t.add_deal(&[game([1, 2, 3, 0], 0)]);
+        t.add_deal(&[game([2, 1, 3, 0], 1)]);
+        t.add_deal(&[game([1, 3, 2, 0], 0)]);
+        let names = ["a", "b", "c"].map(String::from);
+        let s = Summary::new(&t, &names);
+        assert_eq!(s.bots[0].counts.wins, 2);
+        assert!((s.bots[0].win_rate - 2.0 / 3.0).abs() < 1e-12);
+        assert!((s.bots[0].mean_rank.unwrap() - 4.0 / 3.0).abs() < 1e-12);
+        assert!((s.bots[2].mean_rank.unwrap() - 8.0 / 3.0).abs() < 1e-12);
+        assert_eq!(s.bots[2].win_rate, 0.0);
+        assert_eq!(s.bots[2].interval.unwrap().0, 0.0);
+        assert_eq!(s.seats.len(), 3);
+        let turns = s.lengths[0].spread.unwrap();
+        assert_eq!((turns.min, turns.median, turns.max), (10, 10, 20));
+        assert_eq!(s.seat_test.unwrap().df, 2);
+    }
+}
