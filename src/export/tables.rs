@@ -4,7 +4,8 @@ use super::{Report, Table, fixed};
 
 /// `summary.csv`: one row per lineup entry.
 pub struct SummaryCsv;
-/// `seats.csv`: one row per seat in play, with the equal-seats test on every row.
+/// `seats.csv`: one row per seat in play, with the equal-seats test on every row (`chi2`, `df`,
+/// `p_all_equal` in scientific notation: it is often tiny).
 pub struct SeatsCsv;
 /// `lengths.csv`: the game-length histograms, one row per (measure, value) seen.
 pub struct LengthsCsv;
@@ -103,7 +104,7 @@ impl Table for SeatsCsv {
                     fixed(s.interval.map(|i| i.1)),
                     fixed(t.map(|t| t.statistic)),
                     t.map(|t| t.df.to_string()).unwrap_or_default(),
-                    fixed(t.map(|t| t.p_value)),
+                    t.map(|t| format!("{:.6e}", t.p_value)).unwrap_or_default(),
                 ]
             })
             .collect()

@@ -105,8 +105,16 @@ fn report(out: &mut Vec<u8>, title: &str, s: &Summary) -> std::io::Result<()> {
     match s.seat_test {
         Some(t) => writeln!(
             out,
-            "all seats equal? chi-square {:.3}, df {}, p = {:.4}",
-            t.statistic, t.df, t.p_value
+            "all seats equal? chi-square {:.3}, df {}, p = {}",
+            t.statistic,
+            t.df,
+            if t.p_value >= 1e-4 {
+                format!("{:.4}", t.p_value)
+            } else if t.p_value == 0.0 {
+                "0 (below 1e-300)".to_string()
+            } else {
+                format!("{:.2e}", t.p_value)
+            }
         )?,
         None => writeln!(out, "all seats equal? no wins to test")?,
     }
