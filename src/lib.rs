@@ -17,7 +17,10 @@ pub mod bots;
 pub mod dice;
 pub mod driver;
 pub mod engine;
+pub mod export;
 pub mod record;
+pub mod runner;
+pub mod stats;
 
 pub use bots::{Bot, Greedy, RandomBot};
 pub use dice::{Dice, ScriptedDice, SeededDice};

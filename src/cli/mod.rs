@@ -1,7 +1,9 @@
 //! Command-line parsing and the subcommands.
 
+mod bench;
 mod common;
 mod replay;
+mod run;
 
 use std::process::ExitCode;
 
@@ -17,6 +19,10 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Play a tournament: many seeded games in parallel, with statistics and CSV output.
+    Run(Box<run::RunArgs>),
+    /// Time a fixed workload and print a digest of every game's outcome.
+    Bench(bench::BenchArgs),
     /// Play one game from given dice (or from a seed and game index) and print its move log.
     Replay(replay::ReplayArgs),
     /// Print a rule variant (a preset or a file) with every option resolved.
@@ -27,6 +33,8 @@ enum Command {
 pub fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     match cli.command {
+        Command::Run(args) => run::run(*args),
+        Command::Bench(args) => bench::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Rules(args) => common::print_rules(args),
     }

@@ -44,6 +44,10 @@ pub struct ReplayArgs {
     /// Directory of bot profiles.
     #[arg(long, default_value = DEFAULT_BOTS_DIR)]
     pub bots_dir: PathBuf,
+    /// Replay game --game of the run this run.json describes (rules, bots, seed and seat
+    /// rotation from the manifest), and print its games.csv row.
+    #[arg(long, conflicts_with_all = ["dice", "dice_file", "rules", "bots", "seed"])]
+    pub manifest: Option<PathBuf>,
 }
 
 /// One line of the move log.
@@ -211,12 +215,58 @@ struct ReplayJson<'a> {
     error: Option<String>,
     log: &'a [LogLine],
     record: RecordJson,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    games_csv_row: Option<String>,
+}
+
+/// A game of a run described by a manifest.
+struct FromManifest {
+    spec: aeroplane::runner::RunSpec,
+    deal: u64,
+    rotation: u64,
+}
+
+fn load_manifest(path: &std::path::Path, game: u64) -> anyhow::Result<FromManifest> {
+    let spec = aeroplane::export::Manifest::load(path)?.spec(&path.display().to_string())?;
+    if !spec.contains_game(game) {
+        let first = spec.game_index(spec.first_deal, 0);
+        anyhow::bail!(
+            "--game {game} is not in the run of {}: its games are {first}..{}",
+            path.display(),
+            first + spec.total_games()
+        );
+    }
+    let (deal, rotation) = spec.locate(game);
+    Ok(FromManifest {
+        spec,
+        deal,
+        rotation,
+    })
 }
 
 /// Runs `aeroplane replay`.
 pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
-    let rules = load_rules(&args.rules)?;
-    let specs = load_lineup(&args.bots, &args.bots_dir)?;
+    let from_run = match &args.manifest {
+        Some(path) => Some(load_manifest(path, args.game)?),
+        None => None,
+    };
+    // The dice and bot seeds of a run's game come from (seed, deal); the k-th seat holds
+    // lineup entry (k + rotation) mod n.
+    let (rules, specs, seed, deal) = match &from_run {
+        Some(m) => {
+            let n = m.spec.players();
+            let specs = (0..n)
+                .map(|k| m.spec.lineup[(k + m.rotation as usize) % n].clone())
+                .collect::<Vec<_>>();
+            (m.spec.rules, specs, m.spec.seed, m.deal)
+        }
+        None => (
+            load_rules(&args.rules)?,
+            load_lineup(&args.bots, &args.bots_dir)?,
+            args.seed,
+            args.game,
+        ),
+    };
     let scripted = match (&args.dice, &args.dice_file) {
         (Some(text), _) => Some(parse_dice(text).map_err(|e| anyhow::anyhow!("--dice: {e}"))?),
         (None, Some(path)) => {
@@ -232,12 +282,12 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     let game = Game::new(rules, specs.len())?;
     let mut bots: Vec<Box<dyn Bot>> = specs.iter().map(|s| s.build()).collect();
     for (bot, &seat) in bots.iter_mut().zip(game.seats()) {
-        bot.new_game(seat, bot_stream(args.seed, args.game, seat));
+        bot.new_game(seat, bot_stream(seed, deal, seat));
     }
     let mut log = LogCollector::default();
     let (dice_kind, mut dice): (&'static str, Box<dyn Dice>) = match scripted {
         Some(rolls) => ("scripted", Box::new(ScriptedDice::new(rolls))),
-        None => ("seeded", Box::new(SeededDice::new(args.seed, args.game))),
+        None => ("seeded", Box::new(SeededDice::new(seed, deal))),
     };
     let result = play_game(game, &mut bots, dice.as_mut(), &mut log);
     let (record, end, error) = match result {
@@ -254,6 +304,23 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     };
     let final_game = end.unwrap_or(game);
     let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
+    let csv_row = from_run.as_ref().filter(|_| error.is_none()).map(|m| {
+        let row = aeroplane::runner::GameRow {
+            game: args.game,
+            deal: m.deal,
+            rotation: m.rotation,
+            played: aeroplane::stats::Played {
+                record,
+                bot_at_seat: m.spec.bot_at_seat(m.rotation),
+            },
+        };
+        let mut line = Vec::new();
+        aeroplane::export::write_game_row(&mut line, &row).expect("writing to memory");
+        String::from_utf8(line)
+            .expect("ASCII")
+            .trim_end()
+            .to_string()
+    });
     let out = std::io::stdout();
     let mut out = out.lock();
     if args.json {
@@ -261,12 +328,13 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
             rules: &rules,
             bots: names,
             dice: dice_kind,
-            seed: args.seed,
+            seed,
             game: args.game,
             complete: error.is_none(),
             error: error.clone(),
             log: &log.lines,
             record: record.to_json_value(&final_game),
+            games_csv_row: csv_row,
         };
         serde_json::to_writer_pretty(&mut out, &doc)?;
         writeln!(out)?;
@@ -276,6 +344,13 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         }
         writeln!(out)?;
         write_record(&mut out, &record, &final_game, &names, error.is_none())?;
+        if let Some(row) = &csv_row {
+            writeln!(
+                out,
+                "\ngames.csv row:\n{}\n{row}",
+                aeroplane::export::GAMES_HEADER
+            )?;
+        }
     }
     out.flush()?;
     if let Some(msg) = error {

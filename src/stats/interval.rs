@@ -1,0 +1,152 @@
+//! Confidence intervals and the test of equal seat win rates.
+
+use statrs::distribution::{ChiSquared, ContinuousCDF, Normal};
+
+/// The two-sided normal quantile for a confidence level, e.g. 1.959964 for 0.95.
+pub fn z_for(confidence: f64) -> f64 {
+    Normal::standard().inverse_cdf(0.5 + confidence / 2.0)
+}
+
+/// The Wilson score interval for `successes` out of `n` trials (`n` may be an effective sample
+/// size, see [`design_effect`]); an infinite `n` gives the point `[p, p]`. `None` when `n == 0`.
+pub fn wilson(successes: u64, trials: u64, n_eff: f64, z: f64) -> Option<(f64, f64)> {
+    if trials == 0 {
+        return None;
+    }
+    let p = successes as f64 / trials as f64;
+    if n_eff.is_infinite() {
+        return Some((p, p));
+    }
+    let z2 = z * z;
+    let denom = 1.0 + z2 / n_eff;
+    let centre = (p + z2 / (2.0 * n_eff)) / denom;
+    let half = z * (p * (1.0 - p) / n_eff + z2 / (4.0 * n_eff * n_eff)).sqrt() / denom;
+    // At 0 or all successes the bound is exactly 0 or 1 (rounding would leave a speck).
+    let lo = if successes == 0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let hi = if successes == trials {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
+    Some((lo, hi))
+}
+
+/// The design effect (Kish) of counting wins in groups of `m` correlated games (the rotations
+/// of one deal): the observed variance of the per-group win counts over its binomial value
+/// `m p (1 - p)`. `groups` groups, `wins` = Σ y_g, `wins_sq` = Σ y_g². 1 when it cannot be
+/// estimated (fewer than two groups, groups of one game, or p of 0 or 1); 0 when every group
+/// has the same count.
+pub fn design_effect(groups: u64, m: u64, wins: u64, wins_sq: u64) -> f64 {
+    let total = groups * m;
+    if groups < 2 || m < 2 || wins == 0 || wins >= total {
+        return 1.0;
+    }
+    let (g, m, w, q) = (
+        u128::from(groups),
+        u128::from(m),
+        u128::from(wins),
+        u128::from(wins_sq),
+    );
+    // s² / (m p (1-p)) with s² = (gQ - W²) / (g(g-1)) and m p (1-p) = W (gm - W) / (g² m).
+    let num = (g * q - w * w) * g * m;
+    let den = (g - 1) * w * (g * m - w);
+    num as f64 / den as f64
+}
+
+/// The result of the chi-square test that every seat wins equally often.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ChiSquare {
+    /// The statistic (after any design-effect correction).
+    pub statistic: f64,
+    /// Degrees of freedom: seats - 1.
+    pub df: u32,
+    /// P-value: the chance of a statistic at least this large if all seats were equal.
+    pub p_value: f64,
+}
+
+/// Pearson's goodness-of-fit test of equal win counts across seats (every seat plays every
+/// game, so each expects `Σ wins / seats`), with the statistic divided by `deff` (a first-order
+/// Rao–Scott correction for correlated games; pass 1 for independent games). `None` with fewer
+/// than two seats or no wins.
+pub fn equal_rates(wins: &[u64], deff: f64) -> Option<ChiSquare> {
+    let k = wins.len();
+    let total: u64 = wins.iter().sum();
+    if k < 2 || total == 0 {
+        return None;
+    }
+    let expected = total as f64 / k as f64;
+    let raw: f64 = wins
+        .iter()
+        .map(|&w| (w as f64 - expected).powi(2) / expected)
+        .sum();
+    let df = (k - 1) as u32;
+    let statistic = if deff > 0.0 {
+        raw / deff
+    } else if raw > 0.0 {
+        f64::INFINITY
+    } else {
+        0.0
+    };
+    let dist = ChiSquared::new(f64::from(df)).expect("df >= 1");
+    let p_value = if statistic.is_infinite() {
+        0.0
+    } else {
+        dist.sf(statistic)
+    };
+    Some(ChiSquare {
+        statistic,
+        df,
+        p_value,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn z_is_the_familiar_constant() {
+        assert!((z_for(0.95) - 1.959_963_985).abs() < 1e-6);
+    }
+
+    #[test]
+    fn wilson_matches_a_worked_example() {
+        // 81 of 263 at 95%: the interval is [0.2553, 0.3662] (Newcombe 1998, Wilson).
+        let (lo, hi) = wilson(81, 263, 263.0, z_for(0.95)).unwrap();
+        assert!((lo - 0.2553).abs() < 5e-4, "{lo}");
+        assert!((hi - 0.3662).abs() < 5e-4, "{hi}");
+        let (lo, hi) = wilson(0, 10, 10.0, z_for(0.95)).unwrap();
+        assert_eq!(lo, 0.0);
+        assert!(hi > 0.2 && hi < 0.35);
+        assert_eq!(wilson(3, 4, f64::INFINITY, 2.0), Some((0.75, 0.75)));
+        assert_eq!(wilson(0, 0, 0.0, 2.0), None);
+    }
+
+    #[test]
+    fn design_effect_of_identical_groups_is_zero_and_of_binomial_like_groups_near_one() {
+        // Every group of 4 has exactly one win: no spread at all.
+        assert_eq!(design_effect(100, 4, 100, 100), 0.0);
+        // Groups all-or-nothing: maximal correlation, deff = m.
+        let d = design_effect(100, 4, 200, 50 * 16);
+        assert!((d - 4.0 * 100.0 / 99.0).abs() < 1e-9, "{d}");
+        assert_eq!(design_effect(1, 4, 2, 4), 1.0);
+    }
+
+    #[test]
+    fn chi_square_of_equal_and_unequal_counts() {
+        let eq = equal_rates(&[250, 250, 250, 250], 1.0).unwrap();
+        assert_eq!((eq.statistic, eq.df), (0.0, 3));
+        assert!((eq.p_value - 1.0).abs() < 1e-12);
+        // (30-25)² / 25 * 2 = 2 with 1 df: p = 0.1573.
+        let t = equal_rates(&[30, 20], 1.0).unwrap();
+        assert!((t.statistic - 2.0).abs() < 1e-12);
+        assert!((t.p_value - 0.157_299).abs() < 1e-5, "{}", t.p_value);
+        let halved = equal_rates(&[30, 20], 2.0).unwrap();
+        assert!((halved.statistic - 1.0).abs() < 1e-12);
+        assert!(equal_rates(&[0, 0], 1.0).is_none());
+    }
+}

@@ -1,0 +1,13 @@
+//! Statistics of a run: exact integer tallies ([`Tally`]), and the figures derived from them at
+//! the end ([`Summary`]): win rates with Wilson intervals, the seat-equality test, game-length
+//! quantiles.
+
+mod histogram;
+mod interval;
+mod summary;
+mod tally;
+
+pub use histogram::{Histogram, Spread};
+pub use interval::{ChiSquare, design_effect, equal_rates, wilson, z_for};
+pub use summary::{BotLine, LengthLine, SeatLine, Summary};
+pub use tally::{Entrant, Events, NO_BOT, Played, Tally};

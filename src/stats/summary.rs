@@ -1,0 +1,192 @@
+//! Figures derived from a [`Tally`] at the end of a run: the only place floats appear.
+
+use crate::engine::board::Seat;
+
+use super::histogram::Spread;
+use super::interval::{ChiSquare, design_effect, equal_rates, wilson, z_for};
+use super::tally::{Entrant, Events, Tally};
+
+/// Confidence level of every interval.
+pub const CONFIDENCE: f64 = 0.95;
+
+/// One bot's line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BotLine {
+    /// Lineup index.
+    pub index: usize,
+    /// Display name.
+    pub name: String,
+    /// The counts.
+    pub counts: Entrant,
+    /// Wins / games.
+    pub win_rate: f64,
+    /// 95% Wilson interval of the win rate.
+    pub interval: Option<(f64, f64)>,
+    /// Mean rank over games that ranked this bot.
+    pub mean_rank: Option<f64>,
+}
+
+/// One seat's line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatLine {
+    /// The seat.
+    pub seat: Seat,
+    /// The counts.
+    pub counts: Entrant,
+    /// Wins / games.
+    pub win_rate: f64,
+    /// 95% Wilson interval of the win rate.
+    pub interval: Option<(f64, f64)>,
+}
+
+/// The spread of one game-length measure.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LengthLine {
+    /// `turns` or `rolls`.
+    pub measure: &'static str,
+    /// Its moments and quantiles (`None` for no games).
+    pub spread: Option<Spread>,
+}
+
+/// Every figure a run reports.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    /// Number of players.
+    pub players: usize,
+    /// Deals played.
+    pub deals: u64,
+    /// Games played.
+    pub games: u64,
+    /// Games per deal (rotations).
+    pub group_size: u64,
+    /// Games stopped at `max_turns`.
+    pub unfinished: u64,
+    /// Per lineup entry.
+    pub bots: Vec<BotLine>,
+    /// Per seat in play.
+    pub seats: Vec<SeatLine>,
+    /// Test of "every seat wins equally often".
+    pub seat_test: Option<ChiSquare>,
+    /// Length in turns, then in rolls.
+    pub lengths: [LengthLine; 2],
+    /// Event totals.
+    pub events: Events,
+}
+
+impl Summary {
+    /// Derives the figures. `names[k]` is lineup entry k's name. With rotation groups
+    /// (`group_size > 1`) the games of one deal are correlated, so each interval uses the
+    /// effective sample size `games / deff` and the chi-square statistic is divided by the
+    /// seats' mean design effect (see [`design_effect`]).
+    pub fn new(t: &Tally, names: &[String]) -> Summary {
+        let z = z_for(CONFIDENCE);
+        let rate = |e: &Entrant| -> (f64, Option<(f64, f64)>, f64) {
+            let deff = design_effect(t.deals, t.group_size, e.wins, e.group_wins_sq);
+            let n_eff = if deff > 0.0 {
+                e.games as f64 / deff
+            } else {
+                f64::INFINITY
+            };
+            let r = if e.games > 0 {
+                e.wins as f64 / e.games as f64
+            } else {
+                0.0
+            };
+            (r, wilson(e.wins, e.games, n_eff, z), deff)
+        };
+        let bots = (0..t.players)
+            .map(|k| {
+                let e = t.bots[k];
+                let (win_rate, interval, _) = rate(&e);
+                let ranked = e.ranked();
+                BotLine {
+                    index: k,
+                    name: names.get(k).cloned().unwrap_or_default(),
+                    counts: e,
+                    win_rate,
+                    interval,
+                    mean_rank: (ranked > 0).then(|| e.rank_sum() as f64 / ranked as f64),
+                }
+            })
+            .collect();
+        let mut deffs = Vec::new();
+        let seats: Vec<SeatLine> = Seat::in_play(t.players)
+            .iter()
+            .map(|&seat| {
+                let e = t.seats[seat.index()];
+                let (win_rate, interval, deff) = rate(&e);
+                deffs.push(deff);
+                SeatLine {
+                    seat,
+                    counts: e,
+                    win_rate,
+                    interval,
+                }
+            })
+            .collect();
+        let mean_deff = deffs.iter().sum::<f64>() / deffs.len().max(1) as f64;
+        let wins: Vec<u64> = seats.iter().map(|s| s.counts.wins).collect();
+        Summary {
+            players: t.players,
+            deals: t.deals,
+            games: t.games,
+            group_size: t.group_size,
+            unfinished: t.unfinished,
+            bots,
+            seats,
+            seat_test: equal_rates(&wins, mean_deff),
+            lengths: [
+                LengthLine {
+                    measure: "turns",
+                    spread: t.turns.spread(),
+                },
+                LengthLine {
+                    measure: "rolls",
+                    spread: t.rolls.spread(),
+                },
+            ],
+            events: t.events,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::GameRecord;
+    use crate::stats::{NO_BOT, Played};
+
+    fn game(ranks: [u8; 4], winner: usize) -> Played {
+        Played {
+            record: GameRecord {
+                players: 3,
+                winner: Seat::new(winner),
+                ranks,
+                turns: 10 * (winner as u32 + 1),
+                rolls: 12,
+                ..GameRecord::default()
+            },
+            bot_at_seat: [0, 1, 2, NO_BOT],
+        }
+    }
+
+    #[test]
+    fn rates_ranks_and_lengths_come_from_the_counts() {
+        let mut t = Tally::new(3, 1);
+        t.add_deal(&[game([1, 2, 3, 0], 0)]);
+        t.add_deal(&[game([2, 1, 3, 0], 1)]);
+        t.add_deal(&[game([1, 3, 2, 0], 0)]);
+        let names = ["a", "b", "c"].map(String::from);
+        let s = Summary::new(&t, &names);
+        assert_eq!(s.bots[0].counts.wins, 2);
+        assert!((s.bots[0].win_rate - 2.0 / 3.0).abs() < 1e-12);
+        assert!((s.bots[0].mean_rank.unwrap() - 4.0 / 3.0).abs() < 1e-12);
+        assert!((s.bots[2].mean_rank.unwrap() - 8.0 / 3.0).abs() < 1e-12);
+        assert_eq!(s.bots[2].win_rate, 0.0);
+        assert_eq!(s.bots[2].interval.unwrap().0, 0.0);
+        assert_eq!(s.seats.len(), 3);
+        let turns = s.lengths[0].spread.unwrap();
+        assert_eq!((turns.min, turns.median, turns.max), (10, 10, 20));
+        assert_eq!(s.seat_test.unwrap().df, 2);
+    }
+}

@@ -1,0 +1,208 @@
+//! Integer tallies of a run: exact, mergeable in any order, so a run split into chunks, threads
+//! or shards sums to the same numbers.
+
+use crate::record::GameRecord;
+
+use super::histogram::Histogram;
+
+/// Marks a seat without a bot in [`Played::bot_at_seat`].
+pub const NO_BOT: u8 = u8::MAX;
+
+/// One game as the tally sees it: its record and which lineup entry played each seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// The game's record.
+    pub record: GameRecord,
+    /// Lineup index of the bot in each seat (index = seat), [`NO_BOT`] for empty seats.
+    pub bot_at_seat: [u8; 4],
+}
+
+/// Results of one bot (a lineup entry) or one seat.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Entrant {
+    /// Games played.
+    pub games: u64,
+    /// Rank-1 finishes.
+    pub wins: u64,
+    /// Games by rank: index 1..=4 for ranks, index 0 for unranked.
+    pub ranks: [u64; 5],
+    /// Σ over deals of (wins within the deal)²: the spread across rotation groups.
+    pub group_wins_sq: u64,
+}
+
+impl Entrant {
+    fn merge(&mut self, o: &Entrant) {
+        self.games += o.games;
+        self.wins += o.wins;
+        for (a, b) in self.ranks.iter_mut().zip(o.ranks) {
+            *a += b;
+        }
+        self.group_wins_sq += o.group_wins_sq;
+    }
+
+    /// Games that gave this entrant a rank.
+    pub fn ranked(&self) -> u64 {
+        self.ranks[1..].iter().sum()
+    }
+
+    /// Σ of ranks over ranked games.
+    pub fn rank_sum(&self) -> u64 {
+        (1..5).map(|r| r as u64 * self.ranks[r]).sum()
+    }
+}
+
+/// Event totals over all games.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Events {
+    /// Chosen moves, launches included.
+    pub moves: u64,
+    /// Launches.
+    pub launches: u64,
+    /// Opponent planes sent to a hangar by a move.
+    pub captures: u64,
+    /// Planes sent back by the three-sixes penalty.
+    pub penalties: u64,
+    /// Moves that took a jump.
+    pub jumps: u64,
+    /// Moves that took the flight.
+    pub flights: u64,
+    /// Moves that bounced at the centre.
+    pub bounces: u64,
+    /// Rolls with no legal move.
+    pub passes: u64,
+}
+
+impl Events {
+    /// (name, total) in a fixed order: the names used in reports.
+    pub fn named(&self) -> [(&'static str, u64); 8] {
+        [
+            ("moves", self.moves),
+            ("launches", self.launches),
+            ("captures", self.captures),
+            ("penalties", self.penalties),
+            ("jumps", self.jumps),
+            ("flights", self.flights),
+            ("bounces", self.bounces),
+            ("passes", self.passes),
+        ]
+    }
+}
+
+/// Everything a run counts. Integers only: [`Tally::merge`] is exact and commutative.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tally {
+    /// Number of players.
+    pub players: usize,
+    /// Games per deal: the number of players with seat rotation, else 1.
+    pub group_size: u64,
+    /// Deals played.
+    pub deals: u64,
+    /// Games played.
+    pub games: u64,
+    /// Games stopped at `max_turns`.
+    pub unfinished: u64,
+    /// Per lineup entry.
+    pub bots: [Entrant; 4],
+    /// Per seat (index = seat).
+    pub seats: [Entrant; 4],
+    /// Game length in turns.
+    pub turns: Histogram,
+    /// Game length in rolls.
+    pub rolls: Histogram,
+    /// Event totals.
+    pub events: Events,
+}
+
+impl Tally {
+    /// An empty tally for games of `players` with `group_size` games per deal.
+    pub fn new(players: usize, group_size: u64) -> Self {
+        Tally {
+            players,
+            group_size,
+            deals: 0,
+            games: 0,
+            unfinished: 0,
+            bots: Default::default(),
+            seats: Default::default(),
+            turns: Histogram::with_capacity(512),
+            rolls: Histogram::with_capacity(1024),
+            events: Events::default(),
+        }
+    }
+
+    /// Counts one deal: all its games (one per rotation).
+    pub fn add_deal(&mut self, games: &[Played]) {
+        debug_assert_eq!(games.len() as u64, self.group_size);
+        let mut bot_wins = [0u64; 4];
+        let mut seat_wins = [0u64; 4];
+        for p in games {
+            let r = &p.record;
+            self.games += 1;
+            self.unfinished += u64::from(r.unfinished);
+            self.turns.add(r.turns);
+            self.rolls.add(r.rolls);
+            let e = &mut self.events;
+            e.moves += u64::from(r.moves);
+            e.launches += u64::from(r.launches);
+            e.captures += u64::from(r.captures);
+            e.penalties += u64::from(r.penalties);
+            e.jumps += u64::from(r.jumps);
+            e.flights += u64::from(r.flights);
+            e.bounces += u64::from(r.bounces);
+            e.passes += u64::from(r.passes);
+            for (seat, &bot) in p.bot_at_seat.iter().enumerate() {
+                if bot == NO_BOT {
+                    continue;
+                }
+                let rank = usize::from(r.ranks[seat]).min(4);
+                let won = u64::from(rank == 1);
+                for who in [&mut self.bots[usize::from(bot)], &mut self.seats[seat]] {
+                    who.games += 1;
+                    who.wins += won;
+                    who.ranks[rank] += 1;
+                }
+                bot_wins[usize::from(bot)] += won;
+                seat_wins[seat] += won;
+            }
+        }
+        self.deals += 1;
+        for (b, w) in self.bots.iter_mut().zip(bot_wins) {
+            b.group_wins_sq += w * w;
+        }
+        for (s, w) in self.seats.iter_mut().zip(seat_wins) {
+            s.group_wins_sq += w * w;
+        }
+    }
+
+    /// Adds another tally of the same kind of run (same players and group size).
+    ///
+    /// # Panics
+    /// If the player counts or group sizes differ: such tallies do not describe one run.
+    pub fn merge(&mut self, o: &Tally) {
+        assert_eq!(
+            (self.players, self.group_size),
+            (o.players, o.group_size),
+            "merging tallies of different runs"
+        );
+        self.deals += o.deals;
+        self.games += o.games;
+        self.unfinished += o.unfinished;
+        for (a, b) in self.bots.iter_mut().zip(&o.bots) {
+            a.merge(b);
+        }
+        for (a, b) in self.seats.iter_mut().zip(&o.seats) {
+            a.merge(b);
+        }
+        self.turns.merge(&o.turns);
+        self.rolls.merge(&o.rolls);
+        let (e, f) = (&mut self.events, &o.events);
+        e.moves += f.moves;
+        e.launches += f.launches;
+        e.captures += f.captures;
+        e.penalties += f.penalties;
+        e.jumps += f.jumps;
+        e.flights += f.flights;
+        e.bounces += f.bounces;
+        e.passes += f.passes;
+    }
+}
