@@ -8,6 +8,7 @@
 //! - hangar * (planes in the hangar)
 //! + lane * (planes in the home lane, where nothing can capture them)
 //! - exposure * Σ over own ring planes of P(captured on the next opponent roll) * (what it would lose)
+//!   (times `mover` for the seat about to roll: it can move a threatened plane first)
 //! + win * (n - rank) / (n - 1)   once the seat has a rank (n players)
 //! ```
 //!
@@ -39,6 +40,8 @@ pub struct Weights {
     pub lane: f32,
     /// Weight of the expected loss from captures on the next opponent roll.
     pub exposure: f32,
+    /// Factor on `exposure` for the seat about to roll, which can move a threatened plane first.
+    pub mover: f32,
     /// Value of first place once a seat has a rank; lower ranks get a linear share.
     pub win: f32,
 }
@@ -48,9 +51,10 @@ impl Default for Weights {
         Weights {
             progress: 1.0,
             home: 6.0,
-            hangar: 12.0,
+            hangar: 20.0,
             lane: 4.0,
             exposure: 1.0,
+            mover: 0.5,
             win: 1000.0,
         }
     }
@@ -83,7 +87,7 @@ pub const P_HANGAR: ParamDef = ParamDef {
         min: 0.0,
         max: 1000.0,
     },
-    default: "12.0",
+    default: "20.0",
     help: "evaluation: penalty per plane in the hangar",
 };
 /// The `lane` weight parameter.
@@ -103,6 +107,13 @@ pub const P_EXPOSURE: ParamDef = ParamDef {
     default: "1.0",
     help: "evaluation: weight of the expected loss to captures on the next opponent roll",
 };
+/// The `mover` weight parameter.
+pub const P_MOVER: ParamDef = ParamDef {
+    name: "mover",
+    kind: ParamKind::Float { min: 0.0, max: 1.0 },
+    default: "0.5",
+    help: "evaluation: factor on exposure for the seat about to roll (it can react first)",
+};
 /// The `win` weight parameter.
 pub const P_WIN: ParamDef = ParamDef {
     name: "win",
@@ -115,7 +126,9 @@ pub const P_WIN: ParamDef = ParamDef {
 };
 
 /// The weight parameters every search bot accepts, with [`Weights::default`]'s values.
-pub const WEIGHT_PARAMS: [ParamDef; 6] = [P_PROGRESS, P_HOME, P_HANGAR, P_LANE, P_EXPOSURE, P_WIN];
+pub const WEIGHT_PARAMS: [ParamDef; 7] = [
+    P_PROGRESS, P_HOME, P_HANGAR, P_LANE, P_EXPOSURE, P_MOVER, P_WIN,
+];
 
 impl Weights {
     /// Reads the weights from resolved parameters (the kind must declare [`WEIGHT_PARAMS`]).
@@ -126,6 +139,7 @@ impl Weights {
             hangar: p.float("hangar") as f32,
             lane: p.float("lane") as f32,
             exposure: p.float("exposure") as f32,
+            mover: p.float("mover") as f32,
             win: p.float("win") as f32,
         }
     }
@@ -245,6 +259,9 @@ impl Evaluator {
                     exposure += p * (w.progress * (f32::from(s) + 1.0) + w.hangar);
                 }
             }
+        }
+        if seat == game.to_move() && !game.is_over() {
+            exposure *= w.mover;
         }
         total + w.progress * progress as f32 + w.home * home as f32 - w.hangar * hangar as f32
             + w.lane * lane as f32

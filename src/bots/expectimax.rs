@@ -18,7 +18,7 @@
 
 use super::Bot;
 use super::eval::{
-    Evaluator, P_EXPOSURE, P_HANGAR, P_HOME, P_LANE, P_PROGRESS, P_WIN, Weights,
+    Evaluator, P_EXPOSURE, P_HANGAR, P_HOME, P_LANE, P_MOVER, P_PROGRESS, P_WIN, Weights,
 };
 use super::registry::{ParamDef, ParamKind, Params};
 use crate::engine::game::Game;
@@ -28,7 +28,7 @@ use crate::engine::moves::{Move, MoveList};
 pub const MAX_DEPTH: u8 = 6;
 
 /// The parameters of the `expectimax` kind.
-pub const PARAMS: [ParamDef; 7] = [
+pub const PARAMS: [ParamDef; 8] = [
     ParamDef {
         name: "depth",
         kind: ParamKind::Int {
@@ -43,6 +43,7 @@ pub const PARAMS: [ParamDef; 7] = [
     P_HANGAR,
     P_LANE,
     P_EXPOSURE,
+    P_MOVER,
     P_WIN,
 ];
 

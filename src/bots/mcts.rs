@@ -23,7 +23,7 @@ use rand_pcg::Pcg32;
 
 use super::Bot;
 use super::eval::{
-    Evaluator, P_EXPOSURE, P_HANGAR, P_HOME, P_LANE, P_PROGRESS, P_WIN, Weights,
+    Evaluator, P_EXPOSURE, P_HANGAR, P_HOME, P_LANE, P_MOVER, P_PROGRESS, P_WIN, Weights,
 };
 use super::montecarlo::{P_CUTOFF, P_TEMPERATURE};
 use super::registry::{ParamDef, ParamKind, Params};
@@ -33,11 +33,12 @@ use crate::engine::board::Seat;
 use crate::engine::game::Game;
 use crate::engine::moves::{Move, MoveList};
 
-/// Rollout policy words of MCTS: the rollout policies, and `none` (evaluate the leaf).
-const POLICY_WORDS: &[&str] = &["none", "random", "greedy"];
+/// Leaf words of MCTS: `none` (evaluate the leaf), `ply` (one ply of expectimax, then
+/// evaluate), or a rollout policy.
+const POLICY_WORDS: &[&str] = &["none", "ply", "random", "greedy"];
 
 /// The parameters of the `mcts` kind.
-pub const PARAMS: [ParamDef; 11] = [
+pub const PARAMS: [ParamDef; 13] = [
     ParamDef {
         name: "iterations",
         kind: ParamKind::Int {
@@ -57,7 +58,13 @@ pub const PARAMS: [ParamDef; 11] = [
         name: "policy",
         kind: ParamKind::Word(POLICY_WORDS),
         default: "greedy",
-        help: "rollout policy at a new leaf, or none to score the leaf by the evaluation",
+        help: "leaf scoring: a rollout policy, none (the evaluation) or ply (one expectimax ply)",
+    },
+    ParamDef {
+        name: "backup",
+        kind: ParamKind::Word(&["mean", "max"]),
+        default: "mean",
+        help: "mean rewards, or max (expectimax values of the visited tree)",
     },
     P_CUTOFF,
     P_TEMPERATURE,
@@ -66,23 +73,26 @@ pub const PARAMS: [ParamDef; 11] = [
     P_HANGAR,
     P_LANE,
     P_EXPOSURE,
+    P_MOVER,
     P_WIN,
 ];
 
 /// Builds an MCTS bot from resolved [`PARAMS`].
 pub fn build(name: &str, params: &Params) -> Box<dyn Bot> {
-    let policy = match params.word("policy") {
-        "none" => None,
-        word => Some(Policy::from_word(word)),
+    let leaf = match params.word("policy") {
+        "none" => Leaf::Evaluate,
+        "ply" => Leaf::Ply,
+        word => Leaf::Rollout(Policy::from_word(word)),
     };
     Box::new(Mcts::new(
         name,
         MctsConfig {
             iterations: params.int("iterations") as u32,
             exploration: params.float("exploration") as f32,
-            policy,
+            leaf,
             cutoff: params.int("cutoff") as u32,
             temperature: params.float("temperature") as f32,
+            max_backup: params.word("backup") == "max",
             weights: Weights::from_params(params),
         },
     ))
@@ -95,22 +105,45 @@ pub struct MctsConfig {
     pub iterations: u32,
     /// UCT exploration constant (rewards lie in 0..=1).
     pub exploration: f32,
-    /// Rollout policy at a leaf; `None` evaluates the leaf without a rollout.
-    pub policy: Option<Policy>,
+    /// How a new leaf is scored.
+    pub leaf: Leaf,
     /// Turns before a rollout is cut off and evaluated (0: play to the next finish).
     pub cutoff: u32,
     /// Softmax temperature turning evaluation scores into chances.
     pub temperature: f32,
+    /// Back up maxima at decision nodes and face averages at chance nodes (expectimax values
+    /// over the visited tree) instead of mean rewards.
+    pub max_backup: bool,
     /// Evaluation weights.
     pub weights: Weights,
+}
+
+/// How MCTS scores a new leaf.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Leaf {
+    /// The evaluation's chances of the leaf position.
+    Evaluate,
+    /// One ply of expectimax: the mean over the six faces of the position after the best
+    /// move (by the evaluation) of the seat to roll.
+    Ply,
+    /// A rollout with this policy, cut off after `cutoff` turns.
+    Rollout(Policy),
 }
 
 const NONE: u32 = u32::MAX;
 
 #[derive(Clone, Copy, Debug)]
 struct Node {
+    /// Sum of the rewards backed up through the node (mean backup).
     sum: [f32; 4],
+    /// The node's value per seat: the mean reward, or with max backup the expectimax value of
+    /// its visited subtree.
+    value: [f32; 4],
     visits: u32,
+    /// Whether it is a chance node (else a decision node).
+    chance: bool,
+    /// For a decision node, the seat to move.
+    seat: u8,
     /// First child in the arena, or [`NONE`] before expansion.
     first: u32,
     /// Number of children.
@@ -122,7 +155,10 @@ struct Node {
 impl Node {
     const EMPTY: Node = Node {
         sum: [0.0; 4],
+        value: [0.0; 4],
         visits: 0,
+        chance: false,
+        seat: 0,
         first: NONE,
         count: 0,
         mv: None,
@@ -166,16 +202,21 @@ impl Mcts {
         game.legal_moves_into(roll, &mut self.moves);
         let first = self.nodes.len() as u32;
         if self.moves.is_empty() {
-            self.nodes.push(Node::EMPTY);
+            self.nodes.push(Node {
+                chance: true,
+                ..Node::EMPTY
+            });
         } else {
             for &m in self.moves.iter() {
                 self.nodes.push(Node {
                     mv: Some(m),
+                    chance: true,
                     ..Node::EMPTY
                 });
             }
         }
         self.nodes[d].first = first;
+        self.nodes[d].seat = game.to_move().index() as u8;
         self.nodes[d].count = self.moves.len().max(1) as u8;
     }
 
@@ -193,8 +234,7 @@ impl Mcts {
                 return c;
             }
             let n = child.visits as f32;
-            let score =
-                child.sum[seat] / n + self.config.exploration * (log_n / n).sqrt();
+            let score = child.value[seat] + self.config.exploration * (log_n / n).sqrt();
             if score > best_score {
                 best = c;
                 best_score = score;
@@ -247,27 +287,86 @@ impl Mcts {
             d = next;
             roll = face;
         };
-        for &k in &self.path {
-            let node = &mut self.nodes[k as usize];
+        for i in (0..self.path.len()).rev() {
+            let k = self.path[i] as usize;
+            let node = &mut self.nodes[k];
             node.visits += 1;
             for (s, r) in node.sum.iter_mut().zip(reward) {
                 *s += r;
             }
+            if !self.config.max_backup || node.first == NONE {
+                let n = node.visits as f32;
+                node.value = node.sum.map(|s| s / n);
+            } else {
+                self.nodes[k].value = self.backed_up(k);
+            }
+        }
+    }
+
+    /// The expectimax value of expanded node `k` from its visited children: the best child
+    /// for the seat to move at a decision node, the mean of the visited faces at a chance node.
+    fn backed_up(&self, k: usize) -> [f32; 4] {
+        let node = &self.nodes[k];
+        let children = &self.nodes[node.first as usize..node.first as usize + node.count as usize];
+        if node.chance {
+            let mut sum = [0.0f32; 4];
+            let mut n = 0.0f32;
+            for c in children.iter().filter(|c| c.visits > 0) {
+                for (s, v) in sum.iter_mut().zip(c.value) {
+                    *s += v;
+                }
+                n += 1.0;
+            }
+            sum.map(|s| s / n)
+        } else {
+            let seat = node.seat as usize;
+            let mut best = [f32::NEG_INFINITY; 4];
+            for c in children.iter().filter(|c| c.visits > 0) {
+                if c.value[seat] > best[seat] {
+                    best = c.value;
+                }
+            }
+            best
         }
     }
 
     /// The reward vector of a new leaf.
     fn leaf(&mut self, game: &mut Game, before: u32) -> [f32; 4] {
-        if let Some(policy) = self.config.policy {
-            rollout(
-                game,
-                policy,
-                self.config.cutoff,
-                &mut self.rng,
-                &mut self.moves,
-            );
+        let t = self.config.temperature;
+        match self.config.leaf {
+            Leaf::Evaluate => {}
+            Leaf::Rollout(policy) => {
+                rollout(game, policy, self.config.cutoff, &mut self.rng, &mut self.moves);
+            }
+            Leaf::Ply => {
+                let seat = game.to_move().index();
+                let mut sum = [0.0f32; 4];
+                for roll in 1..=6 {
+                    game.legal_moves_into(roll, &mut self.moves);
+                    let mut best = *game;
+                    if self.moves.is_empty() {
+                        best.apply(roll, None);
+                    } else {
+                        let mut best_value = f32::NEG_INFINITY;
+                        for &m in self.moves.iter() {
+                            let mut g = *game;
+                            g.apply(roll, Some(m));
+                            let v = self.eval.values(&g)[seat];
+                            if v > best_value {
+                                best_value = v;
+                                best = g;
+                            }
+                        }
+                    }
+                    let r = rewards(&best, before, &self.eval, t);
+                    for (s, x) in sum.iter_mut().zip(r) {
+                        *s += x;
+                    }
+                }
+                return sum.map(|s| s / 6.0);
+            }
         }
-        rewards(game, before, &self.eval, self.config.temperature)
+        rewards(game, before, &self.eval, t)
     }
 }
 
@@ -286,6 +385,7 @@ impl Bot for Mcts {
         }
         self.nodes.clear();
         self.nodes.push(Node {
+            seat: game.to_move().index() as u8,
             first: 1,
             count: moves.len() as u8,
             ..Node::EMPTY
@@ -293,6 +393,7 @@ impl Bot for Mcts {
         for &m in moves {
             self.nodes.push(Node {
                 mv: Some(m),
+                chance: true,
                 ..Node::EMPTY
             });
         }
@@ -307,14 +408,17 @@ impl Bot for Mcts {
         let mut best_key = (0u32, f32::NEG_INFINITY);
         for k in 0..root.count as usize {
             let child = &self.nodes[root.first as usize + k];
-            let mean = if child.visits == 0 {
-                f32::NEG_INFINITY
+            if child.visits == 0 {
+                continue;
+            }
+            let key = if self.config.max_backup {
+                (0, child.value[me])
             } else {
-                child.sum[me] / child.visits as f32
+                (child.visits, child.value[me])
             };
-            if (child.visits, mean) > best_key {
+            if key > best_key {
                 best = k;
-                best_key = (child.visits, mean);
+                best_key = key;
             }
         }
         best

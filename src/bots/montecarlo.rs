@@ -11,7 +11,7 @@ use rand_pcg::Pcg32;
 
 use super::Bot;
 use super::eval::{
-    Evaluator, P_EXPOSURE, P_HANGAR, P_HOME, P_LANE, P_PROGRESS, P_WIN, Weights,
+    Evaluator, P_EXPOSURE, P_HANGAR, P_HOME, P_LANE, P_MOVER, P_PROGRESS, P_WIN, Weights,
 };
 use super::registry::{ParamDef, ParamKind, Params};
 use super::search::{Policy, finished_count, rewards, rollout};
@@ -32,7 +32,7 @@ const P_ROLLOUTS: ParamDef = ParamDef {
 };
 
 /// The parameters of the `montecarlo` kind.
-pub const PARAMS: [ParamDef; 10] = [
+pub const PARAMS: [ParamDef; 11] = [
     P_ROLLOUTS,
     ParamDef {
         name: "policy",
@@ -47,6 +47,7 @@ pub const PARAMS: [ParamDef; 10] = [
     P_HANGAR,
     P_LANE,
     P_EXPOSURE,
+    P_MOVER,
     P_WIN,
 ];
 
