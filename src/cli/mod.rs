@@ -1,5 +1,6 @@
 //! Command-line parsing and the subcommands.
 
+mod bots;
 mod common;
 mod replay;
 
@@ -19,6 +20,8 @@ pub struct Cli {
 enum Command {
     /// Play one game from given dice (or from a seed and game index) and print its move log.
     Replay(replay::ReplayArgs),
+    /// List the bot profiles (kind, description, parameters) and the bot kinds.
+    Bots(bots::BotsArgs),
     /// Print a rule variant (a preset or a file) with every option resolved.
     Rules(common::RulesArgs),
 }
@@ -29,5 +32,6 @@ pub fn run() -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Replay(args) => replay::run(args),
         Command::Rules(args) => common::print_rules(args),
+        Command::Bots(args) => bots::run(args),
     }
 }
