@@ -94,6 +94,12 @@ impl Expectimax {
         }
     }
 
+    /// The max-n value vector of `game` (before a roll) searched `plies` plies deep
+    /// (at most the bot's depth).
+    pub fn value(&mut self, game: &Game, plies: u8) -> [f32; 4] {
+        self.chance(game, plies.min(self.depth))
+    }
+
     /// The value of a position before a roll, with `plies` plies left to search.
     fn chance(&mut self, game: &Game, plies: u8) -> [f32; 4] {
         self.nodes += 1;

@@ -22,6 +22,7 @@
 use rand_pcg::Pcg32;
 
 use super::Bot;
+use super::expectimax::Expectimax;
 use super::eval::{
     Evaluator, P_EXPOSURE, P_HANGAR, P_HOME, P_LANE, P_MOVER, P_PROGRESS, P_WIN, Weights,
 };
@@ -33,37 +34,43 @@ use crate::engine::board::Seat;
 use crate::engine::game::Game;
 use crate::engine::moves::{Move, MoveList};
 
-/// Leaf words of MCTS: `none` (evaluate the leaf), `ply` (one ply of expectimax, then
-/// evaluate), or a rollout policy.
-const POLICY_WORDS: &[&str] = &["none", "ply", "random", "greedy"];
+/// Leaf words of MCTS: `none` (evaluate the leaf), `expectimax` (search `leaf_depth` plies),
+/// or a rollout policy.
+const POLICY_WORDS: &[&str] = &["none", "expectimax", "random", "greedy"];
 
 /// The parameters of the `mcts` kind.
-pub const PARAMS: [ParamDef; 13] = [
+pub const PARAMS: [ParamDef; 14] = [
     ParamDef {
         name: "iterations",
         kind: ParamKind::Int {
             min: 1,
             max: 10_000_000,
         },
-        default: "400",
+        default: "800",
         help: "iterations (tree descents) per decision",
     },
     ParamDef {
         name: "exploration",
         kind: ParamKind::Float { min: 0.0, max: 10.0 },
-        default: "0.5",
+        default: "0.2",
         help: "UCT exploration constant (rewards lie in 0..1)",
     },
     ParamDef {
         name: "policy",
         kind: ParamKind::Word(POLICY_WORDS),
-        default: "greedy",
-        help: "leaf scoring: a rollout policy, none (the evaluation) or ply (one expectimax ply)",
+        default: "none",
+        help: "leaf scoring: a rollout policy, none (the evaluation) or expectimax (leaf_depth plies)",
+    },
+    ParamDef {
+        name: "leaf_depth",
+        kind: ParamKind::Int { min: 1, max: 4 },
+        default: "1",
+        help: "plies of the expectimax search at a leaf (policy = expectimax)",
     },
     ParamDef {
         name: "backup",
         kind: ParamKind::Word(&["mean", "max"]),
-        default: "mean",
+        default: "max",
         help: "mean rewards, or max (expectimax values of the visited tree)",
     },
     P_CUTOFF,
@@ -81,7 +88,7 @@ pub const PARAMS: [ParamDef; 13] = [
 pub fn build(name: &str, params: &Params) -> Box<dyn Bot> {
     let leaf = match params.word("policy") {
         "none" => Leaf::Evaluate,
-        "ply" => Leaf::Ply,
+        "expectimax" => Leaf::Expectimax(params.int("leaf_depth") as u8),
         word => Leaf::Rollout(Policy::from_word(word)),
     };
     Box::new(Mcts::new(
@@ -123,9 +130,9 @@ pub struct MctsConfig {
 pub enum Leaf {
     /// The evaluation's chances of the leaf position.
     Evaluate,
-    /// One ply of expectimax: the mean over the six faces of the position after the best
-    /// move (by the evaluation) of the seat to roll.
-    Ply,
+    /// An expectimax search this many plies deep from the leaf; its max-n values become
+    /// chances by a softmax.
+    Expectimax(u8),
     /// A rollout with this policy, cut off after `cutoff` turns.
     Rollout(Policy),
 }
@@ -179,6 +186,27 @@ pub struct Mcts {
     nodes: Vec<Node>,
     path: Vec<u32>,
     moves: MoveList,
+    searcher: Expectimax,
+}
+
+/// A softmax of max-n values over the unfinished seats.
+fn softmax(game: &Game, values: [f32; 4], temperature: f32) -> [f32; 4] {
+    let mut best = f32::NEG_INFINITY;
+    for &s in game.seats() {
+        if !game.has_finished(s) {
+            best = best.max(values[s.index()]);
+        }
+    }
+    let mut out = [0.0; 4];
+    let mut sum = 0.0;
+    for &s in game.seats() {
+        if !game.has_finished(s) {
+            let e = ((values[s.index()] - best) / temperature).exp();
+            out[s.index()] = e;
+            sum += e;
+        }
+    }
+    out.map(|x| x / sum)
 }
 
 impl Mcts {
@@ -193,6 +221,14 @@ impl Mcts {
             nodes: Vec::with_capacity(capacity),
             path: Vec::with_capacity(2 * config.iterations as usize + 8),
             moves: MoveList::default(),
+            searcher: Expectimax::new(
+                name,
+                match config.leaf {
+                    Leaf::Expectimax(depth) => depth,
+                    _ => 1,
+                },
+                config.weights,
+            ),
         }
     }
 
@@ -338,32 +374,9 @@ impl Mcts {
             Leaf::Rollout(policy) => {
                 rollout(game, policy, self.config.cutoff, &mut self.rng, &mut self.moves);
             }
-            Leaf::Ply => {
-                let seat = game.to_move().index();
-                let mut sum = [0.0f32; 4];
-                for roll in 1..=6 {
-                    game.legal_moves_into(roll, &mut self.moves);
-                    let mut best = *game;
-                    if self.moves.is_empty() {
-                        best.apply(roll, None);
-                    } else {
-                        let mut best_value = f32::NEG_INFINITY;
-                        for &m in self.moves.iter() {
-                            let mut g = *game;
-                            g.apply(roll, Some(m));
-                            let v = self.eval.values(&g)[seat];
-                            if v > best_value {
-                                best_value = v;
-                                best = g;
-                            }
-                        }
-                    }
-                    let r = rewards(&best, before, &self.eval, t);
-                    for (s, x) in sum.iter_mut().zip(r) {
-                        *s += x;
-                    }
-                }
-                return sum.map(|s| s / 6.0);
+            Leaf::Expectimax(depth) => {
+                let values = self.searcher.value(game, depth);
+                return softmax(game, values, t);
             }
         }
         rewards(game, before, &self.eval, t)

@@ -159,6 +159,7 @@ pub const BUILTIN_PROFILES: &[(&str, &str)] = &[
     ("expectimax-deep", include_str!("../../bots/expectimax-deep.toml")),
     ("greedy", include_str!("../../bots/greedy.toml")),
     ("mcts", include_str!("../../bots/mcts.toml")),
+    ("mcts-rollout", include_str!("../../bots/mcts-rollout.toml")),
     ("montecarlo", include_str!("../../bots/montecarlo.toml")),
     ("random", include_str!("../../bots/random.toml")),
 ];
