@@ -86,7 +86,11 @@ fn main() -> anyhow::Result<()> {
                     .expect("seeded dice never run out");
                 lineup.rotate_left(slot);
                 let won = rec.winner == Some(seats[slot]);
-                (u64::from(won), u64::from(rec.unfinished), u64::from(rec.turns))
+                (
+                    u64::from(won),
+                    u64::from(rec.unfinished),
+                    u64::from(rec.turns),
+                )
             },
         )
         .reduce(|| (0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));

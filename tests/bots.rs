@@ -126,7 +126,10 @@ fn depth_two_averages_the_same_seats_extra_roll_after_a_six() {
     let mut values = [[0.0f32; 4]; 1];
     bot.root_values(&g, 6, &moves, &mut values);
     // 3 * 58 home + 51 at step 50, plus the mean of 1..=6.
-    assert!((values[0][0] - (3.0 * 58.0 + 51.0 + 3.5)).abs() < 1e-4, "{values:?}");
+    assert!(
+        (values[0][0] - (3.0 * 58.0 + 51.0 + 3.5)).abs() < 1e-4,
+        "{values:?}"
+    );
 }
 
 #[test]
@@ -292,7 +295,10 @@ fn bad_parameters_fail_naming_the_problem() {
     let e = err("expectimax:depth=9");
     assert!(e.contains("`depth`") && e.contains("1 to 6"), "{e}");
     let e = err("expectimax:width=2");
-    assert!(e.contains("no parameter `width`") && e.contains("depth"), "{e}");
+    assert!(
+        e.contains("no parameter `width`") && e.contains("depth"),
+        "{e}"
+    );
     let e = err("montecarlo:policy=smart");
     assert!(e.contains("smart") && e.contains("random, greedy"), "{e}");
     let e = err("mcts:exploration=-1");
@@ -310,9 +316,15 @@ fn bad_profile_files_fail_naming_the_problem() {
     write("v.toml", "kind = \"expectimax\"\n[params]\nhangar = -5\n");
     let err = |t: &str| BotSpec::parse(t, dir.path()).unwrap_err().to_string();
     let e = err("k");
-    assert!(e.contains("unknown bot kind `alphazero`") && e.contains("mcts"), "{e}");
+    assert!(
+        e.contains("unknown bot kind `alphazero`") && e.contains("mcts"),
+        "{e}"
+    );
     let e = err("p");
-    assert!(e.contains("no parameter `rollouts`") && e.contains("iterations"), "{e}");
+    assert!(
+        e.contains("no parameter `rollouts`") && e.contains("iterations"),
+        "{e}"
+    );
     let e = err("v");
     assert!(e.contains("`hangar`") && e.contains("-5"), "{e}");
 }

@@ -103,7 +103,10 @@ pub const P_LANE: ParamDef = ParamDef {
 /// The `exposure` weight parameter.
 pub const P_EXPOSURE: ParamDef = ParamDef {
     name: "exposure",
-    kind: ParamKind::Float { min: 0.0, max: 10.0 },
+    kind: ParamKind::Float {
+        min: 0.0,
+        max: 10.0,
+    },
     default: "1.0",
     help: "evaluation: weight of the expected loss to captures on the next opponent roll",
 };

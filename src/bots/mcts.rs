@@ -22,10 +22,10 @@
 use rand_pcg::Pcg32;
 
 use super::Bot;
-use super::expectimax::Expectimax;
 use super::eval::{
     Evaluator, P_EXPOSURE, P_HANGAR, P_HOME, P_LANE, P_MOVER, P_PROGRESS, P_WIN, Weights,
 };
+use super::expectimax::Expectimax;
 use super::montecarlo::{P_CUTOFF, P_TEMPERATURE};
 use super::registry::{ParamDef, ParamKind, Params};
 use super::search::{Policy, finished_count, rewards, rollout};
@@ -51,7 +51,10 @@ pub const PARAMS: [ParamDef; 14] = [
     },
     ParamDef {
         name: "exploration",
-        kind: ParamKind::Float { min: 0.0, max: 10.0 },
+        kind: ParamKind::Float {
+            min: 0.0,
+            max: 10.0,
+        },
         default: "0.2",
         help: "UCT exploration constant (rewards lie in 0..1)",
     },
@@ -372,7 +375,13 @@ impl Mcts {
         match self.config.leaf {
             Leaf::Evaluate => {}
             Leaf::Rollout(policy) => {
-                rollout(game, policy, self.config.cutoff, &mut self.rng, &mut self.moves);
+                rollout(
+                    game,
+                    policy,
+                    self.config.cutoff,
+                    &mut self.rng,
+                    &mut self.moves,
+                );
             }
             Leaf::Expectimax(depth) => {
                 let values = self.searcher.value(game, depth);

@@ -54,7 +54,10 @@ pub const PARAMS: [ParamDef; 11] = [
 /// The `cutoff` parameter shared with MCTS.
 pub const P_CUTOFF: ParamDef = ParamDef {
     name: "cutoff",
-    kind: ParamKind::Int { min: 0, max: 10_000 },
+    kind: ParamKind::Int {
+        min: 0,
+        max: 10_000,
+    },
     default: "8",
     help: "turns before a rollout stops and is scored by the evaluation (0: play to a finish)",
 };

@@ -156,7 +156,10 @@ static KINDS: [KindDef; 5] = [
 /// Profiles built into the binary: every file shipped in `bots/`.
 pub const BUILTIN_PROFILES: &[(&str, &str)] = &[
     ("expectimax", include_str!("../../bots/expectimax.toml")),
-    ("expectimax-deep", include_str!("../../bots/expectimax-deep.toml")),
+    (
+        "expectimax-deep",
+        include_str!("../../bots/expectimax-deep.toml"),
+    ),
     ("greedy", include_str!("../../bots/greedy.toml")),
     ("mcts", include_str!("../../bots/mcts.toml")),
     ("mcts-rollout", include_str!("../../bots/mcts-rollout.toml")),

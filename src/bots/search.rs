@@ -126,5 +126,8 @@ pub fn rewards(game: &Game, finished_before: u32, eval: &Evaluator, temperature:
 /// Seats that have finished, counted.
 #[inline]
 pub fn finished_count(game: &Game) -> u32 {
-    game.seats().iter().filter(|&&s| game.has_finished(s)).count() as u32
+    game.seats()
+        .iter()
+        .filter(|&&s| game.has_finished(s))
+        .count() as u32
 }
