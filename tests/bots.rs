@@ -156,12 +156,14 @@ fn depth_two_lets_the_opponent_reply_with_its_best_move() {
 }
 
 /// Small-budget versions of every search bot.
-const SMALL: [&str; 5] = [
+const SMALL: [&str; 7] = [
     "expectimax:depth=1",
     "expectimax:depth=2",
     "montecarlo:rollouts=2:cutoff=4:policy=random",
-    "mcts:iterations=24:cutoff=3",
-    "mcts:iterations=24:policy=ply:backup=max",
+    "montecarlo:rollouts=1:cutoff=0:policy=greedy",
+    "mcts:iterations=24",
+    "mcts-rollout:iterations=24:cutoff=3:policy=random",
+    "mcts:iterations=12:policy=expectimax:leaf_depth=1:backup=mean",
 ];
 
 fn build(text: &str) -> Box<dyn Bot> {
@@ -196,7 +198,11 @@ impl Bot for Checked {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig {
+        cases: 64,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
 
     /// Every search bot, in every seat of whole games of every preset and player count,
     /// answers with an index into the legal moves (the driver would panic otherwise).

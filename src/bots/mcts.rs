@@ -398,7 +398,7 @@ impl Bot for Mcts {
     }
 
     fn new_game(&mut self, _seat: Seat, seed: u64) {
-        self.rng = Pcg32::new(seed, splitmix64(seed ^ 0x4D_4354_53));
+        self.rng = Pcg32::new(seed, splitmix64(seed ^ 0x4D43_5453));
     }
 
     fn choose(&mut self, game: &Game, roll: u8, moves: &[Move]) -> usize {
