@@ -4,7 +4,6 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use clap::Args;
 
 use aeroplane::bots::registry::{BotSpec, ParamKind, kinds, known_names, load_profile};
@@ -29,8 +28,8 @@ pub fn run(args: BotsArgs) -> anyhow::Result<ExitCode> {
         if profile.origin == "built-in kind" && kind_names.contains(&name.as_str()) {
             continue;
         }
-        let spec = BotSpec::parse(&name, &args.bots_dir)
-            .with_context(|| format!("profile `{name}` ({})", profile.origin))?;
+        // An invalid profile is an error naming its file, the parameter and what is allowed.
+        let spec = BotSpec::parse(&name, &args.bots_dir)?;
         println!("  {name}  [kind {}]  {}", spec.kind, profile.description);
         let params: Vec<String> = spec
             .params
