@@ -1,8 +1,13 @@
 //! Bot strategies behind one trait, and the profiles that name and configure them.
 
+pub mod eval;
+pub mod expectimax;
 mod greedy;
+pub mod mcts;
+pub mod montecarlo;
 mod random;
 pub mod registry;
+pub mod search;
 
 pub use greedy::Greedy;
 pub use random::RandomBot;

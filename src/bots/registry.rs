@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::{Bot, Greedy, RandomBot};
+use super::{Bot, Greedy, RandomBot, expectimax, mcts, montecarlo};
 
 /// A parameter's value.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -120,7 +120,7 @@ pub fn kinds() -> &'static [KindDef] {
     &KINDS
 }
 
-static KINDS: [KindDef; 2] = [
+static KINDS: [KindDef; 5] = [
     KindDef {
         name: "random",
         summary: "uniform among the distinct legal moves",
@@ -133,11 +133,37 @@ static KINDS: [KindDef; 2] = [
         params: &[],
         build: |_, _| Box::new(Greedy),
     },
+    KindDef {
+        name: "expectimax",
+        summary: "depth-limited expectimax over the die faces, max-n backup, heuristic evaluation",
+        params: &expectimax::PARAMS,
+        build: expectimax::build,
+    },
+    KindDef {
+        name: "montecarlo",
+        summary: "flat Monte Carlo: rollouts per legal move, best mean reward",
+        params: &montecarlo::PARAMS,
+        build: montecarlo::build,
+    },
+    KindDef {
+        name: "mcts",
+        summary: "UCT tree search with explicit chance nodes and per-seat rewards",
+        params: &mcts::PARAMS,
+        build: mcts::build,
+    },
 ];
 
 /// Profiles built into the binary: every file shipped in `bots/`.
 pub const BUILTIN_PROFILES: &[(&str, &str)] = &[
+    ("expectimax", include_str!("../../bots/expectimax.toml")),
+    (
+        "expectimax-deep",
+        include_str!("../../bots/expectimax-deep.toml"),
+    ),
     ("greedy", include_str!("../../bots/greedy.toml")),
+    ("mcts", include_str!("../../bots/mcts.toml")),
+    ("mcts-rollout", include_str!("../../bots/mcts-rollout.toml")),
+    ("montecarlo", include_str!("../../bots/montecarlo.toml")),
     ("random", include_str!("../../bots/random.toml")),
 ];
 

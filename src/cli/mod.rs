@@ -1,6 +1,7 @@
 //! Command-line parsing and the subcommands.
 
 mod bench;
+mod bots;
 mod common;
 mod replay;
 mod run;
@@ -25,6 +26,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Play one game from given dice (or from a seed and game index) and print its move log.
     Replay(replay::ReplayArgs),
+    /// List the bot profiles (kind, description, parameters) and the bot kinds.
+    Bots(bots::BotsArgs),
     /// Print a rule variant (a preset or a file) with every option resolved.
     Rules(common::RulesArgs),
 }
@@ -37,5 +40,6 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Bench(args) => bench::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Rules(args) => common::print_rules(args),
+        Command::Bots(args) => bots::run(args),
     }
 }
