@@ -1,6 +1,7 @@
 //! `aeroplane bench`: a fixed workload through the runner, with games per second and a digest
 //! of every game's outcome. A change meant to alter nothing must leave the digest unchanged.
 
+use std::io::Write as _;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -100,6 +101,7 @@ fn bare(spec: &RunSpec) -> anyhow::Result<u64> {
 
 /// Runs `aeroplane bench`.
 pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
+    let mut out = std::io::stdout().lock();
     if args.games == 0 {
         anyhow::bail!("--games must be at least 1");
     }
@@ -107,7 +109,8 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         threads: args.threads,
         ..Exec::default()
     };
-    println!(
+    writeln!(
+        out,
         "aeroplane bench: seed {BENCH_SEED}, {} games per workload, {} thread(s)",
         args.games,
         if args.threads == 0 {
@@ -115,7 +118,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         } else {
             args.threads.to_string()
         }
-    );
+    )?;
     let mut all = Digest::new();
     let (mut total_games, mut total_secs) = (0u64, 0f64);
     for (preset, bots) in WORKLOADS {
@@ -133,19 +136,21 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         let secs = start.elapsed().as_secs_f64();
         total_games += tally.games;
         total_secs += secs;
-        println!(
+        writeln!(
+            out,
             "{:<12} {:<28} {:>9.0} games/s  ({:.2} s)  digest {:016x}",
             preset.name(),
             bots,
             tally.games as f64 / secs,
             secs,
             digest.hash
-        );
+        )?;
         if args.baseline {
             let start = Instant::now();
             let hash = bare(&spec)?;
             let secs = start.elapsed().as_secs_f64();
-            println!(
+            writeln!(
+                out,
                 "{:<12} {:<28} {:>9.0} games/s  ({:.2} s)  bare loop, 1 thread{}",
                 "",
                 "",
@@ -156,7 +161,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
                 } else {
                     ""
                 }
-            );
+            )?;
             if hash != digest.hash {
                 anyhow::bail!(
                     "the bare loop's digest {hash:016x} differs from the runner's {:016x}",
@@ -168,12 +173,13 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
             all.hash = (all.hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
         }
     }
-    println!(
+    writeln!(
+        out,
         "total        {:<28} {:>9.0} games/s  ({:.2} s)  digest {:016x}",
         "",
         total_games as f64 / total_secs,
         total_secs,
         all.hash
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }

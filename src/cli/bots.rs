@@ -1,6 +1,7 @@
 //! `aeroplane bots`: every bot profile with its kind, description and parameters, then every
 //! kind with the parameters it accepts.
 
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -20,7 +21,11 @@ pub struct BotsArgs {
 
 /// Prints the profiles and the kinds.
 pub fn run(args: BotsArgs) -> anyhow::Result<ExitCode> {
-    println!("Profiles (use a name with --bots; override with name:key=value):");
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "Profiles (use a name with --bots; override with name:key=value):"
+    )?;
     let kind_names: Vec<&str> = kinds().iter().map(|k| k.name).collect();
     for name in known_names(&args.bots_dir) {
         let profile = load_profile(&name, &args.bots_dir)?;
@@ -30,30 +35,35 @@ pub fn run(args: BotsArgs) -> anyhow::Result<ExitCode> {
         }
         // An invalid profile is an error naming its file, the parameter and what is allowed.
         let spec = BotSpec::parse(&name, &args.bots_dir)?;
-        println!("  {name}  [kind {}]  {}", spec.kind, profile.description);
+        writeln!(
+            out,
+            "  {name}  [kind {}]  {}",
+            spec.kind, profile.description
+        )?;
         let params: Vec<String> = spec
             .params
             .iter()
             .map(|(k, v)| format!("{k}={v}"))
             .collect();
         if !params.is_empty() {
-            println!("      {}", params.join(" "));
+            writeln!(out, "      {}", params.join(" "))?;
         }
     }
-    println!();
-    println!("Kinds and their parameters:");
+    writeln!(out)?;
+    writeln!(out, "Kinds and their parameters:")?;
     for kind in kinds() {
-        println!("  {}: {}", kind.name, kind.summary);
+        writeln!(out, "  {}: {}", kind.name, kind.summary)?;
         for p in kind.params {
             let allowed = match p.kind {
                 ParamKind::Int { min, max } => format!("integer {min}..={max}"),
                 ParamKind::Float { min, max } => format!("number {min}..={max}"),
                 ParamKind::Word(words) => words.join("|"),
             };
-            println!(
+            writeln!(
+                out,
                 "      {:<12} {:<22} default {:<8} {}",
                 p.name, allowed, p.default, p.help
-            );
+            )?;
         }
     }
     Ok(ExitCode::SUCCESS)

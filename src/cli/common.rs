@@ -44,6 +44,6 @@ pub struct RulesArgs {
 pub fn print_rules(args: RulesArgs) -> anyhow::Result<ExitCode> {
     let rules =
         load_rules(&args.rules).with_context(|| format!("loading rules `{}`", args.rules))?;
-    print!("{}", rules.to_toml());
+    std::io::Write::write_all(&mut std::io::stdout().lock(), rules.to_toml().as_bytes())?;
     Ok(ExitCode::SUCCESS)
 }
