@@ -198,7 +198,7 @@ fn prepare_out(dir: &Path, manifest: &Manifest) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
+pub(super) fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
     if quiet {
         return ProgressBar::hidden();
     }
