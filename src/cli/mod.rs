@@ -5,6 +5,7 @@ mod bots;
 mod common;
 mod replay;
 mod run;
+mod sprt;
 mod sweep;
 
 use std::process::ExitCode;
