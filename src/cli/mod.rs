@@ -3,6 +3,7 @@
 mod bench;
 mod bots;
 mod common;
+mod league;
 mod replay;
 mod run;
 mod sprt;
@@ -26,6 +27,8 @@ enum Command {
     Run(Box<run::RunArgs>),
     /// Play every combination of varied rule options on the same seeds and compare them.
     Sweep(Box<sweep::SweepArgs>),
+    /// Rate a pool of bots from balanced mixed tables (Plackett-Luce, bootstrap intervals).
+    League(Box<league::LeagueArgs>),
     /// Time a fixed workload and print a digest of every game's outcome.
     Bench(bench::BenchArgs),
     /// Play one game from given dice (or from a seed and game index) and print its move log.
@@ -42,6 +45,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Run(args) => run::run(*args),
         Command::Sweep(args) => sweep::run(*args),
+        Command::League(args) => league::run(*args),
         Command::Bench(args) => bench::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Rules(args) => common::print_rules(args),
