@@ -139,3 +139,51 @@ fn bad_input_is_a_clear_error() {
             .stderr(predicate::str::contains("panicked").not());
     }
 }
+
+#[test]
+fn a_config_sweep_section_equals_the_command_line() {
+    let d = TempDir::new().unwrap();
+    let cfg = d.path().join("sweep.toml");
+    fs::write(
+        &cfg,
+        "bots = \"greedy,random,greedy\"\ngames = 300\nseed = 5\n[sweep]\nlaunch_rolls = [[6], [2, 4, 6]]\novershoot = [\"illegal\", \"bounce\"]\n",
+    )
+    .unwrap();
+    let (a, b) = (d.path().join("a"), d.path().join("b"));
+    aeroplane()
+        .args(["sweep", "--quiet", "--config"])
+        .arg(&cfg)
+        .arg("--out")
+        .arg(&a)
+        .assert()
+        .success();
+    aeroplane()
+        .args([
+            "sweep",
+            "--quiet",
+            "--vary",
+            "launch_rolls=[6];[2,4,6]",
+            "--vary",
+            "overshoot=illegal,bounce",
+            "--bots",
+            "greedy,random,greedy",
+            "--games",
+            "300",
+            "--seed",
+            "5",
+            "--out",
+        ])
+        .arg(&b)
+        .assert()
+        .success();
+    for f in ["sweep.csv", "run.json"] {
+        assert_eq!(read(&a, f), read(&b, f), "{f}");
+    }
+    fs::write(&cfg, "[sweep]\ncolour = [\"red\"]\n").unwrap();
+    aeroplane()
+        .args(["sweep", "--quiet", "--config"])
+        .arg(&cfg)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("colour"));
+}

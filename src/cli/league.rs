@@ -279,9 +279,11 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<ExitCode> {
             r[7].parse::<f64>()
                 .map(|v| format!("{:.2}%", 100.0 * v))
                 .unwrap_or_default(),
-            r[8].parse::<f64>()
-                .map(|v| format!("{v:.3}"))
-                .unwrap_or_default(),
+            // Mean rank only when every game was fully ranked (end = full_ranking).
+            match (r[9] == r[5], r[8].parse::<f64>()) {
+                (true, Ok(v)) => format!("{v:.3}"),
+                _ => "-".to_string(),
+            },
         );
     }
     println!("\nhead to head (row finished ahead of column, share of meetings):");

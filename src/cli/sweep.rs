@@ -12,6 +12,7 @@ use anyhow::Context;
 use clap::Args;
 
 use aeroplane::analysis::paired::ProportionSummary;
+use aeroplane::analysis::vary::OPTIONS;
 use aeroplane::analysis::{Axis, PairedIndicators, PairedSummary, PairedSums, Variant, variants};
 use aeroplane::engine::board::Seat;
 use aeroplane::export::Manifest;
@@ -61,27 +62,53 @@ pub const HEADER: [&str; 33] = [
     "unfinished",
 ];
 
+/// A sweep config (TOML): optional `rules`, `bots`, `games`, `seed` and a `[sweep]` table of
+/// `option = [values]` (launch_rolls sets as arrays: `launch_rolls = [[6], [5, 6]]`), taken in
+/// RULES.md option order (launch_rolls first). The
+/// command line overrides `rules`, `bots`, `games` and `seed`; its `--vary` axes come after
+/// the config's.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SweepConfig {
+    rules: Option<String>,
+    bots: Option<String>,
+    games: Option<u64>,
+    seed: Option<u64>,
+    #[serde(default)]
+    sweep: toml::Table,
+}
+
 /// Arguments of `aeroplane sweep`.
 #[derive(Args, Debug)]
 pub struct SweepArgs {
-    /// The base rules: a preset (appfreegame, classic, chinese) or a variant .toml file.
-    #[arg(long, default_value = "appfreegame")]
-    pub rules: String,
+    /// A sweep config (TOML) with rules, bots, games, seed and a `[sweep]` table of
+    /// `option = [values]`, e.g. `overshoot = ["illegal", "bounce"]`,
+    /// `launch_rolls = [[6], [2, 4, 6]]`.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// The base rules: a preset (appfreegame, classic, chinese) or a variant .toml file
+    /// [default: appfreegame].
+    #[arg(long)]
+    pub rules: Option<String>,
     /// An option to vary, `OPTION=v1,v2,...` (repeatable; the product of all is played).
     /// launch_rolls takes sets separated by `;`: `launch_rolls=[6];[5,6];[2,4,6]`. Options:
     /// launch_rolls, home_lane_cells, overshoot, specials, flight_optional,
     /// flight_captures_crossed, three_sixes, stacking, end, max_turns.
-    #[arg(long = "vary", value_name = "OPTION=VALUES", required = true)]
+    #[arg(
+        long = "vary",
+        value_name = "OPTION=VALUES",
+        required_unless_present = "config"
+    )]
     pub vary: Vec<String>,
-    /// One bot per seat, comma-separated (2-4).
-    #[arg(long, default_value = "greedy,greedy,greedy,greedy")]
-    pub bots: String,
-    /// Deals per variant (every variant plays the same deals).
-    #[arg(long, default_value_t = 10_000)]
-    pub games: u64,
-    /// Master seed.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// One bot per seat, comma-separated (2-4) [default: greedy,greedy,greedy,greedy].
+    #[arg(long)]
+    pub bots: Option<String>,
+    /// Deals per variant (every variant plays the same deals) [default: 10000].
+    #[arg(long)]
+    pub games: Option<u64>,
+    /// Master seed [default: 1].
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// Play each deal once per rotation of the lineup.
     #[arg(long)]
     pub rotate_seats: bool,
@@ -105,6 +132,22 @@ pub struct SweepArgs {
     /// Directory of bot profiles.
     #[arg(long, default_value = DEFAULT_BOTS_DIR)]
     pub bots_dir: PathBuf,
+}
+
+/// The arguments with the config and defaults applied.
+struct Resolved {
+    rules: String,
+    bots: String,
+    games: u64,
+    seed: u64,
+    args: SweepArgs,
+}
+
+impl std::ops::Deref for Resolved {
+    type Target = SweepArgs;
+    fn deref(&self) -> &SweepArgs {
+        &self.args
+    }
 }
 
 /// Per-game outcomes kept for a paired comparison: seat 0 won, turns.
@@ -142,6 +185,25 @@ fn parse_compare(text: &str, count: usize) -> anyhow::Result<(usize, usize)> {
         return Err(bad());
     }
     Ok((a - 1, b - 1))
+}
+
+/// An axis as `--vary` text: `overshoot=illegal,bounce`, `launch_rolls=[6];[2,4,6]`.
+fn axis_text(a: &Axis) -> String {
+    let values: Vec<String> = a
+        .settings()
+        .iter()
+        .map(|s| {
+            let text = s.to_string();
+            text.split_once('=')
+                .map_or(text.clone(), |(_, v)| v.to_string())
+        })
+        .collect();
+    let sep = if a.option() == "launch_rolls" {
+        ";"
+    } else {
+        ","
+    };
+    format!("{}={}", a.option(), values.join(sep))
 }
 
 /// One variant's row of `sweep.csv`, as text cells.
@@ -250,13 +312,52 @@ fn write_csv(path: &Path, header: &[&str], rows: &[Vec<String>]) -> anyhow::Resu
 }
 
 /// Runs `aeroplane sweep`.
-pub fn run(args: SweepArgs) -> anyhow::Result<ExitCode> {
+pub fn run(mut args: SweepArgs) -> anyhow::Result<ExitCode> {
+    let mut axes: Vec<Axis> = Vec::new();
+    if let Some(path) = &args.config {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read sweep config {}", path.display()))?;
+        let cfg: SweepConfig = toml::from_str(&text).map_err(|e| {
+            anyhow::anyhow!(
+                "in sweep config {}: {}\n(allowed keys: rules, bots, games, seed, [sweep])",
+                path.display(),
+                e.to_string().trim()
+            )
+        })?;
+        // A TOML table has no order: its axes go in RULES.md option order.
+        let mut entries: Vec<_> = cfg.sweep.iter().collect();
+        entries.sort_by_key(|(o, _)| OPTIONS.iter().position(|x| x == o));
+        for (option, values) in entries {
+            axes.push(
+                Axis::from_toml(option, values)
+                    .with_context(|| format!("[sweep] in {}", path.display()))?,
+            );
+        }
+        args.rules = args.rules.or(cfg.rules);
+        args.bots = args.bots.or(cfg.bots);
+        args.games = args.games.or(cfg.games);
+        args.seed = args.seed.or(cfg.seed);
+    }
+    let args = Resolved {
+        rules: args
+            .rules
+            .take()
+            .unwrap_or_else(|| "appfreegame".to_string()),
+        bots: args
+            .bots
+            .take()
+            .unwrap_or_else(|| "greedy,greedy,greedy,greedy".to_string()),
+        games: args.games.unwrap_or(10_000),
+        seed: args.seed.unwrap_or(1),
+        args,
+    };
     let base = load_rules(&args.rules).with_context(|| format!("--rules {}", args.rules))?;
-    let axes: Vec<Axis> = args
-        .vary
-        .iter()
-        .map(|t| t.parse::<Axis>().with_context(|| format!("--vary {t}")))
-        .collect::<anyhow::Result<_>>()?;
+    for t in &args.vary {
+        axes.push(t.parse::<Axis>().with_context(|| format!("--vary {t}"))?);
+    }
+    if axes.is_empty() {
+        anyhow::bail!("nothing to vary: give --vary OPTION=v1,v2 or a [sweep] table in --config");
+    }
     let all = variants(base, &axes)?;
     let lineup = load_lineup(&args.bots, &args.bots_dir).context("--bots")?;
     let specs: Vec<RunSpec> = all
@@ -286,7 +387,7 @@ pub fn run(args: SweepArgs) -> anyhow::Result<ExitCode> {
         let json = serde_json::json!({
             "command": "sweep",
             "base": manifest,
-            "vary": args.vary,
+            "vary": axes.iter().map(axis_text).collect::<Vec<_>>(),
             "variants": all.iter().map(Variant::label).collect::<Vec<_>>(),
             "compare": compare.map(|(a, b)| [a + 1, b + 1]),
         });
@@ -410,7 +511,7 @@ fn compare_rows(c: &Comparison, all: &[Variant]) -> Vec<Vec<String>> {
     ]
 }
 
-fn print_table(args: &SweepArgs, rows: &[Vec<String>], players: usize) {
+fn print_table(args: &Resolved, rows: &[Vec<String>], players: usize) {
     let seats = Seat::in_play(players);
     println!(
         "aeroplane sweep: rules {} ({} variants), bots {}, seed {}, {} deals each{}",
