@@ -21,6 +21,9 @@ use super::common::{DEFAULT_BOTS_DIR, load_lineup, load_rules};
 pub const DEFAULT_BOTS: &str = "greedy,random,random,random";
 /// Deals of the default tournament.
 pub const DEFAULT_GAMES: u64 = 100_000;
+/// Deals per chunk with --sprt (the test is checked after each chunk) unless --chunk-size is
+/// given.
+pub const SPRT_CHUNK_DEALS: u64 = 16;
 /// Seed of the default tournament.
 pub const DEFAULT_SEED: u64 = 1;
 
@@ -74,7 +77,8 @@ pub struct RunArgs {
     pub bots_dir: Option<PathBuf>,
     /// Head-to-head of two bots (--bots A,B) with a sequential test, e.g.
     /// `elo0=0,elo1=20,alpha=0.05,beta=0.05`: seats are rotated, each deal's pair of games is
-    /// one unit, and the run stops as soon as the test accepts H0 or H1.
+    /// one unit, and the run stops as soon as the test accepts H0 or H1 (checked after every
+    /// chunk of deals in deal order; chunks of 16 deals unless --chunk-size is given).
     #[arg(long, value_name = "SPEC")]
     pub sprt: Option<String>,
     /// With --sprt: the most deals (pairs of games) to play before calling the test
@@ -236,6 +240,10 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
             }
             if r.per_game {
                 anyhow::bail!("--per-game cannot be combined with --sprt");
+            }
+            // The test is checked once per chunk: small chunks stop closer to the bound.
+            if args.chunk_size.is_none() && args.config.is_none() {
+                r.exec.chunk_deals = SPRT_CHUNK_DEALS;
             }
             Some(config)
         }
