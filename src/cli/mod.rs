@@ -3,8 +3,11 @@
 mod bench;
 mod bots;
 mod common;
+mod league;
 mod replay;
 mod run;
+mod sprt;
+mod sweep;
 
 use std::process::ExitCode;
 
@@ -22,6 +25,10 @@ pub struct Cli {
 enum Command {
     /// Play a tournament: many seeded games in parallel, with statistics and CSV output.
     Run(Box<run::RunArgs>),
+    /// Play every combination of varied rule options on the same seeds and compare them.
+    Sweep(Box<sweep::SweepArgs>),
+    /// Rate a pool of bots from balanced mixed tables (Plackett-Luce, bootstrap intervals).
+    League(Box<league::LeagueArgs>),
     /// Time a fixed workload and print a digest of every game's outcome.
     Bench(bench::BenchArgs),
     /// Play one game from given dice (or from a seed and game index) and print its move log.
@@ -37,6 +44,8 @@ pub fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     match cli.command {
         Command::Run(args) => run::run(*args),
+        Command::Sweep(args) => sweep::run(*args),
+        Command::League(args) => league::run(*args),
         Command::Bench(args) => bench::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Rules(args) => common::print_rules(args),

@@ -21,6 +21,9 @@ use super::common::{DEFAULT_BOTS_DIR, load_lineup, load_rules};
 pub const DEFAULT_BOTS: &str = "greedy,random,random,random";
 /// Deals of the default tournament.
 pub const DEFAULT_GAMES: u64 = 100_000;
+/// Deals per chunk with --sprt (the test is checked after each chunk) unless --chunk-size is
+/// given.
+pub const SPRT_CHUNK_DEALS: u64 = 16;
 /// Seed of the default tournament.
 pub const DEFAULT_SEED: u64 = 1;
 
@@ -72,6 +75,16 @@ pub struct RunArgs {
     /// Directory of bot profiles [default: bots].
     #[arg(long)]
     pub bots_dir: Option<PathBuf>,
+    /// Head-to-head of two bots (--bots A,B) with a sequential test, e.g.
+    /// `elo0=0,elo1=20,alpha=0.05,beta=0.05`: seats are rotated, each deal's pair of games is
+    /// one unit, and the run stops as soon as the test accepts H0 or H1 (checked after every
+    /// chunk of deals in deal order; chunks of 16 deals unless --chunk-size is given).
+    #[arg(long, value_name = "SPEC")]
+    pub sprt: Option<String>,
+    /// With --sprt: the most deals (pairs of games) to play before calling the test
+    /// inconclusive [default: --games].
+    #[arg(long, requires = "sprt")]
+    pub max_games: Option<u64>,
 }
 
 /// Options after merging the command line over a config or manifest over the defaults.
@@ -198,7 +211,7 @@ fn prepare_out(dir: &Path, manifest: &Manifest) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
+pub(super) fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
     if quiet {
         return ProgressBar::hidden();
     }
@@ -215,7 +228,27 @@ fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
 
 /// Runs `aeroplane run`.
 pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
-    let r = resolve(&args)?;
+    let mut r = resolve(&args)?;
+    let sprt = match &args.sprt {
+        Some(text) => {
+            let config: aeroplane::analysis::SprtConfig =
+                text.parse().with_context(|| format!("--sprt {text}"))?;
+            super::sprt::check(&mut r.spec)?;
+            if let Some(m) = args.max_games {
+                r.spec.deals = m;
+                r.spec.validate()?;
+            }
+            if r.per_game {
+                anyhow::bail!("--per-game cannot be combined with --sprt");
+            }
+            // The test is checked once per chunk: small chunks stop closer to the bound.
+            if args.chunk_size.is_none() && args.config.is_none() {
+                r.exec.chunk_deals = SPRT_CHUNK_DEALS;
+            }
+            Some(config)
+        }
+        None => None,
+    };
     let spec = &r.spec;
     let manifest = Manifest::new(spec, &r.rules_label, r.per_game);
     if let Some(dir) = &r.out {
@@ -227,6 +260,21 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     };
     let bar = progress_bar(spec.total_games(), r.quiet);
     let start = Instant::now();
+    if let Some(config) = sprt {
+        let title = format!(
+            "aeroplane run --sprt: rules {}, seed {}, seats rotated",
+            r.rules_label, spec.seed
+        );
+        let games = super::sprt::run(spec, config, r.exec, r.out.as_deref(), &title, &|n| {
+            bar.inc(n)
+        })?;
+        bar.finish_and_clear();
+        if !r.quiet {
+            let secs = start.elapsed().as_secs_f64();
+            eprintln!("played {games} games in {secs:.2} s");
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let tally = runner::run(
         spec,
         r.exec,

@@ -78,6 +78,13 @@ pub struct GameRow {
 pub trait GameSink {
     /// Takes the next rows (they follow the previous call's without a gap).
     fn write_games(&mut self, rows: &[GameRow]) -> std::io::Result<()>;
+
+    /// Whether the run should stop now (asked after every chunk written): a sequential test
+    /// that has decided. The rows written so far are the same for any thread count; the
+    /// returned tally then also holds chunks played ahead, so such a sink keeps its own.
+    fn done(&self) -> bool {
+        false
+    }
 }
 
 /// How to execute a run: none of this changes its results.
@@ -201,8 +208,14 @@ pub fn run(
                         break;
                     }
                     next_out += 1;
+                    if sink.done() {
+                        stop.store(true, Ordering::Relaxed);
+                    }
                     *written.0.lock().expect("lock") = next_out;
                     written.1.notify_all();
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
                 }
                 if stop.load(Ordering::Relaxed) {
                     break;
@@ -400,6 +413,36 @@ mod tests {
         fn write_games(&mut self, _: &[GameRow]) -> std::io::Result<()> {
             Err(std::io::Error::other("disk full"))
         }
+    }
+
+    /// Stops once it has `limit` rows.
+    struct Until(Vec<GameRow>, usize);
+    impl GameSink for Until {
+        fn write_games(&mut self, rows: &[GameRow]) -> std::io::Result<()> {
+            self.0.extend_from_slice(rows);
+            Ok(())
+        }
+        fn done(&self) -> bool {
+            self.0.len() >= self.1
+        }
+    }
+
+    #[test]
+    fn a_done_sink_stops_after_the_same_chunks_for_any_thread_count() {
+        let s = spec(Preset::AppFreeGame, "greedy,random", 0, 2000, true);
+        let mut seen = Vec::new();
+        for threads in [1, 2, 3] {
+            let mut sink = Until(Vec::new(), 50);
+            let exec = Exec {
+                threads,
+                chunk_deals: 8,
+            };
+            run(&s, exec, Some(&mut sink), &|_| {}).unwrap();
+            // 50 rows = 25 deals: the fourth chunk of 8 deals (64 rows) is the last written.
+            assert_eq!(sink.0.len(), 64);
+            seen.push(sink.0);
+        }
+        assert!(seen.windows(2).all(|w| w[0] == w[1]));
     }
 
     #[test]

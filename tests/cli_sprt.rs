@@ -1,0 +1,95 @@
+//! `aeroplane run --sprt`: early stopping, determinism across threads, and bad input.
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use predicates::prelude::*;
+use tempfile::TempDir;
+
+fn aeroplane() -> assert_cmd::Command {
+    let mut cmd = cargo_bin_cmd!("aeroplane");
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
+    cmd
+}
+
+fn sprt(threads: &str, bots: &str, extra: &[&str]) -> String {
+    let out = aeroplane()
+        .args([
+            "run",
+            "--bots",
+            bots,
+            "--sprt",
+            "elo0=0,elo1=20,alpha=0.05,beta=0.05",
+            "--games",
+            "5000",
+            "--seed",
+            "4",
+            "--chunk-size",
+            "16",
+            "--quiet",
+            "--threads",
+            threads,
+        ])
+        .args(extra)
+        .assert()
+        .success();
+    String::from_utf8(out.get_output().stdout.clone()).unwrap()
+}
+
+/// The number after `after` in the LLR line.
+fn games_played(out: &str) -> u64 {
+    let line = out.lines().find(|l| l.contains("LLR")).expect(out);
+    let after = line.split("after ").nth(1).unwrap();
+    after.split_whitespace().next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn a_stronger_bot_is_accepted_early_and_identically_for_any_thread_count() {
+    let one = sprt("1", "greedy,random", &[]);
+    let two = sprt("2", "greedy,random", &[]);
+    assert_eq!(one, two);
+    assert!(one.contains("result: H1 accepted"), "{one}");
+    let games = games_played(&one);
+    assert!(games < 10_000 && games % 32 == 0, "{games}\n{one}");
+    assert!(one.contains("LOS") && one.contains("Elo"), "{one}");
+    // Reversed, the weaker bot is bot A: H0 (no advantage) is accepted.
+    let rev = sprt("2", "random,greedy", &[]);
+    assert!(rev.contains("result: H0 accepted"), "{rev}");
+}
+
+#[test]
+fn the_game_cap_makes_it_inconclusive_and_out_has_sprt_json() {
+    let d = TempDir::new().unwrap();
+    let out = sprt(
+        "2",
+        "greedy,random",
+        &["--max-games", "10", "--out", d.path().to_str().unwrap()],
+    );
+    assert!(out.contains("result: inconclusive"), "{out}");
+    assert_eq!(games_played(&out), 20);
+    let json = std::fs::read_to_string(d.path().join("sprt.json")).unwrap();
+    assert!(json.contains("\"result\": \"continue\""), "{json}");
+    let seats = std::fs::read_to_string(d.path().join("seats.csv")).unwrap();
+    assert!(seats.contains(",20,"), "{seats}");
+}
+
+#[test]
+fn bad_sprt_input_is_a_clear_error() {
+    let cases: [(&str, &str, &str); 5] = [
+        ("greedy,random", "elo0=0", "elo1"),
+        ("greedy,random", "elo0=0,elo1=20,gamma=1", "gamma"),
+        ("greedy,random", "elo0=20,elo1=0", "elo0 < elo1"),
+        ("greedy,greedy", "elo0=0,elo1=20", "two distinct bots"),
+        (
+            "greedy,random,random",
+            "elo0=0,elo1=20",
+            "two distinct bots",
+        ),
+    ];
+    for (bots, text, word) in cases {
+        aeroplane()
+            .args(["run", "--bots", bots, "--sprt", text, "--games", "10", "-q"])
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains(word))
+            .stderr(predicate::str::contains("panicked").not());
+    }
+}
