@@ -1,6 +1,6 @@
 //! Pieces shared by the subcommands: loading rules and bots.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -46,4 +46,17 @@ pub fn print_rules(args: RulesArgs) -> anyhow::Result<ExitCode> {
         load_rules(&args.rules).with_context(|| format!("loading rules `{}`", args.rules))?;
     std::io::Write::write_all(&mut std::io::stdout().lock(), rules.to_toml().as_bytes())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Writes a CSV file: the header, then the rows; errors name the file.
+pub fn write_csv(path: &Path, header: &[&str], rows: &[Vec<String>]) -> anyhow::Result<()> {
+    let mut w =
+        csv::Writer::from_path(path).with_context(|| format!("cannot write {}", path.display()))?;
+    w.write_record(header)?;
+    for r in rows {
+        w.write_record(r)?;
+    }
+    w.flush()
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
 }

@@ -19,7 +19,7 @@ use aeroplane::bots::registry::{BotSpec, parse_lineup};
 use aeroplane::engine::board::Seat;
 use aeroplane::runner::{self, Exec, GameRow, GameSink, RunSpec};
 
-use super::common::{DEFAULT_BOTS_DIR, load_rules};
+use super::common::{DEFAULT_BOTS_DIR, load_rules, write_csv};
 use super::run::progress_bar;
 
 /// Columns of `league.csv`, one row per bot, best first.
@@ -313,16 +313,4 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<ExitCode> {
 fn write_text(path: &Path, text: &str) -> anyhow::Result<()> {
     std::fs::write(path, format!("{text}\n"))
         .with_context(|| format!("cannot write {}", path.display()))
-}
-
-fn write_csv(path: &Path, header: &[&str], rows: &[Vec<String>]) -> anyhow::Result<()> {
-    let mut w =
-        csv::Writer::from_path(path).with_context(|| format!("cannot write {}", path.display()))?;
-    w.write_record(header)?;
-    for r in rows {
-        w.write_record(r)?;
-    }
-    w.flush()
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
 }

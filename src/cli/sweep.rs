@@ -5,7 +5,7 @@
 //! the rules differ. `sweep.csv` has one row per variant in product order (see [`HEADER`]).
 
 use std::cmp::Ordering;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -19,7 +19,7 @@ use aeroplane::export::Manifest;
 use aeroplane::runner::{self, Exec, GameRow, GameSink, RunSpec};
 use aeroplane::stats::{Summary, Tally};
 
-use super::common::{DEFAULT_BOTS_DIR, load_lineup, load_rules};
+use super::common::{DEFAULT_BOTS_DIR, load_lineup, load_rules, write_csv};
 use super::run::progress_bar;
 
 /// The columns of `sweep.csv`. Seat columns exist for all four seats; those not in play are
@@ -296,18 +296,6 @@ fn sort_rows(rows: &mut [Vec<String>], column: &str) -> anyhow::Result<()> {
         };
         if desc { ord.reverse() } else { ord }
     });
-    Ok(())
-}
-
-fn write_csv(path: &Path, header: &[&str], rows: &[Vec<String>]) -> anyhow::Result<()> {
-    let mut w =
-        csv::Writer::from_path(path).with_context(|| format!("cannot write {}", path.display()))?;
-    w.write_record(header)?;
-    for r in rows {
-        w.write_record(r)?;
-    }
-    w.flush()
-        .with_context(|| format!("cannot write {}", path.display()))?;
     Ok(())
 }
 
