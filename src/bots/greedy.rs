@@ -2,7 +2,7 @@
 
 use super::Bot;
 use crate::engine::game::Game;
-use crate::engine::moves::Move;
+use crate::engine::moves::{Move, flag};
 
 /// Captures first, then a jump or the flight, then a launch, then anything else; within a
 /// category the plane furthest along (largest step before the move); a flight before staying.
@@ -15,15 +15,12 @@ impl Greedy {
     /// launch 2, other 3), then the larger starting step, then flying before staying.
     #[inline]
     pub fn key(m: &Move) -> u32 {
-        let category: u32 = if m.captures() > 0 {
-            0
-        } else if m.jumps() || m.flies() {
-            1
-        } else if m.is_launch() {
-            2
-        } else {
-            3
-        };
+        // Branch-free: category 0 for a capture, else 3 less 2 for a jump or flight and 1
+        // for a launch (a launch never jumps or flies).
+        let flags = u32::from(m.flags());
+        let special = u32::from(flags & u32::from(flag::JUMP | flag::FLIGHT) != 0);
+        let launch = u32::from(flags & u32::from(flag::LAUNCH) != 0);
+        let category = u32::from(m.captured() == 0) * (3 - 2 * special - launch);
         // Launches come only in their own category, so the hangar's step value never competes.
         (category << 9) | (u32::from(u8::MAX - m.from()) << 1) | u32::from(m.stays())
     }

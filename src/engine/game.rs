@@ -6,11 +6,11 @@
 use std::fmt;
 
 use super::board::{
-    CELL_OF, CROSSED_STEP, FLIGHT_FROM, FLIGHT_TO, HANGAR, JUMP, LAST_JUMP_FROM, OFF_RING, PLANES,
-    Seat, TAKE_OFF, on_ring, own_colour, step_of_cell_for,
+    CELL_OF, CROSSED_STEP, HANGAR, OFF_RING, PLANES, Seat, TAKE_OFF, step_of_cell_for,
 };
+use super::chain::{self, Chain};
 use super::moves::{Move, MoveList, flag};
-use super::rules::{End, Overshoot, Rules, Specials, Stacking, ThreeSixes};
+use super::rules::{End, Overshoot, Rules, Stacking, ThreeSixes};
 
 /// Whether the game goes on, and how it ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -272,7 +272,8 @@ impl Game {
     /// Whether `roll` is a third six in a row that `three_sixes` punishes.
     #[inline]
     pub fn is_punished(&self, roll: u8) -> bool {
-        roll == 6 && self.sixes >= 2 && self.rules.three_sixes != ThreeSixes::None
+        // `&` rather than `&&`: the roll is random, so a branch on it would often mispredict.
+        (roll == 6) & (self.sixes >= 2) & (self.rules.three_sixes != ThreeSixes::None)
     }
 
     /// The distinct legal moves of the seat to move for `roll`, in canonical order: the launch
@@ -295,49 +296,44 @@ impl Game {
         let mine = self.steps[seat.index()];
         let centre = self.rules.centre();
         let in_hangar = match_mask(mine, HANGAR);
-        if self.rules.launch_rolls.contains(roll) && in_hangar != 0 {
-            list.push(Move {
-                from: HANGAR,
-                to: TAKE_OFF,
-                planes: in_hangar & in_hangar.wrapping_neg(),
-                flags: flag::LAUNCH,
-                captured: 0,
-            });
-        }
-        let opponents = self.opponent_cells(seat);
+        list.push_if(
+            Move::new(
+                HANGAR,
+                TAKE_OFF,
+                in_hangar & in_hangar.wrapping_neg(),
+                flag::LAUNCH,
+                0,
+            ),
+            self.rules.launch_rolls.contains(roll) & (in_hangar != 0),
+        );
         // Steps holding a movable plane. The hangar (255) maps to bit 63, which no step uses
         // (the centre is at most 59); it and the centre are then cleared.
         let mut occupied = mine.iter().fold(0u64, |m, &s| m | 1 << (s & 63));
         occupied &= !(1 << 63 | 1 << centre);
+        let chains = chain::table(self.rules.specials, self.rules.flight_optional);
+        let opponents = self.opponent_cells(seat);
+        let bounce_ok = self.rules.overshoot == Overshoot::Bounce;
         while occupied != 0 {
             let s = occupied.trailing_zeros() as u8;
             occupied &= occupied - 1;
-            let planes = self.planes_at(seat, s);
-            let mut t = s + roll;
-            let mut flags = 0;
-            if t > centre {
-                if self.rules.overshoot == Overshoot::Illegal {
-                    continue;
-                }
-                t = 2 * centre - t;
-                flags |= flag::BOUNCE;
+            let reach = s + roll;
+            let over = reach > centre;
+            let t = if over { 2 * centre - reach } else { reach };
+            let chain = &chains.go[t as usize];
+            let flags = chain.flags
+                | if over { flag::BOUNCE } else { 0 }
+                | if t == centre { flag::FINISH } else { 0 };
+            let mut m = Move::new(s, chain.to, self.planes_at(seat, s), flags, 0);
+            if opponents & chain.cells[seat.index()] != 0 || chain.flags & flag::FLIGHT != 0 {
+                m = m.with_captured(self.chain_captures(seat, chain));
             }
-            let base = Move {
-                from: s,
-                to: t,
-                planes,
-                flags,
-                captured: 0,
-            };
-            if t == centre {
-                list.push(Move {
-                    flags: flags | flag::FINISH,
-                    ..base
-                });
-            } else if on_ring(t) {
-                self.land(seat, base, opponents, list);
-            } else {
-                list.push(base);
+            list.push_if(m, !over | bounce_ok);
+            if chain.flags & flag::CHOICE != 0 {
+                let stay = &chains.stay[t as usize];
+                list.push(
+                    m.with_end(stay.to, stay.flags | (flags & flag::BOUNCE))
+                        .with_captured(self.chain_captures(seat, stay)),
+                );
             }
         }
     }
@@ -353,61 +349,19 @@ impl Game {
         }
     }
 
-    /// Resolves a landing on ring step `m.to`: captures, then a flight or a jump as `specials`
-    /// allows; pushes one move, or two where an optional flight offers to stay.
-    #[inline(always)]
-    fn land(&self, seat: Seat, mut m: Move, opponents: u64, list: &mut MoveList) {
-        m.captured = self.captures_at(seat, m.to, opponents);
-        if m.to == FLIGHT_FROM {
-            if self.rules.flight_optional {
-                m.flags |= flag::CHOICE;
-            }
-            list.push(self.fly(seat, m, false, opponents));
-            if self.rules.flight_optional {
-                list.push(Move {
-                    flags: m.flags | flag::STAY,
-                    ..m
-                });
-            }
-        } else if own_colour(m.to) && m.to <= LAST_JUMP_FROM {
-            m.to += JUMP;
-            m.flags |= flag::JUMP;
-            m.captured |= self.captures_at(seat, m.to, opponents);
-            if m.to == FLIGHT_FROM && self.rules.specials != Specials::One {
-                if self.rules.flight_optional {
-                    m.flags |= flag::CHOICE;
-                }
-                list.push(self.fly(seat, m, true, opponents));
-                if self.rules.flight_optional {
-                    list.push(Move {
-                        flags: m.flags | flag::STAY,
-                        ..m
-                    });
-                }
-            } else {
-                list.push(m);
-            }
-        } else {
-            list.push(m);
+    /// The opponent planes a chain of `seat`'s sends home: those on each ring step it lands
+    /// on, and for a flight with `flight_captures_crossed`, those on the crossed cell.
+    #[inline(never)]
+    fn chain_captures(&self, seat: Seat, chain: &Chain) -> u16 {
+        let opponents = self.opponent_cells(seat);
+        let mut captured = 0;
+        for &s in chain.landings.iter().take_while(|&&s| s != 0) {
+            captured |= self.captures_at(seat, s, opponents);
         }
-    }
-
-    /// The flight from step 18: the crossed cell, the landing at 30, and with `specials = both`
-    /// (when no jump came before) the jump on to 34.
-    #[inline(always)]
-    fn fly(&self, seat: Seat, mut m: Move, jumped: bool, opponents: u64) -> Move {
-        m.flags |= flag::FLIGHT;
-        if self.rules.flight_captures_crossed {
-            m.captured |= self.crossed_captures(seat);
+        if chain.flags & flag::FLIGHT != 0 && self.rules.flight_captures_crossed {
+            captured |= self.crossed_captures(seat);
         }
-        m.to = FLIGHT_TO;
-        m.captured |= self.captures_at(seat, FLIGHT_TO, opponents);
-        if self.rules.specials == Specials::Both && !jumped {
-            m.to += JUMP;
-            m.flags |= flag::JUMP;
-            m.captured |= self.captures_at(seat, m.to, opponents);
-        }
-        m
+        captured
     }
 
     /// Bit set of the ring cells holding at least one plane of an opponent of `seat`.
@@ -484,9 +438,7 @@ impl Game {
         }
         let seat = self.to_move;
         let new_turn = self.rolls_in_turn == 0;
-        if new_turn {
-            self.turns += 1;
-        }
+        self.turns += u32::from(new_turn);
         self.rolls_in_turn = self.rolls_in_turn.saturating_add(1);
         let mut outcome = Outcome {
             seat,
@@ -516,26 +468,21 @@ impl Game {
             outcome.turn_over = true;
             return outcome;
         }
-        if roll == 6 {
-            self.sixes += 1;
-        }
-        match choice {
-            None => {}
-            Some(m) => {
-                outcome.action = Action::Move(m);
-                self.make(seat, m);
-                if self.steps[seat.index()] == [self.rules.centre(); PLANES] {
-                    outcome.seat_finished = true;
-                    self.finish(seat);
-                    self.end_turn();
-                    outcome.turn_over = true;
-                    return outcome;
-                }
+        self.sixes += u8::from(roll == 6);
+        if let Some(m) = choice {
+            outcome.action = Action::Move(m);
+            self.make(seat, m);
+            if m.finishes() && self.steps[seat.index()] == [self.rules.centre(); PLANES] {
+                outcome.seat_finished = true;
+                self.finish(seat);
+                self.end_turn();
+                outcome.turn_over = true;
+                return outcome;
             }
         }
-        if roll != 6 {
+        outcome.turn_over = roll != 6;
+        if outcome.turn_over {
             self.end_turn();
-            outcome.turn_over = true;
         }
         outcome
     }
@@ -556,7 +503,7 @@ impl Game {
             Some(m) => Some(
                 *legal
                     .iter()
-                    .find(|l| l.from == m.from && l.stays() == m.stays())
+                    .find(|l| l.from() == m.from() && l.stays() == m.stays())
                     .ok_or_else(|| IllegalMove::NotLegal(m.to_string()))?,
             ),
         };
@@ -565,25 +512,31 @@ impl Game {
 
     #[inline(always)]
     fn make(&mut self, seat: Seat, m: Move) {
-        let own = &mut self.steps[seat.index()];
-        let mut planes = m.planes;
-        while planes != 0 {
-            own[planes.trailing_zeros() as usize] = m.to;
-            planes &= planes - 1;
+        let i = seat.index();
+        let bytes = PLANE_BYTES[usize::from(m.planes())];
+        let own = u32::from_le_bytes(self.steps[i]);
+        self.steps[i] =
+            ((own & !bytes) | ((u32::from(m.to()) * 0x0101_0101) & bytes)).to_le_bytes();
+        self.refresh_occupied(i);
+        if m.captured() != 0 {
+            self.send_home(m.captured());
         }
-        self.refresh_occupied(seat.index());
-        let mut captured = m.captured;
-        while captured != 0 {
-            let bit = captured.trailing_zeros() as usize;
-            captured &= captured - 1;
-            self.steps[bit / 4][bit % 4] = HANGAR;
-            if (captured >> (bit & !3)) & 0xF == 0 {
-                // The last captured plane of this seat: its cells are final now.
-                self.refresh_occupied(bit / 4);
+        self.moved_last = m.planes();
+        self.moved_turn |= m.planes();
+    }
+
+    /// Sends the captured planes (bit `4 * seat + plane`) to their hangars.
+    #[inline(never)]
+    fn send_home(&mut self, captured: u16) {
+        for k in 0..4 {
+            let planes = (captured >> (4 * k)) & 0xF;
+            if planes != 0 {
+                // HANGAR is 0xFF: OR-ing a plane's byte with 0xFF sends it home.
+                let steps = u32::from_le_bytes(self.steps[k]) | PLANE_BYTES[usize::from(planes)];
+                self.steps[k] = steps.to_le_bytes();
+                self.refresh_occupied(k);
             }
         }
-        self.moved_last = m.planes;
-        self.moved_turn |= m.planes;
     }
 
     fn finish(&mut self, seat: Seat) {
@@ -615,13 +568,35 @@ impl Game {
             self.status = Status::Unfinished;
             return;
         }
-        // The next active seat clockwise: the lowest active seat above this one, else the lowest.
+        self.to_move = self.next_seat();
+    }
+
+    /// The next active seat clockwise: the lowest active seat above this one, else the lowest.
+    #[inline]
+    fn next_seat(&self) -> Seat {
         let active = self.in_play & !self.finished;
         let above = active & !((2u8 << self.to_move.index()) - 1);
         let next = if above != 0 { above } else { active };
-        self.to_move = Seat::ALL[next.trailing_zeros() as usize];
+        Seat::ALL[next.trailing_zeros() as usize & 3]
     }
 }
+
+/// `PLANE_BYTES[planes]` has byte `i` all ones where bit `i` of the plane set `planes` is set.
+const PLANE_BYTES: [u32; 16] = {
+    let mut t = [0u32; 16];
+    let mut planes = 0;
+    while planes < 16 {
+        let mut i = 0;
+        while i < PLANES {
+            if planes & (1 << i) != 0 {
+                t[planes] |= 0xFF << (8 * i);
+            }
+            i += 1;
+        }
+        planes += 1;
+    }
+    t
+};
 
 /// Bit set of the planes among `steps` standing on step `t` (bit `i` for plane `i`).
 #[inline(always)]

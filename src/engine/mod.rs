@@ -4,6 +4,7 @@
 //! move-generation and move-application path.
 
 pub mod board;
+mod chain;
 pub mod game;
 pub mod moves;
 pub mod rules;

@@ -27,85 +27,107 @@ pub mod flag {
 ///
 /// Two moves of one position are the same choice exactly when their [`from`](Move::from) and
 /// [`stays`](Move::stays) agree (RULES.md: "moves are distinct choices").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Move {
-    pub(crate) from: u8,
-    pub(crate) to: u8,
-    pub(crate) planes: u8,
-    pub(crate) flags: u8,
-    pub(crate) captured: u16,
-}
+///
+/// Packed into one machine word (from, to, planes, flags: a byte each; then the captures), so
+/// that it is built in a register and stored and loaded whole: a move written field by field
+/// and read back as a word stalls the CPU's store forwarding, on every roll.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Move(u64);
 
 impl Move {
+    /// A move from its parts (see the accessors).
+    #[inline(always)]
+    pub(crate) const fn new(from: u8, to: u8, planes: u8, flags: u8, captured: u16) -> Move {
+        Move(
+            from as u64
+                | (to as u64) << 8
+                | (planes as u64) << 16
+                | (flags as u64) << 24
+                | (captured as u64) << 32,
+        )
+    }
+
+    /// The same move capturing `captured` (replacing any captures).
+    #[inline(always)]
+    pub(crate) const fn with_captured(self, captured: u16) -> Move {
+        Move(self.0 & 0xFFFF_FFFF | (captured as u64) << 32)
+    }
+
+    /// The same move ending on `to` with `flags` (replacing both).
+    #[inline(always)]
+    pub(crate) const fn with_end(self, to: u8, flags: u8) -> Move {
+        Move(self.0 & !0xFF00_FF00 | (to as u64) << 8 | (flags as u64) << 24)
+    }
+
     /// The step the plane(s) start from; [`HANGAR`] for a launch.
     #[inline]
     pub fn from(&self) -> u8 {
-        self.from
+        self.0 as u8
     }
     /// The step the plane(s) end on.
     #[inline]
     pub fn to(&self) -> u8 {
-        self.to
+        (self.0 >> 8) as u8
     }
     /// Bit set of the mover's planes (bit `i` for plane `i`) that move.
     #[inline]
     pub fn planes(&self) -> u8 {
-        self.planes
+        (self.0 >> 16) as u8
     }
     /// How many own planes move (more than one for a stack).
     #[inline]
     pub fn plane_count(&self) -> u32 {
-        self.planes.count_ones()
+        self.planes().count_ones()
     }
     /// Bit set of captured opponent planes: bit `4 * seat + plane`.
     #[inline]
     pub fn captured(&self) -> u16 {
-        self.captured
+        (self.0 >> 32) as u16
     }
     /// How many opponent planes the move sends to their hangars.
     #[inline]
     pub fn captures(&self) -> u32 {
-        self.captured.count_ones()
+        self.captured().count_ones()
     }
     /// Whether the move captures planes of `seat`.
     #[inline]
     pub fn captures_seat(&self, seat: Seat) -> u32 {
-        ((self.captured >> (4 * seat.index())) & 0xF).count_ones()
+        ((self.captured() >> (4 * seat.index())) & 0xF).count_ones()
     }
     /// The raw flags, see [`flag`].
     #[inline]
     pub fn flags(&self) -> u8 {
-        self.flags
+        (self.0 >> 24) as u8
     }
     /// A launch from the hangar.
     #[inline]
     pub fn is_launch(&self) -> bool {
-        self.flags & flag::LAUNCH != 0
+        self.flags() & flag::LAUNCH != 0
     }
     /// Takes a colour jump.
     #[inline]
     pub fn jumps(&self) -> bool {
-        self.flags & flag::JUMP != 0
+        self.flags() & flag::JUMP != 0
     }
     /// Takes the flight.
     #[inline]
     pub fn flies(&self) -> bool {
-        self.flags & flag::FLIGHT != 0
+        self.flags() & flag::FLIGHT != 0
     }
     /// Bounces at the centre.
     #[inline]
     pub fn bounces(&self) -> bool {
-        self.flags & flag::BOUNCE != 0
+        self.flags() & flag::BOUNCE != 0
     }
     /// Declines an optional flight.
     #[inline]
     pub fn stays(&self) -> bool {
-        self.flags & flag::STAY != 0
+        self.flags() & flag::STAY != 0
     }
     /// Reaches the centre.
     #[inline]
     pub fn finishes(&self) -> bool {
-        self.flags & flag::FINISH != 0
+        self.flags() & flag::FINISH != 0
     }
 
     /// The move's notation: `launch`, `14` (move the plane(s) at step 14), `18:fly` or
@@ -115,13 +137,25 @@ impl Move {
     }
 }
 
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Move")
+            .field("from", &self.from())
+            .field("to", &self.to())
+            .field("planes", &self.planes())
+            .field("flags", &self.flags())
+            .field("captured", &self.captured())
+            .finish()
+    }
+}
+
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.from == HANGAR {
+        if self.from() == HANGAR {
             return f.write_str("launch");
         }
-        write!(f, "{}", self.from)?;
-        match (self.flags & flag::CHOICE != 0, self.stays()) {
+        write!(f, "{}", self.from())?;
+        match (self.flags() & flag::CHOICE != 0, self.stays()) {
             (false, _) => Ok(()),
             (true, true) => f.write_str(":stay"),
             (true, false) => f.write_str(":fly"),
@@ -140,13 +174,7 @@ pub struct MoveList {
     moves: [Move; MAX_MOVES],
 }
 
-const NO_MOVE: Move = Move {
-    from: 0,
-    to: 0,
-    planes: 0,
-    flags: 0,
-    captured: 0,
-};
+const NO_MOVE: Move = Move::new(0, 0, 0, 0, 0);
 
 impl Default for MoveList {
     fn default() -> Self {
@@ -169,6 +197,14 @@ impl MoveList {
         debug_assert!((self.len as usize) < MAX_MOVES);
         self.moves[self.len as usize] = m;
         self.len += 1;
+    }
+
+    /// Appends `m` when `keep` holds; without a branch (the slot after the last is spare).
+    #[inline]
+    pub(crate) fn push_if(&mut self, m: Move, keep: bool) {
+        debug_assert!((self.len as usize) < MAX_MOVES);
+        self.moves[self.len as usize] = m;
+        self.len += u8::from(keep);
     }
 
     /// The moves as a slice.
