@@ -503,6 +503,8 @@ fn bench_digest_is_the_same_for_any_thread_count() {
                 "--threads",
                 threads,
                 "--baseline",
+                "--runs",
+                "2",
             ])
             .assert()
             .success();
@@ -519,6 +521,11 @@ fn bench_digest_is_the_same_for_any_thread_count() {
         .assert()
         .failure()
         .stderr(predicate::str::contains("at least 1"));
+    aeroplane()
+        .args(["bench", "--games", "10", "--runs", "0"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("--runs must be at least 1"));
 }
 
 #[test]

@@ -1,5 +1,8 @@
 //! `aeroplane bench`: a fixed workload through the runner, with games per second and a digest
 //! of every game's outcome. A change meant to alter nothing must leave the digest unchanged.
+//!
+//! Each workload is timed `--runs` times and the median is reported with the fastest and the
+//! slowest run, because a shared machine's noise is large and one-sided (it only slows runs).
 
 use std::io::Write as _;
 use std::process::ExitCode;
@@ -40,6 +43,49 @@ pub struct BenchArgs {
     /// gives the same digest.
     #[arg(long)]
     pub baseline: bool,
+    /// Timed runs per workload: the median is reported, with the fastest and slowest run. Every
+    /// run must give the same digest.
+    #[arg(long, default_value_t = 3)]
+    pub runs: usize,
+}
+
+/// Times `work` `runs` times; returns the seconds of each run, sorted, and the digest, which
+/// every run must agree on.
+fn timed(
+    runs: usize,
+    mut work: impl FnMut() -> anyhow::Result<u64>,
+) -> anyhow::Result<(Vec<f64>, u64)> {
+    let mut secs = Vec::with_capacity(runs);
+    let mut digest = None;
+    for _ in 0..runs {
+        let start = Instant::now();
+        let hash = work()?;
+        secs.push(start.elapsed().as_secs_f64());
+        if digest.is_some_and(|d| d != hash) {
+            anyhow::bail!(
+                "two runs of one workload gave different digests: the engine is not deterministic"
+            );
+        }
+        digest = Some(hash);
+    }
+    secs.sort_by(f64::total_cmp);
+    Ok((secs, digest.expect("at least one run")))
+}
+
+/// `median games/s (fastest-slowest, median seconds)` for `games` games timed as `secs`.
+fn speed(games: u64, secs: &[f64]) -> String {
+    let median = secs[secs.len() / 2];
+    let rate = |s: f64| games as f64 / s;
+    if secs.len() == 1 {
+        format!("{:>9.0} games/s  ({median:.2} s)", rate(median))
+    } else {
+        format!(
+            "{:>9.0} games/s  (runs {:.0}-{:.0}, median {median:.2} s)",
+            rate(median),
+            rate(secs[secs.len() - 1]),
+            rate(secs[0])
+        )
+    }
 }
 
 /// FNV-1a over the games.csv rows of every game, in game order.
@@ -105,19 +151,23 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     if args.games == 0 {
         anyhow::bail!("--games must be at least 1");
     }
+    if args.runs == 0 {
+        anyhow::bail!("--runs must be at least 1");
+    }
     let exec = Exec {
         threads: args.threads,
         ..Exec::default()
     };
     writeln!(
         out,
-        "aeroplane bench: seed {BENCH_SEED}, {} games per workload, {} thread(s)",
+        "aeroplane bench: seed {BENCH_SEED}, {} games per workload, {} thread(s), median of {} run(s)",
         args.games,
         if args.threads == 0 {
             "all".to_string()
         } else {
             args.threads.to_string()
-        }
+        },
+        args.runs
     )?;
     let mut all = Digest::new();
     let (mut total_games, mut total_secs) = (0u64, 0f64);
@@ -130,52 +180,53 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
             deals: args.games,
             rotate_seats: false,
         };
-        let mut digest = Digest::new();
-        let start = Instant::now();
-        let tally = runner::run(&spec, exec, Some(&mut digest), &|_| {})?;
-        let secs = start.elapsed().as_secs_f64();
-        total_games += tally.games;
-        total_secs += secs;
+        let (secs, hash) = timed(args.runs, || {
+            let mut digest = Digest::new();
+            let tally = runner::run(&spec, exec, Some(&mut digest), &|_| {})?;
+            anyhow::ensure!(
+                tally.games == args.games,
+                "the runner played {} games",
+                tally.games
+            );
+            Ok(digest.hash)
+        })?;
+        let median = secs[secs.len() / 2];
+        total_games += args.games;
+        total_secs += median;
         writeln!(
             out,
-            "{:<12} {:<28} {:>9.0} games/s  ({:.2} s)  digest {:016x}",
+            "{:<12} {:<28} {}  digest {hash:016x}",
             preset.name(),
             bots,
-            tally.games as f64 / secs,
-            secs,
-            digest.hash
+            speed(args.games, &secs)
         )?;
         if args.baseline {
-            let start = Instant::now();
-            let hash = bare(&spec)?;
-            let secs = start.elapsed().as_secs_f64();
+            let (secs, bare_hash) = timed(args.runs, || bare(&spec))?;
             writeln!(
                 out,
-                "{:<12} {:<28} {:>9.0} games/s  ({:.2} s)  bare loop, 1 thread{}",
+                "{:<12} {:<28} {}  bare loop, 1 thread{}",
                 "",
                 "",
-                args.games as f64 / secs,
-                secs,
-                if hash == digest.hash {
+                speed(args.games, &secs),
+                if bare_hash == hash {
                     ", same digest"
                 } else {
                     ""
                 }
             )?;
-            if hash != digest.hash {
+            if bare_hash != hash {
                 anyhow::bail!(
-                    "the bare loop's digest {hash:016x} differs from the runner's {:016x}",
-                    digest.hash
+                    "the bare loop's digest {bare_hash:016x} differs from the runner's {hash:016x}"
                 );
             }
         }
-        for b in digest.hash.to_le_bytes() {
+        for b in hash.to_le_bytes() {
             all.hash = (all.hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
         }
     }
     writeln!(
         out,
-        "total        {:<28} {:>9.0} games/s  ({:.2} s)  digest {:016x}",
+        "total        {:<28} {:>9.0} games/s  ({:.2} s, medians)  digest {:016x}",
         "",
         total_games as f64 / total_secs,
         total_secs,
