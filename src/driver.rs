@@ -56,7 +56,7 @@ where
             record.close(&game);
             return Err(Box::new(OutOfDice { record, game }));
         };
-        game.legal_moves_into(roll, &mut moves);
+        game.legal_moves_inlined(roll, &mut moves);
         let choice = if moves.len() <= 1 {
             // No choice to make: a pass, or the only legal move.
             moves.first().copied()
@@ -65,7 +65,7 @@ where
             Some(moves[k])
         };
         let before = game;
-        let outcome = game.apply(roll, choice);
+        let outcome = game.apply_inlined(roll, choice);
         record.count(&outcome);
         observer.on_roll(&before, &outcome);
     }
