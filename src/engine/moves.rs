@@ -221,3 +221,40 @@ impl std::ops::Deref for MoveList {
         self.as_slice()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_packed_move_gives_back_its_parts_and_edits_touch_only_theirs() {
+        let m = Move::new(HANGAR, 0xA5, 0b1010, flag::LAUNCH | flag::CHOICE, 0xBEEF);
+        assert_eq!(
+            (m.from(), m.to(), m.planes(), m.flags(), m.captured()),
+            (HANGAR, 0xA5, 0b1010, flag::LAUNCH | flag::CHOICE, 0xBEEF)
+        );
+        let e = m.with_end(18, flag::STAY);
+        assert_eq!(
+            (e.from(), e.to(), e.planes(), e.flags(), e.captured()),
+            (HANGAR, 18, 0b1010, flag::STAY, 0xBEEF)
+        );
+        let c = m.with_captured(0x0001);
+        assert_eq!(
+            (c.from(), c.to(), c.planes(), c.flags(), c.captured()),
+            (HANGAR, 0xA5, 0b1010, flag::LAUNCH | flag::CHOICE, 1)
+        );
+        assert_eq!(c.with_captured(0xBEEF), m);
+        assert_eq!(m.captures(), 0xBEEFu16.count_ones());
+        assert_eq!(m.captures_seat(Seat::ALL[3]), 0xBu16.count_ones());
+    }
+
+    #[test]
+    fn push_if_keeps_only_what_it_is_told_to() {
+        let mut list = MoveList::default();
+        for i in 0..MAX_MOVES as u8 - 1 {
+            list.push_if(Move::new(i, i, 1, 0, 0), i % 2 == 0);
+        }
+        let kept: Vec<u8> = list.iter().map(Move::from).collect();
+        assert_eq!(kept, [0, 2, 4, 6, 8]);
+    }
+}
