@@ -292,7 +292,7 @@ impl Game {
     }
 
     /// [`Game::legal_moves_into`], always inlined: for the driver's game loop, where a call
-    /// would cost ~10% (the compiler declines to inline it into the runner on its own).
+    /// would cost ~20% (the compiler declines to inline it into the runner on its own).
     #[inline(always)]
     pub(crate) fn legal_moves_inlined(&self, roll: u8, list: &mut MoveList) {
         list.clear();
