@@ -17,6 +17,7 @@ pub mod bots;
 pub mod dice;
 pub mod driver;
 pub mod engine;
+pub mod experiment;
 pub mod export;
 pub mod record;
 pub mod runner;

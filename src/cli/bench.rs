@@ -1,5 +1,5 @@
-//! `aeroplane bench`: a fixed workload through the runner, with games per second and a digest
-//! of every game's outcome. A change meant to alter nothing must leave the digest unchanged.
+//! `aeroplane bench`: times the published workloads ([`aeroplane::experiment::bench`]) and
+//! prints games per second with each workload's digest.
 //!
 //! Each workload is timed `--runs` times and the median is reported with the fastest and the
 //! slowest run, because a shared machine's noise is large and one-sided (it only slows runs).
@@ -10,28 +10,16 @@ use std::time::Instant;
 
 use clap::Args;
 
-use aeroplane::bots::registry::parse_lineup;
-use aeroplane::dice::bot_stream;
-use aeroplane::export::write_game_row;
-use aeroplane::runner::{self, Exec, GameRow, GameSink, RunSpec};
-use aeroplane::stats::Played;
-use aeroplane::{Bot, Game, Preset, SeededDice, play_game};
-
-use super::common::DEFAULT_BOTS_DIR;
-
-/// The bench's master seed.
-pub const BENCH_SEED: u64 = 20_260_101;
-
-/// The workloads: (rules, lineup).
-const WORKLOADS: [(Preset, &str); 4] = [
-    (Preset::AppFreeGame, "greedy,greedy,greedy,greedy"),
-    (Preset::AppFreeGame, "random,random,random,random"),
-    (Preset::Classic, "greedy,random,greedy,random"),
-    (Preset::Chinese, "random,greedy,random,greedy"),
-];
+use aeroplane::experiment::bench::{
+    BENCH_SEED, Digest, WORKLOADS, digest_bare, digest_run, workload,
+};
+use aeroplane::runner::Exec;
 
 /// Arguments of `aeroplane bench`.
 #[derive(Args, Debug)]
+#[command(after_help = "Examples:
+  aeroplane bench
+  aeroplane bench --games 100000 --baseline --runs 5")]
 pub struct BenchArgs {
     /// Games per workload.
     #[arg(long, default_value_t = 50_000)]
@@ -88,63 +76,6 @@ fn speed(games: u64, secs: &[f64]) -> String {
     }
 }
 
-/// FNV-1a over the games.csv rows of every game, in game order.
-struct Digest {
-    hash: u64,
-    line: Vec<u8>,
-}
-
-impl Digest {
-    fn new() -> Self {
-        Digest {
-            hash: 0xcbf2_9ce4_8422_2325,
-            line: Vec::with_capacity(256),
-        }
-    }
-    fn add(&mut self, row: &GameRow) {
-        self.line.clear();
-        write_game_row(&mut self.line, row).expect("writing to memory");
-        for &b in &self.line {
-            self.hash = (self.hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-}
-
-impl GameSink for Digest {
-    fn write_games(&mut self, rows: &[GameRow]) -> std::io::Result<()> {
-        rows.iter().for_each(|r| self.add(r));
-        Ok(())
-    }
-}
-
-/// The bare loop: the same games as the runner plays, one after another.
-fn bare(spec: &RunSpec) -> anyhow::Result<u64> {
-    let mut bots: Vec<Box<dyn Bot>> = spec.lineup.iter().map(|s| s.build()).collect();
-    let game = Game::new(spec.rules, spec.players())?;
-    let mut digest = Digest::new();
-    for deal in spec.first_deal..spec.first_deal + spec.deals {
-        for (bot, &seat) in bots.iter_mut().zip(game.seats()) {
-            bot.new_game(seat, bot_stream(spec.seed, deal, seat));
-        }
-        let record = play_game(
-            game,
-            &mut bots,
-            &mut SeededDice::new(spec.seed, deal),
-            &mut (),
-        )?;
-        digest.add(&GameRow {
-            game: deal,
-            deal,
-            rotation: 0,
-            played: Played {
-                record,
-                bot_at_seat: spec.bot_at_seat(0),
-            },
-        });
-    }
-    Ok(digest.hash)
-}
-
 /// Runs `aeroplane bench`.
 pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     let mut out = std::io::stdout().lock();
@@ -172,24 +103,8 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     let mut all = Digest::new();
     let (mut total_games, mut total_secs) = (0u64, 0f64);
     for (preset, bots) in WORKLOADS {
-        let spec = RunSpec {
-            rules: preset.rules(),
-            lineup: parse_lineup(bots, DEFAULT_BOTS_DIR.as_ref())?,
-            seed: BENCH_SEED,
-            first_deal: 0,
-            deals: args.games,
-            rotate_seats: false,
-        };
-        let (secs, hash) = timed(args.runs, || {
-            let mut digest = Digest::new();
-            let tally = runner::run(&spec, exec, Some(&mut digest), &|_| {})?;
-            anyhow::ensure!(
-                tally.games == args.games,
-                "the runner played {} games",
-                tally.games
-            );
-            Ok(digest.hash)
-        })?;
+        let spec = workload(preset, bots, args.games)?;
+        let (secs, hash) = timed(args.runs, || Ok(digest_run(&spec, exec)?))?;
         let median = secs[secs.len() / 2];
         total_games += args.games;
         total_secs += median;
@@ -201,7 +116,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
             speed(args.games, &secs)
         )?;
         if args.baseline {
-            let (secs, bare_hash) = timed(args.runs, || bare(&spec))?;
+            let (secs, bare_hash) = timed(args.runs, || Ok(digest_bare(&spec)?))?;
             writeln!(
                 out,
                 "{:<12} {:<28} {}  bare loop, 1 thread{}",
@@ -220,9 +135,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
                 );
             }
         }
-        for b in hash.to_le_bytes() {
-            all.hash = (all.hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
+        all.add_bytes(&hash.to_le_bytes());
     }
     writeln!(
         out,
@@ -230,7 +143,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         "",
         total_games as f64 / total_secs,
         total_secs,
-        all.hash
+        all.value()
     )?;
     Ok(ExitCode::SUCCESS)
 }

@@ -4,9 +4,9 @@ mod bench;
 mod bots;
 mod common;
 mod league;
+mod progress;
 mod replay;
 mod run;
-mod sprt;
 mod sweep;
 
 use std::process::ExitCode;

@@ -1,80 +1,52 @@
-//! `aeroplane run`: the tournament runner.
+//! `aeroplane run`: the tournament runner (and `--sprt`, a sequential head-to-head).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Context;
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use aeroplane::Rules;
-use aeroplane::export::{
-    GamesCsv, MANIFEST_FILE, Manifest, Report, TABLES, write_report, write_table,
-};
-use aeroplane::runner::{self, DEFAULT_CHUNK_DEALS, Exec, GameSink, RunConfigFile, RunSpec};
-use aeroplane::stats::Summary;
+use aeroplane::analysis::SprtConfig;
+use aeroplane::experiment::{self, RunJob, SPRT_CHUNK_DEALS, SprtJob};
+use aeroplane::export::Manifest;
+use aeroplane::runner::{RunConfigFile, RunSpec};
 
-use super::common::{DEFAULT_BOTS_DIR, load_lineup, load_rules};
+use super::common::{DEFAULT_BOTS_DIR, JobArgs, load_lineup, load_rules, open_out, print_written};
+use super::progress::Progress;
 
 /// The lineup of the default tournament.
 pub const DEFAULT_BOTS: &str = "greedy,random,random,random";
 /// Deals of the default tournament.
 pub const DEFAULT_GAMES: u64 = 100_000;
-/// Deals per chunk with --sprt (the test is checked after each chunk) unless --chunk-size is
-/// given.
-pub const SPRT_CHUNK_DEALS: u64 = 16;
 /// Seed of the default tournament.
 pub const DEFAULT_SEED: u64 = 1;
 
 /// Arguments of `aeroplane run`. Without options it plays greedy against three random bots,
 /// 100,000 appfreegame games with seed 1.
 #[derive(Args, Debug, Default)]
+#[command(after_help = "Examples:
+  aeroplane run
+  aeroplane run --rules classic --bots expectimax,greedy --games 20000 --rotate-seats --out results/classic
+  aeroplane run --bots greedy,random --sprt elo0=0,elo1=50 --games 100000
+  aeroplane run --manifest results/classic/run.json        (reproduce a run)")]
 pub struct RunArgs {
-    /// A run config (TOML) setting any of the options below; the command line overrides it.
-    #[arg(long, conflicts_with = "manifest")]
-    pub config: Option<PathBuf>,
-    /// Reproduce the run a run.json describes; the command line overrides it.
+    #[command(flatten)]
+    pub job: JobArgs,
+    /// Reproduce the job a run.json describes (rules, bots, seed, deals, rotation, SPRT); the
+    /// command line and --config override it.
     #[arg(long)]
     pub manifest: Option<PathBuf>,
-    /// A preset (appfreegame, classic, chinese) or a rule-variant .toml file [default: appfreegame].
-    #[arg(long)]
-    pub rules: Option<String>,
-    /// One bot per seat in seat order, comma-separated; their count (2-4) is the number of
-    /// players [default: greedy,random,random,random].
-    #[arg(long)]
-    pub bots: Option<String>,
-    /// Number of deals; with --rotate-seats each is played once per rotation [default: 100000].
-    #[arg(long)]
-    pub games: Option<u64>,
-    /// Master seed [default: 1].
-    #[arg(long)]
-    pub seed: Option<u64>,
     /// Index of the first deal, to split one run into shards whose tallies add up [default: 0].
     #[arg(long)]
     pub first_game: Option<u64>,
-    /// Worker threads; 0 = one per core. Never changes the results [default: 0].
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Deals per unit of work. Never changes the results [default: 256].
-    #[arg(long)]
-    pub chunk_size: Option<u64>,
-    /// Write run.json, summary.csv, seats.csv, lengths.csv, length_stats.csv, events.csv here.
-    #[arg(long)]
-    pub out: Option<PathBuf>,
     /// Also write games.csv (one row per game, in game order); needs --out.
-    #[arg(long)]
+    #[arg(long, overrides_with = "no_per_game")]
     pub per_game: bool,
-    /// Play each deal once per rotation of the lineup around the seats, the dice staying with
-    /// the seats.
-    #[arg(long)]
-    pub rotate_seats: bool,
-    /// No progress bar and no timing line on stderr.
-    #[arg(long, short)]
-    pub quiet: bool,
-    /// Directory of bot profiles [default: bots].
-    #[arg(long)]
-    pub bots_dir: Option<PathBuf>,
+    /// Do not write games.csv (overrides a config or manifest).
+    #[arg(long, overrides_with = "per_game")]
+    pub no_per_game: bool,
     /// Head-to-head of two bots (--bots A,B) with a sequential test, e.g.
     /// `elo0=0,elo1=20,alpha=0.05,beta=0.05`: seats are rotated, each deal's pair of games is
     /// one unit, and the run stops as soon as the test accepts H0 or H1 (checked after every
@@ -83,64 +55,61 @@ pub struct RunArgs {
     pub sprt: Option<String>,
     /// With --sprt: the most deals (pairs of games) to play before calling the test
     /// inconclusive [default: --games].
-    #[arg(long, requires = "sprt")]
+    #[arg(long)]
     pub max_games: Option<u64>,
 }
 
-/// Options after merging the command line over a config or manifest over the defaults.
+/// What to run, after layering the command line over a config over a manifest over the
+/// defaults.
+enum Job {
+    Run(RunJob),
+    Sprt(SprtJob),
+}
+
 struct Resolved {
-    spec: RunSpec,
-    rules_label: String,
-    exec: Exec,
+    job: Job,
+    exec: aeroplane::runner::Exec,
     out: Option<PathBuf>,
-    per_game: bool,
     quiet: bool,
 }
 
 fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
-    let (cfg, base_spec, base_per_game, base_label) = if let Some(path) = &args.manifest {
-        let m = Manifest::load(path)?;
-        let spec = m.spec(&path.display().to_string())?;
-        (
-            RunConfigFile::default(),
-            Some(spec),
-            m.per_game,
-            m.rules_name,
-        )
-    } else if let Some(path) = &args.config {
-        (RunConfigFile::load(path)?, None, false, String::new())
-    } else {
-        (RunConfigFile::default(), None, false, String::new())
+    let a = &args.job;
+    let manifest = match &args.manifest {
+        Some(path) => {
+            let m = Manifest::load(path)?;
+            let spec = m.spec(&path.display().to_string())?;
+            Some((m, spec))
+        }
+        None => None,
     };
-    let cfg_file = args
-        .config
-        .as_ref()
-        .map(|p| p.display().to_string())
-        .unwrap_or_default();
-    let bots_dir = args
+    let (cfg, cfg_file) = match &a.config {
+        Some(path) => (RunConfigFile::load(path)?, path.display().to_string()),
+        None => (RunConfigFile::default(), String::new()),
+    };
+    let base = manifest.as_ref().map(|(_, s)| s);
+    let bots_dir = a
         .bots_dir
         .clone()
         .or(cfg.bots_dir.clone())
         .unwrap_or_else(|| PathBuf::from(DEFAULT_BOTS_DIR));
 
-    let (rules, rules_label): (Rules, String) = match (&args.rules, &cfg.rules) {
-        (Some(r), _) => (
+    let (rules, rules_name): (Rules, String) = match (&a.rules, &cfg.rules, &manifest) {
+        (Some(r), _, _) => (
             load_rules(r).with_context(|| format!("--rules {r}"))?,
             r.clone(),
         ),
-        (None, Some(v)) => (
+        (None, Some(v), _) => (
             cfg.rules(&cfg_file)?.expect("set"),
             match v {
                 toml::Value::String(s) => s.clone(),
                 _ => format!("inline rules of {cfg_file}"),
             },
         ),
-        (None, None) => match &base_spec {
-            Some(s) => (s.rules, base_label),
-            None => (Rules::default(), "appfreegame".to_string()),
-        },
+        (None, None, Some((m, s))) => (s.rules, m.rules_name.clone()),
+        (None, None, None) => (Rules::default(), "appfreegame".to_string()),
     };
-    let lineup = match (&args.bots, &cfg.bots, &base_spec) {
+    let lineup = match (&a.bots, &cfg.bots, base) {
         (Some(b), _, _) => load_lineup(b, &bots_dir).context("--bots")?,
         (None, Some(b), _) => {
             load_lineup(&b.to_arg(), &bots_dir).with_context(|| format!("`bots` in {cfg_file}"))?
@@ -151,171 +120,118 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
     let pick = |cli: Option<u64>, cfg: Option<u64>, base: Option<u64>, default: u64| {
         cli.or(cfg).or(base).unwrap_or(default)
     };
-    let spec = RunSpec {
+    let mut spec = RunSpec {
         rules,
         lineup,
-        seed: pick(
-            args.seed,
-            cfg.seed,
-            base_spec.as_ref().map(|s| s.seed),
-            DEFAULT_SEED,
-        ),
+        seed: pick(a.seed, cfg.seed, base.map(|s| s.seed), DEFAULT_SEED),
         first_deal: pick(
             args.first_game,
             cfg.first_game,
-            base_spec.as_ref().map(|s| s.first_deal),
+            base.map(|s| s.first_deal),
             0,
         ),
-        deals: pick(
-            args.games,
-            cfg.games,
-            base_spec.as_ref().map(|s| s.deals),
-            DEFAULT_GAMES,
-        ),
-        rotate_seats: args.rotate_seats
-            || cfg.rotate_seats.unwrap_or(false)
-            || base_spec.as_ref().is_some_and(|s| s.rotate_seats),
+        deals: pick(a.games, cfg.games, base.map(|s| s.deals), DEFAULT_GAMES),
+        rotate_seats: a
+            .rotate()
+            .or(cfg.rotate_seats)
+            .or(base.map(|s| s.rotate_seats))
+            .unwrap_or(false),
     };
-    spec.validate()?;
-    let out = args.out.clone().or(cfg.out.clone());
-    let per_game = args.per_game || cfg.per_game.unwrap_or(base_per_game);
-    if per_game && out.is_none() {
-        anyhow::bail!("--per-game writes games.csv into the output directory: give --out DIR");
-    }
-    let exec = Exec {
-        threads: args.threads.or(cfg.threads).unwrap_or(0),
-        chunk_deals: args
-            .chunk_size
-            .or(cfg.chunk_size)
-            .unwrap_or(DEFAULT_CHUNK_DEALS),
+    let manifest_sprt = manifest.as_ref().and_then(|(m, _)| m.sprt.clone());
+    let sprt_text = args
+        .sprt
+        .clone()
+        .or(manifest_sprt.as_ref().map(|s| s.test.clone()));
+    let per_game = if args.per_game {
+        true
+    } else if args.no_per_game {
+        false
+    } else {
+        cfg.per_game
+            .or(manifest.as_ref().map(|(m, _)| m.per_game))
+            .unwrap_or(false)
     };
-    if exec.chunk_deals == 0 {
-        anyhow::bail!("--chunk-size must be at least 1 deal");
+    let out = a.out.clone().or(cfg.out.clone());
+    let quiet = a.quiet || cfg.quiet.unwrap_or(false);
+    let Some(text) = sprt_text else {
+        if args.max_games.is_some() {
+            anyhow::bail!("--max-games applies to --sprt only");
+        }
+        spec.validate()?;
+        let exec = a.exec(cfg.threads, cfg.chunk_size)?;
+        return Ok(Resolved {
+            job: Job::Run(RunJob {
+                spec,
+                rules_name,
+                per_game,
+            }),
+            exec,
+            out,
+            quiet,
+        });
+    };
+    let config: SprtConfig = text.parse().with_context(|| format!("--sprt {text}"))?;
+    if let Some(m) = args.max_games {
+        spec.deals = m;
     }
+    if per_game {
+        anyhow::bail!("--per-game cannot be combined with --sprt");
+    }
+    // The test is checked once per unit: small units stop closer to the bound.
+    let chunk = cfg
+        .chunk_size
+        .or(manifest_sprt.map(|s| s.chunk_deals))
+        .or(Some(SPRT_CHUNK_DEALS));
+    let exec = a.exec(cfg.threads, chunk)?;
+    let job = SprtJob::new(spec, rules_name, config, exec.chunk_deals)?;
     Ok(Resolved {
-        spec,
-        rules_label,
+        job: Job::Sprt(job),
         exec,
         out,
-        per_game,
-        quiet: args.quiet || cfg.quiet.unwrap_or(false),
+        quiet,
     })
-}
-
-fn prepare_out(dir: &Path, manifest: &Manifest) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir)
-        .with_context(|| format!("cannot create output directory {}", dir.display()))?;
-    let path = dir.join(MANIFEST_FILE);
-    std::fs::write(&path, manifest.to_json())
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
-}
-
-pub(super) fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
-    if quiet {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {human_pos}/{human_len} games  {rate}  ETA {eta}")
-            .expect("valid template")
-            .with_key("rate", |s: &ProgressState, w: &mut dyn std::fmt::Write| {
-                let _ = write!(w, "{:.0} games/s", s.per_sec());
-            }),
-    );
-    bar
 }
 
 /// Runs `aeroplane run`.
 pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
-    let mut r = resolve(&args)?;
-    let sprt = match &args.sprt {
-        Some(text) => {
-            let config: aeroplane::analysis::SprtConfig =
-                text.parse().with_context(|| format!("--sprt {text}"))?;
-            super::sprt::check(&mut r.spec)?;
-            if let Some(m) = args.max_games {
-                r.spec.deals = m;
-                r.spec.validate()?;
-            }
-            if r.per_game {
-                anyhow::bail!("--per-game cannot be combined with --sprt");
-            }
-            // The test is checked once per chunk: small chunks stop closer to the bound.
-            if args.chunk_size.is_none() && args.config.is_none() {
-                r.exec.chunk_deals = SPRT_CHUNK_DEALS;
-            }
-            Some(config)
-        }
-        None => None,
+    let r = resolve(&args)?;
+    let quiet = r.quiet;
+    let out = open_out(r.out.as_deref(), args.job.force)?;
+    let total = match &r.job {
+        Job::Run(j) => j.spec.total_games(),
+        Job::Sprt(j) => j.spec.total_games(),
     };
-    let spec = &r.spec;
-    let manifest = Manifest::new(spec, &r.rules_label, r.per_game);
-    if let Some(dir) = &r.out {
-        prepare_out(dir, &manifest)?;
-    }
-    let mut games_csv = match (&r.out, r.per_game) {
-        (Some(dir), true) => Some(GamesCsv::create(&dir.join("games.csv"))?),
-        _ => None,
+    let progress = Progress::new(total, quiet);
+    let ctx = experiment::Context {
+        exec: r.exec,
+        out: out.as_ref(),
+        progress: progress.counter(),
     };
-    let bar = progress_bar(spec.total_games(), r.quiet);
     let start = Instant::now();
-    if let Some(config) = sprt {
-        let title = format!(
-            "aeroplane run --sprt: rules {}, seed {}, seats rotated",
-            r.rules_label, spec.seed
-        );
-        let games = super::sprt::run(spec, config, r.exec, r.out.as_deref(), &title, &|n| {
-            bar.inc(n)
-        })?;
-        bar.finish_and_clear();
-        if !r.quiet {
-            let secs = start.elapsed().as_secs_f64();
-            eprintln!("played {games} games in {secs:.2} s");
+    let mut stdout = std::io::stdout().lock();
+    let games = match &r.job {
+        Job::Run(job) => {
+            let report = job.execute(&ctx);
+            progress.finish();
+            let report = report?;
+            report.write_text(&mut stdout)?;
+            report.tally.games
         }
-        return Ok(ExitCode::SUCCESS);
-    }
-    let tally = runner::run(
-        spec,
-        r.exec,
-        games_csv.as_mut().map(|g| g as &mut dyn GameSink),
-        &|n| bar.inc(n),
-    )?;
+        Job::Sprt(job) => {
+            let report = job.execute(&ctx);
+            progress.finish();
+            let report = report?;
+            report.write_text(&mut stdout)?;
+            report.run.tally.games
+        }
+    };
+    print_written(&mut stdout, out.as_ref())?;
     let secs = start.elapsed().as_secs_f64();
-    bar.finish_and_clear();
-
-    let names: Vec<String> = spec.lineup.iter().map(|b| b.name.clone()).collect();
-    let summary = Summary::new(&tally, &names);
-    let title = format!(
-        "aeroplane run: rules {}, {} players, seed {}, deals {}..{}{}",
-        r.rules_label,
-        spec.players(),
-        spec.seed,
-        spec.first_deal,
-        spec.first_deal + spec.deals,
-        if spec.rotate_seats {
-            ", seats rotated"
-        } else {
-            ""
-        }
-    );
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    write_report(&mut out, &title, &summary)?;
-    if let Some(dir) = &r.out {
-        let report = Report {
-            tally: &tally,
-            summary: &summary,
-        };
-        for table in TABLES {
-            write_table(dir, table, &report)?;
-        }
-    }
-    if !r.quiet {
+    if !quiet {
         eprintln!(
-            "played {} games in {secs:.2} s ({:.0} games/s)",
-            tally.games,
-            tally.games as f64 / secs.max(1e-9)
+            "played {} games in {secs:.2} s ({} games/s)",
+            indicatif::HumanCount(games),
+            indicatif::HumanCount((games as f64 / secs.max(1e-9)) as u64)
         );
     }
     Ok(ExitCode::SUCCESS)

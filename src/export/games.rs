@@ -54,13 +54,16 @@ pub fn write_game_row(w: &mut impl Write, row: &GameRow) -> std::io::Result<()> 
     )
 }
 
-/// Streams rows into `games.csv`, flushing after every chunk so that an interrupted run keeps
-/// every chunk written so far.
+/// Streams rows into `games.csv`, flushing after every unit so that an interrupted run keeps
+/// every unit written so far, each row whole.
 pub struct GamesCsv {
     out: BufWriter<File>,
 }
 
 impl GamesCsv {
+    /// The name `games.csv` has while it is written; renamed when the job is complete.
+    pub const PARTIAL: &'static str = "games.csv.partial";
+
     /// Creates `path` and writes the header.
     pub fn create(path: &Path) -> Result<GamesCsv, ExportError> {
         let file = File::create(path).map_err(|e| ExportError::new(path, e))?;
@@ -69,6 +72,12 @@ impl GamesCsv {
             .and_then(|_| out.flush())
             .map_err(|e| ExportError::new(path, e))?;
         Ok(GamesCsv { out })
+    }
+
+    /// Flushes and syncs what was written.
+    pub fn finish(mut self) -> std::io::Result<()> {
+        self.out.flush()?;
+        self.out.get_ref().sync_all()
     }
 }
 

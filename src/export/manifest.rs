@@ -1,4 +1,6 @@
-//! `run.json`: everything needed to reproduce a run exactly.
+//! `run.json`: one versioned manifest for every job (run, SPRT, sweep, league): everything
+//! needed to reproduce it exactly, and its status (running, complete, interrupted, failed) with
+//! the games actually played.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -15,14 +17,44 @@ pub const MANIFEST_FILE: &str = "run.json";
 /// How game indices are numbered, written into every manifest.
 const NUMBERING: &str = "game = deal * games_per_deal + rotation, games_per_deal = players with rotate_seats else 1; deal d uses dice SeededDice(seed, d) and bot seeds bot_stream(seed, d, seat); in rotation r the k-th seat in play holds bot (k + r) mod players";
 
-/// A run's manifest.
+/// The manifest format this build writes (and the newest it reads). Manifests without a
+/// `format` key (format 0, written before jobs had a status) are read too.
+pub const MANIFEST_FORMAT: u32 = 1;
+
+/// Where a job stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum JobStatus {
+    /// Started and not finished (or the process was killed).
+    Running,
+    /// Every planned game was played, or a sequential test decided.
+    Complete,
+    /// Stopped by a signal before the end.
+    Interrupted,
+    /// Stopped by an error (see `error`).
+    Failed,
+}
+
+/// A job's manifest.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Manifest {
+    /// The manifest format ([`MANIFEST_FORMAT`]); 0 when absent (older manifests).
+    #[serde(default)]
+    pub format: u32,
     /// Always `aeroplane`.
     pub tool: String,
     /// The version that wrote it.
     pub version: String,
+    /// The job: `run`, `sweep` or `league` (an SPRT is a `run` with an `sprt` section).
+    #[serde(default = "default_command")]
+    pub command: String,
+    /// Where the job stands; absent in format 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<JobStatus>,
+    /// Why the job failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
     /// The rules as named on the command line or in a config (a preset, a path, ...).
     pub rules_name: String,
     /// Every rule option, resolved.
@@ -39,12 +71,68 @@ pub struct Manifest {
     pub games: u64,
     /// Whether every deal is played once per rotation.
     pub rotate_seats: bool,
-    /// Games played: `games` times the rotations.
+    /// Games the job plans to play (all parts); absent in format 0.
+    #[serde(default)]
+    pub games_planned: u64,
+    /// Games played so far (format 0: the games planned).
     pub games_played: u64,
     /// Whether games.csv was written.
     pub per_game: bool,
     /// How games are numbered and seeded.
     pub numbering: String,
+    /// A sequential test's settings and outcome.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<SprtSection>,
+    /// A sweep's axes and variants.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sweep: Option<SweepSection>,
+    /// A league's pool schedule.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub league: Option<LeagueSection>,
+}
+
+fn default_command() -> String {
+    "run".to_string()
+}
+
+/// `run --sprt`: what reproduces the test's stopping point exactly.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SprtSection {
+    /// The test as `--sprt` takes it.
+    pub test: String,
+    /// Deals per check of the test (where it can stop).
+    pub chunk_deals: u64,
+    /// The outcome: `h0`, `h1`, `inconclusive`; absent while running.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<String>,
+}
+
+/// `sweep`: the varied options; the manifest's `rules` are the base.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SweepSection {
+    /// The axes as `--vary` takes them, in product order.
+    pub vary: Vec<String>,
+    /// The variants' labels, in product order (sweep.csv's `index` order).
+    pub variants: Vec<String>,
+    /// The compared variants (1-based), if any.
+    pub compare: Option<[usize; 2]>,
+    /// The sort of the printed table.
+    pub sort: String,
+}
+
+/// `league`: the manifest's `bots` are the pool, `players` the table size, `games` the deals
+/// per table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LeagueSection {
+    /// Bootstrap resamples of the rating intervals.
+    pub bootstrap: u32,
+    /// Each table's bots in seat order.
+    pub tables: Vec<Vec<String>>,
+    /// How tables are formed and seeded.
+    pub schedule: String,
 }
 
 /// One bot of the lineup.
@@ -91,11 +179,15 @@ pub enum ManifestError {
 }
 
 impl Manifest {
-    /// The manifest of a run whose rules were given as `rules_name`.
+    /// The manifest of a run whose rules were given as `rules_name`, status running.
     pub fn new(spec: &RunSpec, rules_name: &str, per_game: bool) -> Manifest {
         Manifest {
+            format: MANIFEST_FORMAT,
             tool: "aeroplane".to_string(),
             version: env!("CARGO_PKG_VERSION").to_string(),
+            command: default_command(),
+            status: Some(JobStatus::Running),
+            error: None,
             rules_name: rules_name.to_string(),
             rules: serde_json::to_value(spec.rules).expect("rules serialize"),
             bots: spec
@@ -116,10 +208,21 @@ impl Manifest {
             first_game: spec.first_deal,
             games: spec.deals,
             rotate_seats: spec.rotate_seats,
-            games_played: spec.total_games(),
+            games_planned: spec.total_games(),
+            games_played: 0,
             per_game,
             numbering: NUMBERING.to_string(),
+            sprt: None,
+            sweep: None,
+            league: None,
         }
+    }
+
+    /// Records the end of the job: its status, the games played and any error.
+    pub fn finish(&mut self, status: JobStatus, games_played: u64, error: Option<String>) {
+        self.status = Some(status);
+        self.games_played = games_played;
+        self.error = error;
     }
 
     /// Pretty JSON with a final newline.
@@ -136,20 +239,84 @@ impl Manifest {
             message,
         };
         let text = std::fs::read_to_string(path).map_err(|e| read(e.to_string()))?;
-        serde_json::from_str(&text).map_err(|e| read(e.to_string()))
+        let m: Manifest = serde_json::from_str(&text).map_err(|e| read(e.to_string()))?;
+        m.check(&path.display().to_string())?;
+        Ok(m)
     }
 
-    /// The run it describes, with rules and bots checked again; `file` names it in errors.
-    pub fn spec(&self, file: &str) -> Result<RunSpec, ManifestError> {
-        let rules = serde_json::from_value::<RulesSpec>(self.rules.clone())
+    /// Checks what a manifest claims about itself: its tool, its format, complete rules, and a
+    /// `rules_name` that does not contradict them.
+    pub fn check(&self, file: &str) -> Result<(), ManifestError> {
+        let read = |message: String| ManifestError::Read {
+            file: file.to_string(),
+            message,
+        };
+        if self.tool != "aeroplane" {
+            return Err(read(format!(
+                "written by `{}`, not by aeroplane",
+                self.tool
+            )));
+        }
+        if self.format > MANIFEST_FORMAT {
+            return Err(read(format!(
+                "manifest format {} (written by aeroplane {}) is newer than this build reads (format {MANIFEST_FORMAT}, aeroplane {}): use a newer aeroplane",
+                self.format,
+                self.version,
+                env!("CARGO_PKG_VERSION")
+            )));
+        }
+        if !matches!(self.command.as_str(), "run" | "sweep" | "league") {
+            return Err(read(format!(
+                "unknown command `{}` (allowed: run, sweep, league)",
+                self.command
+            )));
+        }
+        let full = serde_json::to_value(crate::engine::rules::Rules::default()).expect("rules");
+        let (Some(want), Some(have)) = (full.as_object(), self.rules.as_object()) else {
+            return Err(read(
+                "`rules` must be an object of every rule option".into(),
+            ));
+        };
+        let missing: Vec<&str> = want
+            .keys()
+            .filter(|k| !have.contains_key(*k))
+            .map(String::as_str)
+            .collect();
+        if !missing.is_empty() {
+            return Err(read(format!(
+                "`rules` lacks {}: a manifest spells out every rule option",
+                missing.join(", ")
+            )));
+        }
+        let rules = self.rules(file)?;
+        if let Ok(preset) = self.rules_name.parse::<crate::engine::rules::Preset>() {
+            if preset.rules() != rules {
+                return Err(read(format!(
+                    "`rules_name` says the preset {} but `rules` differ from it",
+                    preset.name()
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The manifest's rules, validated.
+    pub fn rules(&self, file: &str) -> Result<crate::engine::rules::Rules, ManifestError> {
+        serde_json::from_value::<RulesSpec>(self.rules.clone())
             .map_err(|e| RulesError::Parse(e.to_string()))
             .and_then(|s| s.validate())
             .map_err(|source| ManifestError::Rules {
                 file: file.to_string(),
                 source,
-            })?;
-        let lineup = self
-            .bots
+            })
+    }
+
+    /// The bots it lists, resolved again (the lineup of a run, the pool of a league).
+    pub fn bot_specs(
+        &self,
+        file: &str,
+    ) -> Result<Vec<crate::bots::registry::BotSpec>, ManifestError> {
+        self.bots
             .iter()
             .enumerate()
             .map(|(index, b)| {
@@ -164,7 +331,22 @@ impl Manifest {
                     source: Box::new(source),
                 })
             })
-            .collect::<Result<Vec<_>, _>>()?;
+            .collect::<Result<Vec<_>, _>>()
+    }
+
+    /// The run it describes, with rules and bots checked again; `file` names it in errors.
+    pub fn spec(&self, file: &str) -> Result<RunSpec, ManifestError> {
+        if self.command != "run" {
+            return Err(ManifestError::Read {
+                file: file.to_string(),
+                message: format!(
+                    "it describes a {}, not a run: give the run.json of an `aeroplane run`",
+                    self.command
+                ),
+            });
+        }
+        let rules = self.rules(file)?;
+        let lineup = self.bot_specs(file)?;
         if lineup.len() != self.players {
             return Err(ManifestError::Read {
                 file: file.to_string(),
@@ -175,14 +357,19 @@ impl Manifest {
                 ),
             });
         }
-        Ok(RunSpec {
+        let spec = RunSpec {
             rules,
             lineup,
             seed: self.seed,
             first_deal: self.first_game,
             deals: self.games,
             rotate_seats: self.rotate_seats,
-        })
+        };
+        spec.validate().map_err(|e| ManifestError::Read {
+            file: file.to_string(),
+            message: e.to_string(),
+        })?;
+        Ok(spec)
     }
 }
 

@@ -1,40 +1,30 @@
-//! Writing a run's results: CSV tables behind one small trait, the streaming `games.csv`, the
-//! `run.json` manifest, and the text report.
+//! Rendering a job's typed results: CSV tables through one [`Table`] type, the streaming
+//! `games.csv`, the versioned `run.json` manifest, the text reports, and the output directory
+//! that holds them ([`OutputDir`]: locked, never mixed with an earlier run, files renamed into
+//! place only when complete).
 //!
 //! Every CSV header is a constant here and part of the project's stable interface.
 
 mod games;
 mod manifest;
+mod out_dir;
+mod table;
 mod tables;
 mod text;
 
 pub use games::{GAMES_HEADER, GamesCsv, write_game_row};
-pub use manifest::{MANIFEST_FILE, Manifest, ManifestBot, ManifestError};
-pub use tables::{EventsCsv, LengthStatsCsv, LengthsCsv, SeatsCsv, SummaryCsv, TABLES};
-pub use text::write_report;
+pub use manifest::{
+    JobStatus, LeagueSection, MANIFEST_FILE, MANIFEST_FORMAT, Manifest, ManifestBot, ManifestError,
+    SprtSection, SweepSection,
+};
+pub use out_dir::{LOCK_FILE, OWN_FILES, OutDirError, OutputDir};
+pub use table::{Cell, NoSuchColumn, SortKey, Table};
+pub use tables::{
+    EVENTS_HEADER, LENGTH_STATS_HEADER, LENGTHS_HEADER, SEATS_HEADER, SUMMARY_HEADER, run_tables,
+};
+pub use text::{format_p, write_report};
 
 use std::path::Path;
-
-use crate::stats::{Summary, Tally};
-
-/// What the end-of-run tables are made from.
-#[derive(Clone, Copy, Debug)]
-pub struct Report<'a> {
-    /// The integer tallies.
-    pub tally: &'a Tally,
-    /// The figures derived from them.
-    pub summary: &'a Summary,
-}
-
-/// A table written at the end of a run.
-pub trait Table: Sync {
-    /// File name in the output directory.
-    fn file_name(&self) -> &'static str;
-    /// The header row (stable).
-    fn header(&self) -> &'static [&'static str];
-    /// The data rows, each as long as the header.
-    fn rows(&self, report: &Report<'_>) -> Vec<Vec<String>>;
-}
 
 /// Why output could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -54,26 +44,5 @@ impl ExportError {
             file: file.display().to_string(),
             source,
         }
-    }
-}
-
-/// Writes one table as CSV into `dir`.
-pub fn write_table(dir: &Path, table: &dyn Table, report: &Report<'_>) -> Result<(), ExportError> {
-    let path = dir.join(table.file_name());
-    let err = |e: csv::Error| ExportError::new(&path, e.into());
-    let mut w = csv::Writer::from_path(&path).map_err(err)?;
-    w.write_record(table.header()).map_err(err)?;
-    for row in table.rows(report) {
-        debug_assert_eq!(row.len(), table.header().len());
-        w.write_record(&row).map_err(err)?;
-    }
-    w.flush().map_err(|e| ExportError::new(&path, e))
-}
-
-/// A float for CSV: fixed six decimals, empty when undefined.
-pub(crate) fn fixed(x: Option<f64>) -> String {
-    match x {
-        Some(v) if v.is_finite() => format!("{v:.6}"),
-        _ => String::new(),
     }
 }

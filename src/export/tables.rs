@@ -1,182 +1,144 @@
-//! The end-of-run CSV tables.
+//! The end-of-run CSV tables of a run (and of an SPRT, which is a run).
 
-use super::{Report, Table, fixed};
+use crate::stats::{Summary, Tally};
 
-/// `summary.csv`: one row per lineup entry.
-pub struct SummaryCsv;
-/// `seats.csv`: one row per seat in play, with the equal-seats test on every row (`chi2`, `df`,
-/// `p_all_equal` in scientific notation: it is often tiny).
-pub struct SeatsCsv;
-/// `lengths.csv`: the game-length histograms, one row per (measure, value) seen.
-pub struct LengthsCsv;
-/// `length_stats.csv`: mean, sd and quantiles of each length measure.
-pub struct LengthStatsCsv;
-/// `events.csv`: event totals and means per game.
-pub struct EventsCsv;
+use super::table::{Cell, Table};
 
-/// Every end-of-run table, in the order written.
-pub const TABLES: [&dyn Table; 5] = [
-    &SummaryCsv,
-    &SeatsCsv,
-    &LengthsCsv,
-    &LengthStatsCsv,
-    &EventsCsv,
+/// `summary.csv` columns: one row per lineup entry.
+pub const SUMMARY_HEADER: [&str; 13] = [
+    "bot",
+    "name",
+    "games",
+    "wins",
+    "win_rate",
+    "win_lo95",
+    "win_hi95",
+    "mean_rank",
+    "rank_1",
+    "rank_2",
+    "rank_3",
+    "rank_4",
+    "unranked",
 ];
+/// `seats.csv` columns: one row per seat in play, with the equal-seats test on every row
+/// (`chi2`, `df`, `p_all_equal` in scientific notation: it is often tiny).
+pub const SEATS_HEADER: [&str; 10] = [
+    "seat",
+    "colour",
+    "games",
+    "wins",
+    "win_rate",
+    "win_lo95",
+    "win_hi95",
+    "chi2",
+    "df",
+    "p_all_equal",
+];
+/// `lengths.csv` columns: the game-length histograms, one row per (measure, value) seen.
+pub const LENGTHS_HEADER: [&str; 3] = ["measure", "value", "games"];
+/// `length_stats.csv` columns: mean, sd and quantiles of each length measure.
+pub const LENGTH_STATS_HEADER: [&str; 11] = [
+    "measure", "games", "mean", "sd", "min", "p5", "p25", "median", "p75", "p95", "max",
+];
+/// `events.csv` columns: event totals and means per game.
+pub const EVENTS_HEADER: [&str; 3] = ["event", "total", "per_game"];
 
-impl Table for SummaryCsv {
-    fn file_name(&self) -> &'static str {
-        "summary.csv"
-    }
-    fn header(&self) -> &'static [&'static str] {
-        &[
-            "bot",
-            "name",
-            "games",
-            "wins",
-            "win_rate",
-            "win_lo95",
-            "win_hi95",
-            "mean_rank",
-            "rank_1",
-            "rank_2",
-            "rank_3",
-            "rank_4",
-            "unranked",
-        ]
-    }
-    fn rows(&self, r: &Report<'_>) -> Vec<Vec<String>> {
-        r.summary
-            .bots
-            .iter()
-            .map(|b| {
-                let c = &b.counts;
-                vec![
-                    b.index.to_string(),
-                    b.name.clone(),
-                    c.games.to_string(),
-                    c.wins.to_string(),
-                    fixed(Some(b.win_rate)),
-                    fixed(b.interval.map(|i| i.0)),
-                    fixed(b.interval.map(|i| i.1)),
-                    fixed(b.mean_rank),
-                    c.ranks[1].to_string(),
-                    c.ranks[2].to_string(),
-                    c.ranks[3].to_string(),
-                    c.ranks[4].to_string(),
-                    c.ranks[0].to_string(),
-                ]
-            })
-            .collect()
-    }
+/// Every end-of-run table of a run, in the order written: summary, seats, lengths,
+/// length_stats, events.
+pub fn run_tables(tally: &Tally, summary: &Summary) -> Vec<Table> {
+    vec![
+        summary_table(summary),
+        seats_table(summary),
+        lengths_table(tally),
+        length_stats_table(summary),
+        events_table(summary),
+    ]
 }
 
-impl Table for SeatsCsv {
-    fn file_name(&self) -> &'static str {
-        "seats.csv"
+fn summary_table(s: &Summary) -> Table {
+    let mut t = Table::new("summary.csv", &SUMMARY_HEADER);
+    for b in &s.bots {
+        let c = &b.counts;
+        t.push(vec![
+            Cell::int(b.index as u64),
+            Cell::text(b.name.clone()),
+            Cell::int(c.games),
+            Cell::int(c.wins),
+            Cell::fixed(Some(b.win_rate)),
+            Cell::fixed(b.interval.map(|i| i.0)),
+            Cell::fixed(b.interval.map(|i| i.1)),
+            Cell::fixed(b.mean_rank),
+            Cell::int(c.ranks[1]),
+            Cell::int(c.ranks[2]),
+            Cell::int(c.ranks[3]),
+            Cell::int(c.ranks[4]),
+            Cell::int(c.ranks[0]),
+        ]);
     }
-    fn header(&self) -> &'static [&'static str] {
-        &[
-            "seat",
-            "colour",
-            "games",
-            "wins",
-            "win_rate",
-            "win_lo95",
-            "win_hi95",
-            "chi2",
-            "df",
-            "p_all_equal",
-        ]
-    }
-    fn rows(&self, r: &Report<'_>) -> Vec<Vec<String>> {
-        let t = r.summary.seat_test;
-        r.summary
-            .seats
-            .iter()
-            .map(|s| {
-                vec![
-                    s.seat.index().to_string(),
-                    s.seat.colour().to_string(),
-                    s.counts.games.to_string(),
-                    s.counts.wins.to_string(),
-                    fixed(Some(s.win_rate)),
-                    fixed(s.interval.map(|i| i.0)),
-                    fixed(s.interval.map(|i| i.1)),
-                    fixed(t.map(|t| t.statistic)),
-                    t.map(|t| t.df.to_string()).unwrap_or_default(),
-                    t.map(|t| format!("{:.6e}", t.p_value)).unwrap_or_default(),
-                ]
-            })
-            .collect()
-    }
+    t
 }
 
-impl Table for LengthsCsv {
-    fn file_name(&self) -> &'static str {
-        "lengths.csv"
+fn seats_table(s: &Summary) -> Table {
+    let mut t = Table::new("seats.csv", &SEATS_HEADER);
+    let test = s.seat_test;
+    for seat in &s.seats {
+        t.push(vec![
+            Cell::int(seat.seat.index() as u64),
+            Cell::text(seat.seat.colour()),
+            Cell::int(seat.counts.games),
+            Cell::int(seat.counts.wins),
+            Cell::fixed(Some(seat.win_rate)),
+            Cell::fixed(seat.interval.map(|i| i.0)),
+            Cell::fixed(seat.interval.map(|i| i.1)),
+            Cell::fixed(test.map(|t| t.statistic)),
+            test.map_or_else(Cell::empty, |t| Cell::int(t.df)),
+            Cell::sci(test.map(|t| t.p_value), 6),
+        ]);
     }
-    fn header(&self) -> &'static [&'static str] {
-        &["measure", "value", "games"]
-    }
-    fn rows(&self, r: &Report<'_>) -> Vec<Vec<String>> {
-        [("turns", &r.tally.turns), ("rolls", &r.tally.rolls)]
-            .into_iter()
-            .flat_map(|(m, h)| {
-                h.iter()
-                    .map(move |(v, c)| vec![m.to_string(), v.to_string(), c.to_string()])
-            })
-            .collect()
-    }
+    t
 }
 
-impl Table for LengthStatsCsv {
-    fn file_name(&self) -> &'static str {
-        "length_stats.csv"
+fn lengths_table(tally: &Tally) -> Table {
+    let mut t = Table::new("lengths.csv", &LENGTHS_HEADER);
+    for (m, h) in [("turns", &tally.turns), ("rolls", &tally.rolls)] {
+        for (v, c) in h.iter() {
+            t.push(vec![Cell::text(m), Cell::int(v), Cell::int(c)]);
+        }
     }
-    fn header(&self) -> &'static [&'static str] {
-        &[
-            "measure", "games", "mean", "sd", "min", "p5", "p25", "median", "p75", "p95", "max",
-        ]
-    }
-    fn rows(&self, r: &Report<'_>) -> Vec<Vec<String>> {
-        r.summary
-            .lengths
-            .iter()
-            .filter_map(|l| {
-                let s = l.spread?;
-                Some(vec![
-                    l.measure.to_string(),
-                    s.n.to_string(),
-                    fixed(Some(s.mean)),
-                    fixed(Some(s.sd)),
-                    s.min.to_string(),
-                    s.p5.to_string(),
-                    s.p25.to_string(),
-                    s.median.to_string(),
-                    s.p75.to_string(),
-                    s.p95.to_string(),
-                    s.max.to_string(),
-                ])
-            })
-            .collect()
-    }
+    t
 }
 
-impl Table for EventsCsv {
-    fn file_name(&self) -> &'static str {
-        "events.csv"
+fn length_stats_table(s: &Summary) -> Table {
+    let mut t = Table::new("length_stats.csv", &LENGTH_STATS_HEADER);
+    for l in &s.lengths {
+        let Some(x) = l.spread else { continue };
+        t.push(vec![
+            Cell::text(l.measure),
+            Cell::int(x.n),
+            Cell::fixed(Some(x.mean)),
+            Cell::fixed(Some(x.sd)),
+            Cell::int(x.min),
+            Cell::int(x.p5),
+            Cell::int(x.p25),
+            Cell::int(x.median),
+            Cell::int(x.p75),
+            Cell::int(x.p95),
+            Cell::int(x.max),
+        ]);
     }
-    fn header(&self) -> &'static [&'static str] {
-        &["event", "total", "per_game"]
+    t
+}
+
+fn events_table(s: &Summary) -> Table {
+    let mut t = Table::new("events.csv", &EVENTS_HEADER);
+    let per = |x: u64| Cell::fixed((s.games > 0).then(|| x as f64 / s.games as f64));
+    for (name, total) in s
+        .events
+        .named()
+        .into_iter()
+        .chain([("unfinished", s.unfinished)])
+    {
+        t.push(vec![Cell::text(name), Cell::int(total), per(total)]);
     }
-    fn rows(&self, r: &Report<'_>) -> Vec<Vec<String>> {
-        let s = r.summary;
-        let per = |x: u64| fixed((s.games > 0).then(|| x as f64 / s.games as f64));
-        s.events
-            .named()
-            .into_iter()
-            .chain([("unfinished", s.unfinished)])
-            .map(|(name, total)| vec![name.to_string(), total.to_string(), per(total)])
-            .collect()
-    }
+    t
 }

@@ -15,9 +15,25 @@ fn interval(i: Option<(f64, f64)>) -> String {
     }
 }
 
+/// A p-value for text output: four decimals, scientific below 1e-4, and a true zero (underflow)
+/// said as such.
+pub fn format_p(p: f64) -> String {
+    if p >= 1e-4 {
+        format!("{p:.4}")
+    } else if p == 0.0 {
+        "0 (below 1e-300)".to_string()
+    } else {
+        format!("{p:.2e}")
+    }
+}
+
 /// Writes the report: bots, seats with the equal-seats test, game lengths, events.
 /// `title` is the first line (what was run).
-pub fn write_report(out: &mut impl Write, title: &str, s: &Summary) -> std::io::Result<()> {
+pub fn write_report(
+    out: &mut (impl Write + ?Sized),
+    title: &str,
+    s: &Summary,
+) -> std::io::Result<()> {
     let mut buf = Vec::new();
     report(&mut buf, title, s)?;
     let text = String::from_utf8(buf).expect("the report is UTF-8");
@@ -108,13 +124,7 @@ fn report(out: &mut Vec<u8>, title: &str, s: &Summary) -> std::io::Result<()> {
             "all seats equal? chi-square {:.3}, df {}, p = {}",
             t.statistic,
             t.df,
-            if t.p_value >= 1e-4 {
-                format!("{:.4}", t.p_value)
-            } else if t.p_value == 0.0 {
-                "0 (below 1e-300)".to_string()
-            } else {
-                format!("{:.2e}", t.p_value)
-            }
+            format_p(t.p_value)
         )?,
         None => writeln!(out, "all seats equal? no wins to test")?,
     }

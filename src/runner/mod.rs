@@ -19,7 +19,7 @@ use std::sync::{Condvar, Mutex, mpsc};
 
 use crate::bots::Bot;
 use crate::bots::registry::BotSpec;
-use crate::engine::game::SetupError;
+use crate::engine::game::{Game, SetupError};
 use crate::stats::{Played, Tally};
 
 /// Deals per chunk unless told otherwise.
@@ -45,9 +45,9 @@ pub enum RunError {
     /// The game could not be set up.
     #[error(transparent)]
     Setup(#[from] SetupError),
-    /// The engine stopped a game unexpectedly.
-    #[error("engine: {0}")]
-    Engine(String),
+    /// The dice ran out before the game ended (only scripted dice can).
+    #[error(transparent)]
+    OutOfDice(Box<crate::driver::OutOfDice>),
     /// The worker pool could not start.
     #[error("cannot start {threads} worker thread(s): {message}")]
     Pool {
@@ -59,6 +59,12 @@ pub enum RunError {
     /// Writing per-game rows failed.
     #[error("writing games: {0}")]
     Sink(#[source] std::io::Error),
+    /// A unit outside its part's deals.
+    #[error("unit {0:?} is not a range of deals of its part")]
+    Plan(Unit),
+    /// The consumer of unit results failed.
+    #[error("{0}")]
+    Consumer(#[source] Box<dyn std::error::Error + Send + Sync>),
 }
 
 /// One game of a run, as written to `games.csv`.
@@ -105,17 +111,103 @@ impl Default for Exec {
     }
 }
 
-/// Plays the run and returns its tally. `sink`, if any, gets every game's row in game order;
-/// `progress` is called with the number of games of each finished chunk (from worker threads).
-pub fn run(
-    spec: &RunSpec,
+/// One unit of work of a job: a range of deals of one of its parts (a run, a sweep's variant,
+/// a league's table). Units are what the executor hands to workers, what progress, shards and
+/// checkpoints count, and what a job's tallies are made of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Unit {
+    /// Index of the part (into the `parts` given to [`execute`]).
+    pub part: usize,
+    /// First deal of the unit.
+    pub first_deal: u64,
+    /// Number of deals (at least 1).
+    pub deals: u64,
+}
+
+/// A deterministic plan: every unit of a job, in the order their results are delivered.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Plan {
+    /// The units, part by part, deals ascending.
+    pub units: Vec<Unit>,
+}
+
+impl Plan {
+    /// Cuts each part's deals into units of `chunk_deals` deals, part after part.
+    pub fn chunked(parts: &[RunSpec], chunk_deals: u64) -> Result<Plan, RunError> {
+        if chunk_deals == 0 {
+            return Err(RunError::Chunk);
+        }
+        let mut units = Vec::new();
+        for (part, spec) in parts.iter().enumerate() {
+            spec.validate()?;
+            let end = spec.first_deal + spec.deals;
+            let mut lo = spec.first_deal;
+            while lo < end {
+                let deals = chunk_deals.min(end - lo);
+                units.push(Unit {
+                    part,
+                    first_deal: lo,
+                    deals,
+                });
+                lo += deals;
+            }
+        }
+        Ok(Plan { units })
+    }
+
+    /// Games the plan plays.
+    pub fn games(&self, parts: &[RunSpec]) -> u64 {
+        self.units
+            .iter()
+            .map(|u| u.deals * parts[u.part].games_per_deal())
+            .sum()
+    }
+}
+
+/// The result of one unit: its exact tally and, if its part asked for them, its games.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnitResult {
+    /// Position of the unit in the plan.
+    pub index: usize,
+    /// The unit.
+    pub unit: Unit,
+    /// The unit's games, counted.
+    pub tally: Tally,
+    /// The unit's games in game order; empty unless rows were asked for its part.
+    pub rows: Vec<GameRow>,
+}
+
+/// What a consumer of unit results wants next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Deliver the next unit.
+    Continue,
+    /// Stop the job: no later unit is delivered (a sequential test decided).
+    Stop,
+}
+
+/// Plays `units` of `parts` on a worker pool and hands every unit's result to `on_unit` in
+/// plan order, on the calling thread. `rows_for(part)` says whether that part's games are kept
+/// as rows. Workers add each finished game to `progress`. Results never depend on the thread
+/// count: units are played from fixed seeds and delivered in order; workers run at most a few
+/// units ahead of the oldest undelivered one, so memory stays flat.
+pub fn execute(
+    parts: &[RunSpec],
+    units: &[Unit],
     exec: Exec,
-    sink: Option<&mut dyn GameSink>,
-    progress: &(dyn Fn(u64) + Sync),
-) -> Result<Tally, RunError> {
-    spec.validate()?;
-    if exec.chunk_deals == 0 {
-        return Err(RunError::Chunk);
+    rows_for: &(dyn Fn(usize) -> bool + Sync),
+    on_unit: &mut dyn FnMut(UnitResult) -> Result<Flow, RunError>,
+    progress: &AtomicU64,
+) -> Result<(), RunError> {
+    for spec in parts {
+        spec.validate()?;
+    }
+    if let Some(u) = units.iter().find(|u| {
+        u.part >= parts.len()
+            || u.deals == 0
+            || !parts[u.part].contains_deals(u.first_deal, u.deals)
+    }) {
+        return Err(RunError::Plan(*u));
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(exec.threads)
@@ -126,111 +218,175 @@ pub fn run(
             message: e.to_string(),
         })?;
     let workers = pool.current_num_threads();
-    let chunks = spec.deals.div_ceil(exec.chunk_deals);
-    let want_rows = sink.is_some();
-    // Chunks a worker may run ahead of the oldest one not yet written (bounds memory).
+    let count = units.len() as u64;
+    // Units a worker may run ahead of the oldest one not yet delivered (bounds memory).
     let ahead = 4 * workers as u64;
 
     let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
-    let written = (Mutex::new(0u64), Condvar::new());
-    let tallies = Mutex::new(Vec::<Tally>::new());
+    let delivered = (Mutex::new(0u64), Condvar::new());
     let failure = Mutex::new(None::<RunError>);
-    let (tx, rx) = mpsc::channel::<(u64, Vec<GameRow>)>();
-    // Stops every worker, waking those that wait for the writer (under the lock, so no wake-up
-    // is lost).
-    let halt = |e: RunError| {
-        failure.lock().expect("lock").get_or_insert(e);
+    let (tx, rx) = mpsc::channel::<UnitResult>();
+    // Stops every worker, waking those that wait for the consumer (under the lock, so no
+    // wake-up is lost).
+    let halt = |e: Option<RunError>| {
+        if let Some(e) = e {
+            failure.lock().expect("lock").get_or_insert(e);
+        }
         stop.store(true, Ordering::Relaxed);
-        let _guard = written.0.lock().expect("lock");
-        written.1.notify_all();
+        let _guard = delivered.0.lock().expect("lock");
+        delivered.1.notify_all();
     };
     let halt = &halt;
 
     pool.in_place_scope(|scope| {
         for _ in 0..workers {
             let tx = tx.clone();
-            let (next, stop, written, tallies) = (&next, &stop, &written, &tallies);
+            let (next, stop, delivered) = (&next, &stop, &delivered);
             scope.spawn(move |_| {
-                let mut bots: Vec<Box<dyn Bot>> = spec.lineup.iter().map(BotSpec::build).collect();
-                let mut tally = Tally::new(spec.players(), spec.games_per_deal());
-                let mut games = [empty_played(); 4];
+                let mut worker = Worker::default();
                 loop {
-                    let c = next.fetch_add(1, Ordering::Relaxed);
-                    if c >= chunks || stop.load(Ordering::Relaxed) {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= count || stop.load(Ordering::Relaxed) {
                         break;
                     }
-                    if want_rows {
-                        let (lock, cvar) = written;
+                    {
+                        let (lock, cvar) = delivered;
                         let mut done = lock.lock().expect("lock");
-                        while c >= *done + ahead && !stop.load(Ordering::Relaxed) {
+                        while i >= *done + ahead && !stop.load(Ordering::Relaxed) {
                             done = cvar.wait(done).expect("lock");
                         }
                     }
-                    let lo = spec.first_deal + c * exec.chunk_deals;
-                    let hi = (lo + exec.chunk_deals).min(spec.first_deal + spec.deals);
-                    let mut rows = Vec::new();
-                    if want_rows {
-                        rows.reserve(((hi - lo) * spec.games_per_deal()) as usize);
-                    }
-                    for deal in lo..hi {
-                        let n = match spec::play_deal(spec, deal, &mut bots, &mut games) {
-                            Ok(n) => n,
-                            Err(e) => return halt(e),
-                        };
-                        tally.add_deal(&games[..n]);
-                        if want_rows {
-                            rows.extend(games[..n].iter().enumerate().map(|(r, p)| GameRow {
-                                game: spec.game_index(deal, r as u64),
-                                deal,
-                                rotation: r as u64,
-                                played: *p,
-                            }));
-                        }
-                    }
-                    progress((hi - lo) * spec.games_per_deal());
-                    if want_rows && tx.send((c, rows)).is_err() {
-                        break;
-                    }
-                }
-                tallies.lock().expect("lock").push(tally);
-            });
-        }
-        drop(tx);
-        if let Some(sink) = sink {
-            let mut pending = BTreeMap::new();
-            let mut next_out = 0u64;
-            for (c, rows) in rx.iter() {
-                pending.insert(c, rows);
-                while let Some(rows) = pending.remove(&next_out) {
-                    if let Err(e) = sink.write_games(&rows) {
-                        halt(RunError::Sink(e));
-                        break;
-                    }
-                    next_out += 1;
-                    if sink.done() {
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                    *written.0.lock().expect("lock") = next_out;
-                    written.1.notify_all();
                     if stop.load(Ordering::Relaxed) {
                         break;
                     }
+                    let unit = units[i as usize];
+                    let spec = &parts[unit.part];
+                    match worker.play(spec, unit, rows_for(unit.part), progress) {
+                        Ok((tally, rows)) => {
+                            let result = UnitResult {
+                                index: i as usize,
+                                unit,
+                                tally,
+                                rows,
+                            };
+                            if tx.send(result).is_err() {
+                                break;
+                            }
+                        }
+                        Err(e) => return halt(Some(e)),
+                    }
                 }
-                if stop.load(Ordering::Relaxed) {
-                    break;
+            });
+        }
+        drop(tx);
+        let mut pending = BTreeMap::new();
+        let mut next_out = 0usize;
+        'receive: for result in rx.iter() {
+            pending.insert(result.index, result);
+            while let Some(result) = pending.remove(&next_out) {
+                next_out += 1;
+                match on_unit(result) {
+                    Ok(Flow::Continue) => {}
+                    Ok(Flow::Stop) => {
+                        halt(None);
+                        break 'receive;
+                    }
+                    Err(e) => {
+                        halt(Some(e));
+                        break 'receive;
+                    }
                 }
+                *delivered.0.lock().expect("lock") = next_out as u64;
+                delivered.1.notify_all();
             }
         }
     });
 
-    if let Some(e) = failure.into_inner().expect("lock") {
-        return Err(e);
+    match failure.into_inner().expect("lock") {
+        Some(e) => Err(e),
+        None => Ok(()),
     }
+}
+
+/// A worker's bots, built once per lineup and re-seeded per game.
+#[derive(Default)]
+struct Worker {
+    lineup: Vec<BotSpec>,
+    bots: Vec<Box<dyn Bot>>,
+}
+
+impl Worker {
+    fn play(
+        &mut self,
+        spec: &RunSpec,
+        unit: Unit,
+        want_rows: bool,
+        progress: &AtomicU64,
+    ) -> Result<(Tally, Vec<GameRow>), RunError> {
+        if self.bots.is_empty() || self.lineup != spec.lineup {
+            self.lineup = spec.lineup.clone();
+            self.bots = spec.lineup.iter().map(BotSpec::build).collect();
+        }
+        let start = Game::new(spec.rules, spec.players())?;
+        let per_deal = spec.games_per_deal();
+        let mut tally = Tally::new(spec.players(), per_deal);
+        let mut rows = Vec::new();
+        if want_rows {
+            rows.reserve((unit.deals * per_deal) as usize);
+        }
+        let mut games = [empty_played(); 4];
+        for deal in unit.first_deal..unit.first_deal + unit.deals {
+            for r in 0..per_deal {
+                let game = spec.game_index(deal, r);
+                games[r as usize] = spec.play_from(&start, game, &mut self.bots, &mut ())?;
+                progress.fetch_add(1, Ordering::Relaxed);
+            }
+            let n = per_deal as usize;
+            tally.add_deal(&games[..n]);
+            if want_rows {
+                rows.extend(games[..n].iter().enumerate().map(|(r, p)| GameRow {
+                    game: spec.game_index(deal, r as u64),
+                    deal,
+                    rotation: r as u64,
+                    played: *p,
+                }));
+            }
+        }
+        Ok((tally, rows))
+    }
+}
+
+/// Plays the run and returns its tally. `sink`, if any, gets every game's row in game order
+/// and can stop the run ([`GameSink::done`]); the tally then counts the units delivered.
+/// Workers add each finished game to `progress`.
+pub fn run(
+    spec: &RunSpec,
+    exec: Exec,
+    mut sink: Option<&mut dyn GameSink>,
+    progress: &AtomicU64,
+) -> Result<Tally, RunError> {
+    let parts = std::slice::from_ref(spec);
+    let plan = Plan::chunked(parts, exec.chunk_deals)?;
+    let want_rows = sink.is_some();
     let mut total = Tally::new(spec.players(), spec.games_per_deal());
-    for t in tallies.into_inner().expect("lock") {
-        total.merge(&t);
-    }
+    execute(
+        parts,
+        &plan.units,
+        exec,
+        &|_| want_rows,
+        &mut |result| {
+            total.merge(&result.tally);
+            if let Some(sink) = sink.as_mut() {
+                sink.write_games(&result.rows).map_err(RunError::Sink)?;
+                if sink.done() {
+                    return Ok(Flow::Stop);
+                }
+            }
+            Ok(Flow::Continue)
+        },
+        progress,
+    )?;
     Ok(total)
 }
 
@@ -273,7 +429,7 @@ mod tests {
             threads,
             chunk_deals: chunk,
         };
-        let t = run(s, exec, Some(&mut rows), &|_| {}).unwrap();
+        let t = run(s, exec, Some(&mut rows), &AtomicU64::new(0)).unwrap();
         (t, rows.0)
     }
 
@@ -290,7 +446,7 @@ mod tests {
         }
         let ids: Vec<u64> = base.1.iter().map(|r| r.game).collect();
         assert_eq!(ids, (0..900).collect::<Vec<_>>());
-        let no_rows = run(&s, Exec::default(), None, &|_| {}).unwrap();
+        let no_rows = run(&s, Exec::default(), None, &AtomicU64::new(0)).unwrap();
         assert_eq!(no_rows, base.0);
     }
 
@@ -405,7 +561,10 @@ mod tests {
             threads: 1,
             chunk_deals: 0,
         };
-        assert!(matches!(run(&s, exec, None, &|_| {}), Err(RunError::Chunk)));
+        assert!(matches!(
+            run(&s, exec, None, &AtomicU64::new(0)),
+            Err(RunError::Chunk)
+        ));
     }
 
     struct Failing;
@@ -437,7 +596,7 @@ mod tests {
                 threads,
                 chunk_deals: 8,
             };
-            run(&s, exec, Some(&mut sink), &|_| {}).unwrap();
+            run(&s, exec, Some(&mut sink), &AtomicU64::new(0)).unwrap();
             // 50 rows = 25 deals: the fourth chunk of 8 deals (64 rows) is the last written.
             assert_eq!(sink.0.len(), 64);
             seen.push(sink.0);
@@ -452,7 +611,7 @@ mod tests {
             threads: 2,
             chunk_deals: 10,
         };
-        let e = run(&s, exec, Some(&mut Failing), &|_| {}).unwrap_err();
+        let e = run(&s, exec, Some(&mut Failing), &AtomicU64::new(0)).unwrap_err();
         assert!(e.to_string().contains("disk full"), "{e}");
     }
 }

@@ -12,11 +12,12 @@
 
 use crate::bots::Bot;
 use crate::bots::registry::BotSpec;
-use crate::dice::{SeededDice, bot_stream};
-use crate::driver::play_game;
+use crate::dice::{Dice, SeededDice, bot_stream};
+use crate::driver::{Observer, play_game};
 use crate::engine::board::Seat;
 use crate::engine::game::Game;
 use crate::engine::rules::Rules;
+use crate::record::GameRecord;
 use crate::stats::{NO_BOT, Played};
 
 use super::RunError;
@@ -101,32 +102,74 @@ impl RunSpec {
     }
 }
 
-/// Plays every rotation of deal `deal` with `bots` (one per lineup entry, in lineup order on
-/// entry and on return) and writes the games into `out`; returns how many.
-pub(crate) fn play_deal(
-    spec: &RunSpec,
-    deal: u64,
-    bots: &mut [Box<dyn Bot>],
-    out: &mut [Played; 4],
-) -> Result<usize, RunError> {
-    let start = Game::new(spec.rules, spec.players())?;
-    let dice = SeededDice::new(spec.seed, deal);
-    let rotations = spec.games_per_deal() as usize;
-    for (r, slot) in out.iter_mut().enumerate().take(rotations) {
-        // bots[k] now plays the k-th seat: lineup entry (k + r) mod n.
-        for (bot, &seat) in bots.iter_mut().zip(start.seats()) {
-            bot.new_game(seat, bot_stream(spec.seed, deal, seat));
-        }
-        let record = play_game(start, bots, &mut dice.clone(), &mut ())
-            .map_err(|e| RunError::Engine(e.to_string()))?;
-        *slot = Played {
-            record,
-            bot_at_seat: spec.bot_at_seat(r as u64),
-        };
-        if rotations > 1 {
-            bots.rotate_left(1);
-        }
+impl RunSpec {
+    /// Whether deals `first..first + deals` all belong to this run.
+    pub fn contains_deals(&self, first: u64, deals: u64) -> bool {
+        first >= self.first_deal
+            && first
+                .checked_add(deals)
+                .is_some_and(|end| end <= self.first_deal + self.deals)
     }
-    // With rotation, n turns by one have brought the lineup back to its order.
-    Ok(rotations)
+
+    /// Plays game `game` of the run, with fresh bots, watched by `observer`: the one place that
+    /// says what game i of a run is (its deal's dice, the bots' seeds, the rotation's seating).
+    pub fn play<O: Observer + ?Sized>(
+        &self,
+        game: u64,
+        observer: &mut O,
+    ) -> Result<Played, RunError> {
+        let mut bots: Vec<Box<dyn Bot>> = self.lineup.iter().map(BotSpec::build).collect();
+        self.play_with(game, &mut bots, observer)
+    }
+
+    /// [`RunSpec::play`] with the caller's bots, one per lineup entry in lineup order (as
+    /// [`BotSpec::build`] makes them; they are re-seeded here).
+    pub fn play_with<O: Observer + ?Sized>(
+        &self,
+        game: u64,
+        bots: &mut [Box<dyn Bot>],
+        observer: &mut O,
+    ) -> Result<Played, RunError> {
+        let start = Game::new(self.rules, self.players())?;
+        self.play_from(&start, game, bots, observer)
+    }
+
+    /// Plays `game` from the set-up position `start` of this run.
+    pub(crate) fn play_from<O: Observer + ?Sized>(
+        &self,
+        start: &Game,
+        game: u64,
+        bots: &mut [Box<dyn Bot>],
+        observer: &mut O,
+    ) -> Result<Played, RunError> {
+        let (deal, rotation) = self.locate(game);
+        let mut dice = SeededDice::new(self.seed, deal);
+        let record = self.play_dice(start, game, bots, &mut dice, observer)?;
+        Ok(Played {
+            record,
+            bot_at_seat: self.bot_at_seat(rotation),
+        })
+    }
+
+    /// Plays `game` of the run (its seating and bot seeds) with the given dice: the seeded ones
+    /// of its deal, or a scripted list (replay). `bots` are in lineup order on entry and return.
+    pub fn play_dice<D: Dice + ?Sized, O: Observer + ?Sized>(
+        &self,
+        start: &Game,
+        game: u64,
+        bots: &mut [Box<dyn Bot>],
+        dice: &mut D,
+        observer: &mut O,
+    ) -> Result<GameRecord, RunError> {
+        let (deal, rotation) = self.locate(game);
+        let turn = (rotation as usize) % bots.len().max(1);
+        // bots[k] now plays the k-th seat: lineup entry (k + r) mod n.
+        bots.rotate_left(turn);
+        for (bot, &seat) in bots.iter_mut().zip(start.seats()) {
+            bot.new_game(seat, bot_stream(self.seed, deal, seat));
+        }
+        let result = play_game(*start, bots, dice, observer);
+        bots.rotate_right(turn);
+        result.map_err(|e| RunError::OutOfDice(e))
+    }
 }

@@ -17,7 +17,7 @@ impl PartialEq for Histogram {
 impl Eq for Histogram {}
 
 /// Moments and nearest-rank quantiles of a [`Histogram`].
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct Spread {
     /// Number of values.
     pub n: u64,

@@ -58,7 +58,7 @@ pub fn design_effect(groups: u64, m: u64, wins: u64, wins_sq: u64) -> f64 {
 }
 
 /// The result of the chi-square test that every seat wins equally often.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct ChiSquare {
     /// The statistic (after any design-effect correction).
     pub statistic: f64,

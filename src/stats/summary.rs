@@ -10,7 +10,7 @@ use super::tally::{Entrant, Events, Tally};
 pub const CONFIDENCE: f64 = 0.95;
 
 /// One bot's line.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct BotLine {
     /// Lineup index.
     pub index: usize,
@@ -27,7 +27,7 @@ pub struct BotLine {
 }
 
 /// One seat's line.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct SeatLine {
     /// The seat.
     pub seat: Seat,
@@ -40,7 +40,7 @@ pub struct SeatLine {
 }
 
 /// The spread of one game-length measure.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct LengthLine {
     /// `turns` or `rolls`.
     pub measure: &'static str,
@@ -49,7 +49,7 @@ pub struct LengthLine {
 }
 
 /// Every figure a run reports.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Summary {
     /// Number of players.
     pub players: usize,

@@ -18,7 +18,7 @@ pub struct Played {
 }
 
 /// Results of one bot (a lineup entry) or one seat.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Entrant {
     /// Games played.
     pub games: u64,
@@ -52,7 +52,7 @@ impl Entrant {
 }
 
 /// Event totals over all games.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Events {
     /// Chosen moves, launches included.
     pub moves: u64,

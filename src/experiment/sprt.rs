@@ -1,0 +1,205 @@
+//! `run --sprt`: a head-to-head between two bots that stops as soon as a sequential
+//! probability ratio test decides.
+//!
+//! The unit of the test is the rotation group (a deal played with the two bots in each seat).
+//! Each group scores bot A (the first of the lineup) 2 points per game won and 1 per unfinished
+//! game, out of `steps = 4`. The test is checked after every unit of deals, in deal order, so
+//! where it stops depends only on the spec and the unit size, never on the thread count.
+
+use serde::Serialize;
+
+use crate::analysis::sprt::SprtSummary;
+use crate::analysis::{Sprt, SprtConfig, Verdict};
+use crate::export::{Manifest, SprtSection, run_tables};
+use crate::runner::{self, Flow, Plan, RunSpec};
+use crate::stats::Tally;
+
+use super::run::{RunReport, SummaryJson};
+use super::{Context, JobError, finish, names, start};
+
+/// Deals per unit (one check of the test) unless told otherwise.
+pub const SPRT_CHUNK_DEALS: u64 = 16;
+
+/// A sequential head-to-head.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SprtJob {
+    /// Two distinct bots, seats rotated; `deals` is the most deals to play.
+    pub spec: RunSpec,
+    /// The rules as named.
+    pub rules_name: String,
+    /// The test.
+    pub config: SprtConfig,
+    /// Deals per check of the test.
+    pub chunk_deals: u64,
+}
+
+/// What the head-to-head found.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SprtReport {
+    /// The games up to the stop, as a run.
+    pub run: RunReport,
+    /// Bot A's name.
+    pub bot_a: String,
+    /// Bot B's name.
+    pub bot_b: String,
+    /// The test's state at the stop.
+    pub sprt: SprtSummary,
+}
+
+impl SprtJob {
+    /// Checks that `spec` is a two-bot head-to-head, and rotates its seats.
+    pub fn new(
+        mut spec: RunSpec,
+        rules_name: String,
+        config: SprtConfig,
+        chunk_deals: u64,
+    ) -> Result<SprtJob, JobError> {
+        if spec.lineup.len() != 2 || spec.lineup[0] == spec.lineup[1] {
+            return Err(JobError::Invalid(format!(
+                "--sprt compares two distinct bots: give --bots A,B (e.g. --bots greedy,random), not {}",
+                names(&spec.lineup).join(",")
+            )));
+        }
+        spec.rotate_seats = true;
+        spec.validate()?;
+        Ok(SprtJob {
+            spec,
+            rules_name,
+            config,
+            chunk_deals,
+        })
+    }
+
+    /// The job's manifest (status running).
+    pub fn manifest(&self) -> Manifest {
+        let mut m = Manifest::new(&self.spec, &self.rules_name, false);
+        m.sprt = Some(SprtSection {
+            test: self.config.to_string(),
+            chunk_deals: self.chunk_deals,
+            result: None,
+        });
+        m
+    }
+
+    /// The report's title line.
+    pub fn title(&self) -> String {
+        format!(
+            "aeroplane run --sprt: rules {}, seed {}, seats rotated",
+            self.rules_name, self.spec.seed
+        )
+    }
+
+    /// Plays until the test decides or the deals run out; with an output directory, writes
+    /// run.json (with the outcome), the run's tables, sprt.json and summary.json.
+    pub fn execute(&self, ctx: &Context<'_>) -> Result<SprtReport, JobError> {
+        let mut manifest = self.manifest();
+        start(ctx.out, &manifest)?;
+        let result = self.play(ctx);
+        if let (Ok((report, _)), Some(s)) = (&result, manifest.sprt.as_mut()) {
+            s.result = Some(verdict_word(report.sprt.verdict).to_string());
+        }
+        finish(ctx.out, &mut manifest, result)
+    }
+
+    fn play(&self, ctx: &Context<'_>) -> Result<(SprtReport, u64), JobError> {
+        let spec = &self.spec;
+        let per_deal = spec.games_per_deal() as usize;
+        let mut test = Sprt::new(self.config, 2 * per_deal as u32);
+        let mut tally = Tally::new(spec.players(), spec.games_per_deal());
+        let parts = std::slice::from_ref(spec);
+        let plan = Plan::chunked(parts, self.chunk_deals)?;
+        runner::execute(
+            parts,
+            &plan.units,
+            ctx.exec,
+            &|_| true,
+            &mut |unit| {
+                for deal in unit.rows.chunks(per_deal) {
+                    let points: u32 = deal
+                        .iter()
+                        .map(|row| {
+                            let rec = &row.played.record;
+                            // Bot A is lineup entry 0.
+                            let seat_a = row.played.bot_at_seat.iter().position(|&b| b == 0);
+                            match (rec.winner, seat_a) {
+                                (Some(w), Some(a)) if w.index() == a => 2,
+                                _ if rec.unfinished => 1,
+                                _ => 0,
+                            }
+                        })
+                        .sum();
+                    test.add(points);
+                }
+                tally.merge(&unit.tally);
+                Ok(match test.status() {
+                    Verdict::Continue => Flow::Continue,
+                    _ => Flow::Stop,
+                })
+            },
+            ctx.progress,
+        )?;
+        let names = names(&spec.lineup);
+        let report = SprtReport {
+            run: RunReport::new(self.title(), tally, &names),
+            bot_a: names[0].clone(),
+            bot_b: names[1].clone(),
+            sprt: test.summary(),
+        };
+        if let Some(dir) = ctx.out {
+            for table in run_tables(&report.run.tally, &report.run.summary) {
+                dir.write_table(&table)?;
+            }
+            dir.write_json(
+                "sprt.json",
+                &serde_json::json!({
+                    "bot_a": report.bot_a,
+                    "bot_b": report.bot_b,
+                    "games": report.run.tally.games,
+                    "result": report.sprt.verdict,
+                    "sprt": report.sprt,
+                }),
+            )?;
+            dir.write_json("summary.json", &SummaryJson::new("sprt", &report))?;
+        }
+        let games = report.run.tally.games;
+        Ok((report, games))
+    }
+}
+
+/// The manifest's word for a verdict.
+fn verdict_word(v: Verdict) -> &'static str {
+    match v {
+        Verdict::AcceptH0 => "h0",
+        Verdict::AcceptH1 => "h1",
+        Verdict::Continue => "inconclusive",
+    }
+}
+
+impl SprtReport {
+    /// The text report: the run's tables, then the test.
+    pub fn write_text(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        self.run.write_text(w)?;
+        let (s, c) = (&self.sprt, &self.sprt.config);
+        writeln!(
+            w,
+            "\nSPRT {} vs {}: elo0={} elo1={} alpha={} beta={}",
+            self.bot_a, self.bot_b, c.elo0, c.elo1, c.alpha, c.beta
+        )?;
+        writeln!(
+            w,
+            "  LLR {:.3} (bounds {:.3}, {:.3}) after {} games ({} pairs)",
+            s.llr, s.lower, s.upper, self.run.tally.games, s.groups
+        )?;
+        writeln!(
+            w,
+            "  Elo {:.1} [{:.1}, {:.1}] (95%), LOS {:.4}, score {:.4}",
+            s.elo.elo, s.elo.low, s.elo.high, s.los, s.score
+        )?;
+        let result = match s.verdict {
+            Verdict::AcceptH1 => "H1 accepted",
+            Verdict::AcceptH0 => "H0 accepted",
+            Verdict::Continue => "inconclusive (game limit reached)",
+        };
+        writeln!(w, "result: {result}")
+    }
+}

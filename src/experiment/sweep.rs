@@ -1,0 +1,524 @@
+//! `sweep`: every rule variant of a Cartesian product, played on the same seeds (common random
+//! numbers), compared for fairness and length.
+//!
+//! Each variant is one part of the job: an ordinary run of the same lineup, seed and deals;
+//! only the rules differ. `sweep.csv` has one row per variant in product order (see
+//! [`SWEEP_HEADER`]).
+
+use serde::Serialize;
+
+use crate::analysis::paired::ProportionSummary;
+use crate::analysis::{Axis, PairedIndicators, PairedSummary, PairedSums, Variant, variants};
+use crate::bots::registry::BotSpec;
+use crate::engine::board::Seat;
+use crate::engine::rules::Rules;
+use crate::export::{Cell, Manifest, SortKey, SweepSection, Table};
+use crate::runner::{self, Flow, Plan, RunSpec};
+use crate::stats::{Summary, Tally};
+
+use super::run::SummaryJson;
+use super::{Context, JobError, finish, names, start};
+
+/// The columns of `sweep.csv`. Seat columns exist for all four seats; those not in play are
+/// empty. Rates are fractions; `*_lo95`/`*_hi95` are Wilson 95% bounds; `chi2_p` is the p-value
+/// of "all seats win equally often"; `max_seat_edge` is the largest |seat win rate - 1/players|;
+/// event columns are means per game.
+pub const SWEEP_HEADER: [&str; 33] = [
+    "index",
+    "variant",
+    "players",
+    "games",
+    "seat0_win",
+    "seat0_lo95",
+    "seat0_hi95",
+    "seat1_win",
+    "seat1_lo95",
+    "seat1_hi95",
+    "seat2_win",
+    "seat2_lo95",
+    "seat2_hi95",
+    "seat3_win",
+    "seat3_lo95",
+    "seat3_hi95",
+    "chi2_p",
+    "max_seat_edge",
+    "turns_mean",
+    "turns_sd",
+    "turns_median",
+    "turns_p95",
+    "rolls_mean",
+    "rolls_sd",
+    "rolls_median",
+    "rolls_p95",
+    "moves_per_game",
+    "captures_per_game",
+    "penalties_per_game",
+    "jumps_per_game",
+    "flights_per_game",
+    "bounces_per_game",
+    "unfinished",
+];
+
+/// The columns of `compare.csv`: one row per compared metric (`seat0_win`, `turns`); `p` is
+/// McNemar's test for the win rate and the paired t-test for turns.
+pub const COMPARE_HEADER: [&str; 9] = [
+    "a",
+    "b",
+    "metric",
+    "mean_a",
+    "mean_b",
+    "diff",
+    "diff_lo95",
+    "diff_hi95",
+    "p",
+];
+
+/// The default order of the printed table: fairest first.
+pub const DEFAULT_SORT: &str = "max_seat_edge";
+
+/// A sweep.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepJob {
+    /// The base rules as named.
+    pub rules_name: String,
+    /// The base rules.
+    pub base: Rules,
+    /// The varied options, in product order (the first varies slowest).
+    pub axes: Vec<Axis>,
+    /// The lineup every variant plays.
+    pub lineup: Vec<BotSpec>,
+    /// The lineup as the user wrote it, for the title.
+    pub bots_label: String,
+    /// Master seed.
+    pub seed: u64,
+    /// Deals per variant.
+    pub deals: u64,
+    /// Play each deal once per rotation.
+    pub rotate_seats: bool,
+    /// Two variants (0-based, product order) to compare game by game.
+    pub compare: Option<(usize, usize)>,
+    /// The order of the printed table.
+    pub sort: SortKey,
+    variants: Vec<Variant>,
+    parts: Vec<RunSpec>,
+}
+
+/// One variant's results.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SweepRow {
+    /// 1-based index in product order.
+    pub index: usize,
+    /// The variant's label, e.g. `overshoot=bounce`.
+    pub variant: String,
+    /// The figures.
+    pub summary: Summary,
+    /// The largest |seat win rate - 1/players|.
+    pub max_seat_edge: f64,
+}
+
+/// A paired comparison of two variants over the shared deals.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Comparison {
+    /// Variant A (0-based).
+    pub a: usize,
+    /// Variant B (0-based).
+    pub b: usize,
+    /// Games compared pairwise.
+    pub games: u64,
+    /// Seat 0's win rate, McNemar.
+    pub seat0: Option<ProportionSummary>,
+    /// Turns per game, paired t.
+    pub turns: Option<PairedSummary>,
+}
+
+/// What a sweep found.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SweepReport {
+    /// The title line.
+    pub title: String,
+    /// Players per game.
+    pub players: usize,
+    /// One row per variant, in product order.
+    pub rows: Vec<SweepRow>,
+    /// The paired comparison, if asked for.
+    pub comparison: Option<Comparison>,
+    /// The order of the printed table.
+    #[serde(serialize_with = "as_text")]
+    pub sort: SortKey,
+}
+
+fn as_text<S: serde::Serializer>(k: &SortKey, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(k)
+}
+
+impl SweepJob {
+    /// Checks the sweep and expands its variants.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        rules_name: String,
+        base: Rules,
+        axes: Vec<Axis>,
+        lineup: Vec<BotSpec>,
+        bots_label: String,
+        seed: u64,
+        deals: u64,
+        rotate_seats: bool,
+        compare: Option<(usize, usize)>,
+        sort: SortKey,
+    ) -> Result<SweepJob, JobError> {
+        if axes.is_empty() {
+            return Err(JobError::Invalid(
+                "nothing to vary: give --vary OPTION=v1,v2 or a [sweep] table in --config".into(),
+            ));
+        }
+        let all = variants(base, &axes).map_err(|e| JobError::Invalid(e.to_string()))?;
+        let parts: Vec<RunSpec> = all
+            .iter()
+            .map(|v| RunSpec {
+                rules: v.rules,
+                lineup: lineup.clone(),
+                seed,
+                first_deal: 0,
+                deals,
+                rotate_seats,
+            })
+            .collect();
+        parts[0].validate()?;
+        if let Some((a, b)) = compare {
+            if a == b || a >= all.len() || b >= all.len() {
+                return Err(JobError::Invalid(format!(
+                    "--compare: give two different variant indices I,J between 1 and {}",
+                    all.len()
+                )));
+            }
+        }
+        Table::new("sweep.csv", &SWEEP_HEADER)
+            .column(&sort.column)
+            .map_err(|e| JobError::Invalid(format!("--sort {e}")))?;
+        Ok(SweepJob {
+            rules_name,
+            base,
+            axes,
+            lineup,
+            bots_label,
+            seed,
+            deals,
+            rotate_seats,
+            compare,
+            sort,
+            variants: all,
+            parts,
+        })
+    }
+
+    /// The variants, in product order.
+    pub fn variants(&self) -> &[Variant] {
+        &self.variants
+    }
+
+    /// The job's parts: one run per variant.
+    pub fn parts(&self) -> &[RunSpec] {
+        &self.parts
+    }
+
+    /// Games the sweep plays.
+    pub fn total_games(&self) -> u64 {
+        self.parts.iter().map(RunSpec::total_games).sum()
+    }
+
+    /// The job's manifest (status running): the base run plus the sweep's axes.
+    pub fn manifest(&self) -> Manifest {
+        let mut m = Manifest::new(&self.parts[0], &self.rules_name, false);
+        m.command = "sweep".into();
+        m.rules = serde_json::to_value(self.base).expect("rules serialize");
+        m.games_planned = self.total_games();
+        m.sweep = Some(SweepSection {
+            vary: self.axes.iter().map(axis_text).collect(),
+            variants: self.variants.iter().map(Variant::label).collect(),
+            compare: self.compare.map(|(a, b)| [a + 1, b + 1]),
+            sort: self.sort.to_string(),
+        });
+        m
+    }
+
+    /// The title line.
+    pub fn title(&self) -> String {
+        format!(
+            "aeroplane sweep: rules {} ({} variants), bots {}, seed {}, {} deals each{}",
+            self.rules_name,
+            self.variants.len(),
+            self.bots_label,
+            self.seed,
+            self.deals,
+            if self.rotate_seats {
+                ", seats rotated"
+            } else {
+                ""
+            }
+        )
+    }
+
+    /// Plays every variant; with an output directory, writes run.json, sweep.csv,
+    /// compare.csv (with a comparison) and summary.json.
+    pub fn execute(&self, ctx: &Context<'_>) -> Result<SweepReport, JobError> {
+        let mut manifest = self.manifest();
+        start(ctx.out, &manifest)?;
+        let result = self.play(ctx);
+        finish(ctx.out, &mut manifest, result)
+    }
+
+    fn play(&self, ctx: &Context<'_>) -> Result<(SweepReport, u64), JobError> {
+        let spec0 = &self.parts[0];
+        let mut tallies: Vec<Tally> = self
+            .parts
+            .iter()
+            .map(|s| Tally::new(s.players(), s.games_per_deal()))
+            .collect();
+        let kept = |part: usize| self.compare.is_some_and(|(a, b)| part == a || part == b);
+        // Per game of each compared variant: seat 0 won, turns.
+        let mut outcomes: Vec<Vec<(bool, u32)>> = vec![Vec::new(); self.parts.len()];
+        let plan = Plan::chunked(&self.parts, ctx.exec.chunk_deals)?;
+        runner::execute(
+            &self.parts,
+            &plan.units,
+            ctx.exec,
+            &kept,
+            &mut |unit| {
+                tallies[unit.unit.part].merge(&unit.tally);
+                outcomes[unit.unit.part].extend(unit.rows.iter().map(|r| {
+                    let rec = &r.played.record;
+                    (rec.winner == Seat::new(0), rec.turns)
+                }));
+                Ok(Flow::Continue)
+            },
+            ctx.progress,
+        )?;
+        let names = names(&self.lineup);
+        let rows: Vec<SweepRow> = self
+            .variants
+            .iter()
+            .zip(&tallies)
+            .enumerate()
+            .map(|(i, (v, t))| {
+                let summary = Summary::new(t, &names);
+                SweepRow {
+                    index: i + 1,
+                    variant: v.label(),
+                    max_seat_edge: max_edge(&summary),
+                    summary,
+                }
+            })
+            .collect();
+        let comparison = self.compare.map(|(a, b)| {
+            let mut seat0 = PairedIndicators::new();
+            let mut turns = PairedSums::new();
+            for (x, y) in outcomes[a].iter().zip(&outcomes[b]) {
+                seat0.add(x.0, y.0);
+                turns.add(i64::from(x.1), i64::from(y.1));
+            }
+            Comparison {
+                a,
+                b,
+                games: self.deals * spec0.games_per_deal(),
+                seat0: seat0.summary(),
+                turns: turns.summary(),
+            }
+        });
+        let report = SweepReport {
+            title: self.title(),
+            players: spec0.players(),
+            rows,
+            comparison,
+            sort: self.sort.clone(),
+        };
+        if let Some(dir) = ctx.out {
+            dir.write_table(&report.table())?;
+            if let Some(t) = report.compare_table() {
+                dir.write_table(&t)?;
+            }
+            dir.write_json("summary.json", &SummaryJson::new("sweep", &report))?;
+        }
+        let games = tallies.iter().map(|t| t.games).sum();
+        Ok((report, games))
+    }
+}
+
+/// An axis as `--vary` text: `overshoot=illegal,bounce`, `launch_rolls=[6];[2,4,6]`.
+pub fn axis_text(a: &Axis) -> String {
+    let values: Vec<String> = a
+        .settings()
+        .iter()
+        .map(|s| {
+            let text = s.to_string();
+            text.split_once('=')
+                .map_or(text.clone(), |(_, v)| v.to_string())
+        })
+        .collect();
+    let sep = if a.option() == "launch_rolls" {
+        ";"
+    } else {
+        ","
+    };
+    format!("{}={}", a.option(), values.join(sep))
+}
+
+/// The largest |seat win rate - 1/players|.
+fn max_edge(s: &Summary) -> f64 {
+    let fair = 1.0 / s.players as f64;
+    s.seats
+        .iter()
+        .map(|l| (l.win_rate - fair).abs())
+        .fold(0.0, f64::max)
+}
+
+impl SweepRow {
+    fn cells(&self) -> Vec<Cell> {
+        let s = &self.summary;
+        let mut cells = vec![
+            Cell::int(self.index as u64),
+            Cell::text(self.variant.clone()),
+            Cell::int(s.players as u64),
+            Cell::int(s.games),
+        ];
+        for seat in Seat::ALL {
+            match s.seats.iter().find(|l| l.seat == seat) {
+                Some(l) => {
+                    cells.push(Cell::fixed(Some(l.win_rate)));
+                    cells.push(Cell::fixed(l.interval.map(|i| i.0)));
+                    cells.push(Cell::fixed(l.interval.map(|i| i.1)));
+                }
+                None => cells.extend([Cell::empty(), Cell::empty(), Cell::empty()]),
+            }
+        }
+        cells.push(Cell::sci(s.seat_test.map(|c| c.p_value), 3));
+        cells.push(Cell::fixed(Some(self.max_seat_edge)));
+        for l in &s.lengths {
+            match l.spread {
+                Some(sp) => cells.extend([
+                    Cell::fixed(Some(sp.mean)),
+                    Cell::fixed(Some(sp.sd)),
+                    Cell::int(sp.median),
+                    Cell::int(sp.p95),
+                ]),
+                None => cells.extend([Cell::empty(), Cell::empty(), Cell::empty(), Cell::empty()]),
+            }
+        }
+        let per = |n: u64| Cell::fixed((s.games > 0).then(|| n as f64 / s.games as f64));
+        let e = &s.events;
+        for n in [
+            e.moves,
+            e.captures,
+            e.penalties,
+            e.jumps,
+            e.flights,
+            e.bounces,
+        ] {
+            cells.push(per(n));
+        }
+        cells.push(Cell::int(s.unfinished));
+        cells
+    }
+}
+
+impl SweepReport {
+    /// `sweep.csv`: one row per variant, in product order.
+    pub fn table(&self) -> Table {
+        let mut t = Table::new("sweep.csv", &SWEEP_HEADER);
+        for r in &self.rows {
+            t.push(r.cells());
+        }
+        t
+    }
+
+    /// `compare.csv`, with a comparison.
+    pub fn compare_table(&self) -> Option<Table> {
+        let c = self.comparison.as_ref()?;
+        let mut t = Table::new("compare.csv", &COMPARE_HEADER);
+        let (la, lb) = (&self.rows[c.a].variant, &self.rows[c.b].variant);
+        for (metric, s) in [("seat0_win", c.seat0.map(|p| p.test)), ("turns", c.turns)] {
+            let mut r = vec![
+                Cell::text(la.clone()),
+                Cell::text(lb.clone()),
+                Cell::text(metric),
+            ];
+            match s {
+                Some(s) => r.extend([
+                    Cell::fixed(Some(s.mean_a)),
+                    Cell::fixed(Some(s.mean_b)),
+                    Cell::fixed(Some(s.diff)),
+                    Cell::fixed(Some(s.low)),
+                    Cell::fixed(Some(s.high)),
+                    Cell::sci(Some(s.p_value), 3),
+                ]),
+                None => r.extend(std::iter::repeat_n(Cell::empty(), 6)),
+            }
+            t.push(r);
+        }
+        Some(t)
+    }
+
+    /// The text report: the variants in the report's order, then the comparison.
+    pub fn write_text(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let table = self.table();
+        let order = table
+            .sorted_order(&self.sort)
+            .expect("the sort column was checked");
+        let seats = Seat::in_play(self.players);
+        writeln!(w, "{}", self.title)?;
+        let width = self
+            .rows
+            .iter()
+            .map(|r| r.variant.len())
+            .max()
+            .unwrap_or(7)
+            .max(7);
+        let mut head = format!("{:>3}  {:<width$}", "#", "variant");
+        for s in seats {
+            head.push_str(&format!("  {:>7}", format!("seat{}", s.index())));
+        }
+        head.push_str(&format!(
+            "  {:>9}  {:>6}  {:>7}  {:>5}  {:>5}  {:>10}",
+            "chi2_p", "edge", "turns", "med", "p95", "unfinished"
+        ));
+        writeln!(w, "{head}")?;
+        let short = |x: &Cell| x.value.map(|v| format!("{v:.4}")).unwrap_or_default();
+        for &i in &order {
+            let (row, r) = (&self.rows[i], &table.rows[i]);
+            let mut line = format!("{:>3}  {:<width$}", row.index, row.variant);
+            for s in seats {
+                line.push_str(&format!("  {:>7}", short(&r[4 + 3 * s.index()])));
+            }
+            let turns = row.summary.lengths[0].spread;
+            line.push_str(&format!(
+                "  {:>9}  {:>6}  {:>7}  {:>5}  {:>5}  {:>10}",
+                r[16].text,
+                short(&r[17]),
+                turns.map(|t| format!("{:.1}", t.mean)).unwrap_or_default(),
+                r[20].text,
+                r[21].text,
+                row.summary.unfinished
+            ));
+            writeln!(w, "{line}")?;
+        }
+        if let (Some(c), Some(t)) = (&self.comparison, self.compare_table()) {
+            writeln!(w)?;
+            writeln!(
+                w,
+                "paired comparison over {} shared games: A = #{} {}, B = #{} {}",
+                c.games,
+                c.a + 1,
+                self.rows[c.a].variant,
+                c.b + 1,
+                self.rows[c.b].variant
+            )?;
+            for r in &t.rows {
+                writeln!(
+                    w,
+                    "  {:<14} A {:>10}  B {:>10}  A-B {:>10}  95% [{}, {}]  p {}",
+                    r[2].text, r[3].text, r[4].text, r[5].text, r[6].text, r[7].text, r[8].text
+                )?;
+            }
+        }
+        Ok(())
+    }
+}
