@@ -20,7 +20,7 @@ fn aeroplane() -> assert_cmd::Command {
 /// Runs `aeroplane run` with `args`, asserting success; returns stdout.
 fn run_ok(args: &[&str]) -> String {
     let out = aeroplane().arg("run").args(args).assert().success();
-    String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    without_written_line(String::from_utf8(out.get_output().stdout.clone()).unwrap())
 }
 
 fn read(dir: &Path, file: &str) -> String {
@@ -553,4 +553,12 @@ fn bots_come_from_the_bots_dir_and_the_manifest_keeps_their_parameters() {
     // The manifest alone reproduces the run, without the profile directory.
     let again = run_ok(&["--manifest", out.join("run.json").to_str().unwrap(), "-q"]);
     assert_eq!(stdout, again);
+}
+
+/// Stdout without its last line, which names the output folder (it differs between runs).
+fn without_written_line(stdout: String) -> String {
+    match stdout.find("\n\nwrote ") {
+        Some(i) => stdout[..=i].to_string(),
+        None => stdout,
+    }
 }

@@ -31,7 +31,7 @@ fn sprt(threads: &str, bots: &str, extra: &[&str]) -> String {
         .args(extra)
         .assert()
         .success();
-    String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    without_written_line(String::from_utf8(out.get_output().stdout.clone()).unwrap())
 }
 
 /// The number after `after` in the LLR line.
@@ -91,5 +91,13 @@ fn bad_sprt_input_is_a_clear_error() {
             .failure()
             .stderr(predicate::str::contains(word))
             .stderr(predicate::str::contains("panicked").not());
+    }
+}
+
+/// Stdout without its last line, which names the output folder (it differs between runs).
+fn without_written_line(stdout: String) -> String {
+    match stdout.find("\n\nwrote ") {
+        Some(i) => stdout[..=i].to_string(),
+        None => stdout,
     }
 }

@@ -38,7 +38,7 @@ fn sweep(dir: &Path, threads: &str, extra: &[&str]) -> String {
         .args(extra)
         .assert()
         .success();
-    String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    without_written_line(String::from_utf8(out.get_output().stdout.clone()).unwrap())
 }
 
 fn read(dir: &Path, file: &str) -> String {
@@ -186,4 +186,12 @@ fn a_config_sweep_section_equals_the_command_line() {
         .assert()
         .failure()
         .stderr(predicate::str::contains("colour"));
+}
+
+/// Stdout without its last line, which names the output folder (it differs between runs).
+fn without_written_line(stdout: String) -> String {
+    match stdout.find("\n\nwrote ") {
+        Some(i) => stdout[..=i].to_string(),
+        None => stdout,
+    }
 }

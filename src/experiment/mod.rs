@@ -108,3 +108,18 @@ fn finish<T>(
 fn names(lineup: &[crate::bots::registry::BotSpec]) -> Vec<String> {
     lineup.iter().map(|b| b.name.clone()).collect()
 }
+
+/// An error with its causes, as one line.
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        let c_text = c.to_string();
+        if !text.contains(&c_text) {
+            text.push_str(": ");
+            text.push_str(&c_text);
+        }
+        cause = c.source();
+    }
+    text
+}

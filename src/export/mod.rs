@@ -28,7 +28,7 @@ use std::path::Path;
 
 /// Why output could not be written.
 #[derive(Debug, thiserror::Error)]
-#[error("cannot write {file}: {source}")]
+#[error("cannot write {file}")]
 pub struct ExportError {
     /// The path.
     pub file: String,

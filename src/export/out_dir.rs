@@ -62,6 +62,15 @@ pub enum OutDirError {
         /// The lock file.
         lock: String,
     },
+    /// The directory cannot be created.
+    #[error("cannot create output directory {dir}")]
+    Create {
+        /// The directory.
+        dir: String,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
     /// The path exists and is not a directory.
     #[error("--out {0} exists and is not a directory")]
     NotADirectory(String),
@@ -85,7 +94,10 @@ impl OutputDir {
         if path.exists() && !path.is_dir() {
             return Err(OutDirError::NotADirectory(path.display().to_string()));
         }
-        std::fs::create_dir_all(path).map_err(|e| ExportError::new(path, e))?;
+        std::fs::create_dir_all(path).map_err(|source| OutDirError::Create {
+            dir: path.display().to_string(),
+            source,
+        })?;
         let dir = OutputDir::lock(path)?;
         let found: Vec<&str> = OWN_FILES
             .iter()
