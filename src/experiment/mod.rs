@@ -93,7 +93,7 @@ fn finish<T>(
             manifest.finish(
                 JobStatus::Failed,
                 manifest.games_played,
-                Some(e.to_string()),
+                Some(chain(&e)),
             );
             if let Some(dir) = out {
                 // The job's error matters more than a second failure to write.

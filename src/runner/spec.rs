@@ -170,6 +170,6 @@ impl RunSpec {
         }
         let result = play_game(*start, bots, dice, observer);
         bots.rotate_right(turn);
-        result.map_err(|e| RunError::OutOfDice(e))
+        result.map_err(RunError::OutOfDice)
     }
 }
