@@ -129,7 +129,7 @@ static KINDS: [KindDef; 5] = [
     },
     KindDef {
         name: "greedy",
-        summary: "seed 004's priority: capture, jump/flight, launch, else the furthest plane",
+        summary: "fixed priority: capture, jump or flight, launch, else any move; furthest plane first",
         params: &[],
         build: |_, _| Box::new(Greedy),
     },

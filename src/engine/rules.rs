@@ -66,9 +66,9 @@ pub enum End {
 /// A named preset of RULES.md.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Preset {
-    /// Seed 004, the web version with bots; the default.
+    /// The rules of a popular web version played against bots; the default.
     AppFreeGame,
-    /// Seeds 000, 001 and 003, the encyclopedia description.
+    /// The rules as the usual encyclopedia description gives them.
     Classic,
     /// Common Chinese home rules.
     Chinese,
