@@ -175,3 +175,56 @@ fn bots_listing_survives_other_toml_files_in_the_folder() {
     let out = succeeds(&["bots", "--bots-dir", "."]);
     assert!(out.contains("Not loadable as profiles"), "{out}");
 }
+
+#[test]
+fn rules_document_covers_every_option_the_binary_prints() {
+    let doc = fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/RULES.md")).unwrap();
+    for preset in ["appfreegame", "classic", "chinese"] {
+        let out = succeeds(&["rules", preset]);
+        let keys: Vec<&str> = out
+            .lines()
+            .filter_map(|l| l.split_once(" = ").map(|(k, _)| k))
+            .collect();
+        assert_eq!(keys.len(), 10, "{out}");
+        for key in keys {
+            // A row of the options table and a row of the presets table.
+            let row = format!("| `{key}` |");
+            assert_eq!(doc.matches(&row).count(), 2, "{key} in docs/RULES.md");
+        }
+    }
+    // Every counter of a game record is explained.
+    let header = "turns,rolls,moves,launches,captures,penalties,jumps,flights,bounces,passes";
+    for counter in header.split(',') {
+        assert!(doc.contains(&format!("| `{counter}` |")), "{counter}");
+    }
+}
+
+#[test]
+fn readme_links_point_at_files_in_the_repository() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let readme = fs::read_to_string(format!("{root}/README.md")).unwrap();
+    assert!(
+        !readme.contains("../shared"),
+        "README links outside the repository"
+    );
+    for file in [
+        "docs/RULES.md",
+        "LICENSE-MIT",
+        "LICENSE-APACHE",
+        "ARCHITECTURE.md",
+    ] {
+        assert!(
+            readme.contains(&format!("]({file}")),
+            "README does not link {file}"
+        );
+        assert!(
+            std::path::Path::new(root).join(file).is_file(),
+            "{file} is missing"
+        );
+    }
+    let architecture = fs::read_to_string(format!("{root}/ARCHITECTURE.md")).unwrap();
+    assert!(
+        !architecture.contains("../shared"),
+        "ARCHITECTURE links outside the repository"
+    );
+}
