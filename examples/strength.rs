@@ -1,5 +1,7 @@
-//! A small strength harness until `aeroplane run` lands: one candidate bot against copies of an
-//! opponent, seeded games, the candidate's seat rotated game by game, Wilson 95% interval.
+//! A small strength harness written against the library alone: one candidate bot against copies
+//! of an opponent, seeded games, the candidate's seat rotated game by game, Wilson 95% interval.
+//! `aeroplane run --bots expectimax,greedy --rotate-seats` answers the same question with the
+//! full statistics; this example shows how to drive games from your own code.
 //!
 //! ```text
 //! cargo run --release --example strength -- --rules appfreegame --players 2 \

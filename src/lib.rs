@@ -22,6 +22,7 @@ pub mod export;
 pub mod record;
 pub mod runner;
 pub mod stats;
+pub mod suggest;
 
 pub use bots::{Bot, Greedy, RandomBot};
 pub use dice::{Dice, ScriptedDice, SeededDice};

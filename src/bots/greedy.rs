@@ -1,4 +1,4 @@
-//! The greedy bot: seed 004's documented priority, with RULES.md's tie-breaks.
+//! The greedy bot: the fixed priority of docs/RULES.md ("The greedy bot"), with its tie-breaks.
 
 use super::Bot;
 use crate::engine::game::Game;

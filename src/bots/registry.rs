@@ -129,7 +129,7 @@ static KINDS: [KindDef; 5] = [
     },
     KindDef {
         name: "greedy",
-        summary: "seed 004's priority: capture, jump/flight, launch, else the furthest plane",
+        summary: "fixed priority: capture, jump or flight, launch, else any move; furthest plane first",
         params: &[],
         build: |_, _| Box::new(Greedy),
     },
@@ -445,7 +445,10 @@ pub enum BotError {
     #[error("empty bot name")]
     Empty,
     /// No profile, file or kind of that name.
-    #[error("unknown bot `{name}`: known bots are {known} (or give a path to a profile .toml)")]
+    #[error(
+        "unknown bot `{name}`{}",
+        tail(name, known, "known bots are", " (or give a path to a profile .toml)")
+    )]
     Unknown {
         /// The name given.
         name: String,
@@ -453,7 +456,10 @@ pub enum BotError {
         known: String,
     },
     /// A profile names a kind that does not exist.
-    #[error("{origin}: unknown bot kind `{kind}`: known kinds are {known}")]
+    #[error(
+        "{origin}: unknown bot kind `{kind}`{}",
+        tail(kind, known, "known kinds are", "")
+    )]
     UnknownKind {
         /// Where.
         origin: String,
@@ -463,7 +469,10 @@ pub enum BotError {
         known: String,
     },
     /// A parameter the kind does not have.
-    #[error("{origin}: bot kind `{kind}` has no parameter `{param}`: its parameters are {known}")]
+    #[error(
+        "{origin}: bot kind `{kind}` has no parameter `{param}`{}",
+        tail(param, known, "its parameters are", "")
+    )]
     UnknownParam {
         /// Where.
         origin: String,
@@ -504,6 +513,15 @@ pub enum BotError {
         /// What was wrong.
         message: String,
     },
+}
+
+/// The end of an "unknown name" message: a suggestion if a name of the comma-separated `known`
+/// is close, then "{lead} {known}{after}".
+fn tail(given: &str, known: &str, lead: &str, after: &str) -> String {
+    let rest = format!("{lead} {known}{after}");
+    // A kind without parameters lists "none", which is not a name to suggest.
+    let names = known.split(", ").filter(|&n| n != "none");
+    crate::suggest::tail(given, names, &rest)
 }
 
 /// Resolves a comma-separated lineup (`greedy,random,...`) into one spec per seat.

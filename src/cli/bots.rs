@@ -1,5 +1,9 @@
 //! `aeroplane bots`: every bot profile with its kind, description and parameters, then every
 //! kind with the parameters it accepts.
+//!
+//! A `.toml` file in the bots directory that does not load as a profile (another kind of TOML
+//! file, or a profile with a mistake in it) does not stop the listing: it is listed apart, with
+//! the reason.
 
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -19,52 +23,119 @@ pub struct BotsArgs {
     pub bots_dir: PathBuf,
 }
 
+/// One profile as listed.
+struct Listed {
+    name: String,
+    kind: String,
+    description: String,
+    params: String,
+}
+
 /// Prints the profiles and the kinds.
 pub fn run(args: BotsArgs) -> anyhow::Result<ExitCode> {
+    let kind_names: Vec<&str> = kinds().iter().map(|k| k.name).collect();
+    let mut listed = Vec::new();
+    let mut not_loadable = Vec::new();
+    for name in known_names(&args.bots_dir) {
+        let loaded = load_profile(&name, &args.bots_dir)
+            .and_then(|profile| Ok((BotSpec::parse(&name, &args.bots_dir)?, profile)));
+        match loaded {
+            // Bare kinds without a profile file are listed under the kinds below.
+            Ok((_, profile))
+                if profile.origin == "built-in kind" && kind_names.contains(&name.as_str()) => {}
+            Ok((spec, profile)) => listed.push(Listed {
+                kind: spec.kind,
+                description: profile.description,
+                params: spec
+                    .params
+                    .iter()
+                    .map(|(k, v)| format!("{k}={v}"))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                name,
+            }),
+            Err(e) => not_loadable.push((name, one_line(&e.to_string()))),
+        }
+    }
+
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
         "Profiles (use a name with --bots; override with name:key=value):"
     )?;
-    let kind_names: Vec<&str> = kinds().iter().map(|k| k.name).collect();
-    for name in known_names(&args.bots_dir) {
-        let profile = load_profile(&name, &args.bots_dir)?;
-        // Bare kinds without a profile file are listed under the kinds below.
-        if profile.origin == "built-in kind" && kind_names.contains(&name.as_str()) {
-            continue;
-        }
-        // An invalid profile is an error naming its file, the parameter and what is allowed.
-        let spec = BotSpec::parse(&name, &args.bots_dir)?;
-        writeln!(
-            out,
-            "  {name}  [kind {}]  {}",
-            spec.kind, profile.description
-        )?;
-        let params: Vec<String> = spec
-            .params
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect();
-        if !params.is_empty() {
-            writeln!(out, "      {}", params.join(" "))?;
+    let name_w = width(listed.iter().map(|p| p.name.len()));
+    let kind_w = width(listed.iter().map(|p| p.kind.len() + "[kind ]".len()));
+    for p in &listed {
+        let kind = format!("[kind {}]", p.kind);
+        let line = format!("  {:<name_w$}  {kind:<kind_w$}  {}", p.name, p.description);
+        writeln!(out, "{}", line.trim_end())?;
+        if !p.params.is_empty() {
+            writeln!(out, "  {:<name_w$}  {}", "", p.params)?;
         }
     }
+    if !not_loadable.is_empty() {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "Not loadable as profiles (files in {}):",
+            args.bots_dir.display()
+        )?;
+        let w = width(not_loadable.iter().map(|(n, _)| n.len()));
+        for (name, reason) in &not_loadable {
+            writeln!(out, "  {name:<w$}  {reason}")?;
+        }
+    }
+
     writeln!(out)?;
     writeln!(out, "Kinds and their parameters:")?;
-    for kind in kinds() {
+    let rows: Vec<Vec<(&str, String, &str, &str)>> = kinds()
+        .iter()
+        .map(|kind| {
+            kind.params
+                .iter()
+                .map(|p| (p.name, allowed(p.kind), p.default, p.help))
+                .collect()
+        })
+        .collect();
+    let all = || rows.iter().flatten();
+    let param_w = width(all().map(|r| r.0.len()));
+    let allowed_w = width(all().map(|r| r.1.len()));
+    let default_w = width(all().map(|r| r.2.len()));
+    for (kind, rows) in kinds().iter().zip(&rows) {
         writeln!(out, "  {}: {}", kind.name, kind.summary)?;
-        for p in kind.params {
-            let allowed = match p.kind {
-                ParamKind::Int { min, max } => format!("integer {min}..={max}"),
-                ParamKind::Float { min, max } => format!("number {min}..={max}"),
-                ParamKind::Word(words) => words.join("|"),
-            };
-            writeln!(
-                out,
-                "      {:<12} {:<22} default {:<8} {}",
-                p.name, allowed, p.default, p.help
-            )?;
+        for (name, allowed, default, help) in rows {
+            let line = format!(
+                "      {name:<param_w$}  {allowed:<allowed_w$}  default {default:<default_w$}  {help}"
+            );
+            writeln!(out, "{}", line.trim_end())?;
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What a parameter accepts, in a few characters.
+fn allowed(kind: ParamKind) -> String {
+    match kind {
+        ParamKind::Int { min, max } => format!("integer {min}..={max}"),
+        ParamKind::Float { min, max } => format!("number {min}..={max}"),
+        ParamKind::Word(words) => words.join("|"),
+    }
+}
+
+/// The widest of some column entries.
+fn width(lengths: impl Iterator<Item = usize>) -> usize {
+    lengths.max().unwrap_or(0)
+}
+
+/// An error message on one line: a TOML error's source excerpt (the lines that start with a
+/// space or a line number) is left out, the other lines are joined with ": ".
+fn one_line(message: &str) -> String {
+    message
+        .lines()
+        .filter(|l| {
+            let l = l.trim_end();
+            !l.is_empty() && !l.starts_with(' ') && !l.starts_with(|c: char| c.is_ascii_digit())
+        })
+        .collect::<Vec<_>>()
+        .join(": ")
 }

@@ -66,9 +66,9 @@ pub enum End {
 /// A named preset of RULES.md.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Preset {
-    /// Seed 004, the web version with bots; the default.
+    /// The rules of a popular web version played against bots; the default.
     AppFreeGame,
-    /// Seeds 000, 001 and 003, the encyclopedia description.
+    /// The rules as the usual encyclopedia description gives them.
     Classic,
     /// Common Chinese home rules.
     Chinese,
@@ -342,9 +342,7 @@ impl RulesSpec {
 #[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
 pub enum RulesError {
     /// Not a preset name, and not a path to a file.
-    #[error(
-        "unknown rules preset `{0}`: allowed presets are appfreegame, classic, chinese (or a path to a .toml variant file)"
-    )]
+    #[error("unknown rules preset `{0}`{tail}", tail = crate::suggest::tail(.0, Preset::ALL.map(Preset::name), "allowed presets are appfreegame, classic, chinese (or a path to a .toml variant file)"))]
     UnknownPreset(String),
     /// An option's value is outside what RULES.md allows.
     #[error("invalid value {value} for option `{option}`: allowed is {allowed}")]

@@ -1,0 +1,230 @@
+//! The real binary's messages to a new user: "did you mean" for mistyped names, and the
+//! `aeroplane bots` listing (aligned columns, folders holding other TOML files).
+
+use std::fs;
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use tempfile::TempDir;
+
+fn aeroplane() -> assert_cmd::Command {
+    let mut cmd = cargo_bin_cmd!("aeroplane");
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
+    cmd
+}
+
+/// Runs the binary expecting failure; returns stderr.
+fn fails(args: &[&str]) -> String {
+    let out = aeroplane().args(args).assert().failure();
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    stderr
+}
+
+/// Runs the binary expecting success; returns stdout.
+fn succeeds(args: &[&str]) -> String {
+    let out = aeroplane().args(args).assert().success();
+    String::from_utf8(out.get_output().stdout.clone()).unwrap()
+}
+
+#[test]
+fn mistyped_names_get_a_suggestion() {
+    let cases: [(&[&str], &str); 8] = [
+        (
+            &["run", "--bots", "Greedy,random", "--games", "1"],
+            "unknown bot `Greedy`; did you mean `greedy`? Known bots are ",
+        ),
+        (
+            &["run", "--bots", "expectimx,random", "--games", "1"],
+            "unknown bot `expectimx`; did you mean `expectimax`? Known bots are ",
+        ),
+        (
+            &["run", "--bots", "greedy,mcst", "--games", "1"],
+            "unknown bot `mcst`; did you mean `mcts`?",
+        ),
+        (
+            &["replay", "--bots", "greedy,radnom", "--dice", "1"],
+            "unknown bot `radnom`; did you mean `random`?",
+        ),
+        (
+            &["run", "--bots", "expectimax:dpeth=3,greedy", "--games", "1"],
+            "has no parameter `dpeth`; did you mean `depth`? Its parameters are ",
+        ),
+        (
+            &["run", "--rules", "clasic", "--games", "1"],
+            "unknown rules preset `clasic`; did you mean `classic`? Allowed presets are ",
+        ),
+        (
+            &["run", "--rules", "Chinese", "--games", "1"],
+            "unknown rules preset `Chinese`; did you mean `chinese`?",
+        ),
+        (
+            &["rules", "appfreegam"],
+            "unknown rules preset `appfreegam`; did you mean `appfreegame`?",
+        ),
+    ];
+    for (args, needle) in cases {
+        let stderr = fails(args);
+        assert!(
+            stderr.contains(needle),
+            "{args:?}: `{needle}` not in {stderr}"
+        );
+    }
+}
+
+#[test]
+fn distant_names_list_what_exists_without_a_suggestion() {
+    let stderr = fails(&["run", "--bots", "greedy,wizard", "--games", "1"]);
+    assert!(
+        stderr.contains("unknown bot `wizard`: known bots are expectimax, "),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("did you mean"), "{stderr}");
+    let stderr = fails(&["run", "--rules", "klondike", "--games", "1"]);
+    assert!(
+        stderr.contains("unknown rules preset `klondike`: allowed presets are appfreegame"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("did you mean"), "{stderr}");
+    // A kind without parameters has nothing to suggest.
+    let stderr = fails(&["run", "--bots", "greedy:nome=1,random", "--games", "1"]);
+    assert!(stderr.contains("its parameters are none"), "{stderr}");
+    assert!(!stderr.contains("did you mean"), "{stderr}");
+}
+
+#[test]
+fn a_mistyped_kind_in_a_profile_gets_a_suggestion() {
+    let tmp = TempDir::new().unwrap();
+    let profile = tmp.path().join("mine.toml");
+    fs::write(&profile, "kind = \"expectimx\"\n").unwrap();
+    let lineup = format!("{},greedy", profile.display());
+    let stderr = fails(&["run", "--bots", &lineup, "--games", "1"]);
+    assert!(
+        stderr
+            .contains("unknown bot kind `expectimx`; did you mean `expectimax`? Known kinds are "),
+        "{stderr}"
+    );
+}
+
+/// The column at which `needle` starts on each line that holds it.
+fn columns(text: &str, needle: &str) -> Vec<usize> {
+    text.lines().filter_map(|l| l.find(needle)).collect()
+}
+
+#[test]
+fn bots_listing_is_aligned() {
+    let out = succeeds(&["bots"]);
+    assert!(
+        !out.lines().any(|l| l.ends_with(' ')),
+        "trailing spaces:\n{out}"
+    );
+    // Every profile's kind starts in one column, and so does every parameter's default.
+    let kinds = columns(&out, "[kind ");
+    assert!(kinds.len() >= 7, "{out}");
+    assert!(kinds.iter().all(|&c| c == kinds[0]), "{out}");
+    let defaults = columns(&out, " default ");
+    assert!(defaults.len() > 20, "{out}");
+    assert!(defaults.iter().all(|&c| c == defaults[0]), "{out}");
+    // The widest allowed set (mcts's policy) is in the table, aligned like the rest.
+    let policy = out
+        .lines()
+        .find(|l| l.contains("none|expectimax|random|greedy"))
+        .expect("the mcts policy row");
+    assert_eq!(policy.find(" default "), Some(defaults[0]), "{out}");
+}
+
+#[test]
+fn bots_listing_survives_other_toml_files_in_the_folder() {
+    let tmp = TempDir::new().unwrap();
+    let dir = tmp.path();
+    fs::write(dir.join("Cargo.toml"), "[package]\nname = \"x\"\n").unwrap();
+    fs::write(dir.join("typo.toml"), "kind = \"gredy\"\n").unwrap();
+    fs::write(
+        dir.join("shallow.toml"),
+        "kind = \"expectimax\"\ndescription = \"one ply\"\n[params]\ndepth = 1\n",
+    )
+    .unwrap();
+    let out = succeeds(&["bots", "--bots-dir", dir.to_str().unwrap()]);
+    // The built-in profiles and the folder's own profile are listed.
+    for name in ["expectimax-deep", "greedy", "mcts-rollout", "random"] {
+        assert!(
+            out.lines().any(|l| l.starts_with(&format!("  {name} "))),
+            "{name}:\n{out}"
+        );
+    }
+    let shallow = out
+        .lines()
+        .find(|l| l.starts_with("  shallow "))
+        .unwrap_or_else(|| panic!("shallow:\n{out}"));
+    assert!(shallow.contains("[kind expectimax]") && shallow.contains("one ply"));
+    assert!(out.contains("depth=1 "), "{out}");
+    // The other files are listed apart, each on one line with its reason.
+    let (_, rest) = out
+        .split_once("Not loadable as profiles")
+        .unwrap_or_else(|| panic!("{out}"));
+    let cargo = rest.lines().find(|l| l.starts_with("  Cargo ")).unwrap();
+    assert!(cargo.contains("unknown field `package`"), "{cargo}");
+    let typo = rest.lines().find(|l| l.starts_with("  typo ")).unwrap();
+    assert!(
+        typo.contains("unknown bot kind `gredy`; did you mean `greedy`?"),
+        "{typo}"
+    );
+    assert!(out.contains("Kinds and their parameters:"), "{out}");
+
+    // The repository root holds Cargo.toml, clippy settings and the like: the listing works.
+    let out = succeeds(&["bots", "--bots-dir", "."]);
+    assert!(out.contains("Not loadable as profiles"), "{out}");
+}
+
+#[test]
+fn rules_document_covers_every_option_the_binary_prints() {
+    let doc = fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/RULES.md")).unwrap();
+    for preset in ["appfreegame", "classic", "chinese"] {
+        let out = succeeds(&["rules", preset]);
+        let keys: Vec<&str> = out
+            .lines()
+            .filter_map(|l| l.split_once(" = ").map(|(k, _)| k))
+            .collect();
+        assert_eq!(keys.len(), 10, "{out}");
+        for key in keys {
+            // A row of the options table and a row of the presets table.
+            let row = format!("| `{key}` |");
+            assert_eq!(doc.matches(&row).count(), 2, "{key} in docs/RULES.md");
+        }
+    }
+    // Every counter of a game record is explained.
+    let header = "turns,rolls,moves,launches,captures,penalties,jumps,flights,bounces,passes";
+    for counter in header.split(',') {
+        assert!(doc.contains(&format!("| `{counter}` |")), "{counter}");
+    }
+}
+
+#[test]
+fn readme_links_point_at_files_in_the_repository() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let readme = fs::read_to_string(format!("{root}/README.md")).unwrap();
+    assert!(
+        !readme.contains("../shared"),
+        "README links outside the repository"
+    );
+    for file in [
+        "docs/RULES.md",
+        "LICENSE-MIT",
+        "LICENSE-APACHE",
+        "ARCHITECTURE.md",
+    ] {
+        assert!(
+            readme.contains(&format!("]({file}")),
+            "README does not link {file}"
+        );
+        assert!(
+            std::path::Path::new(root).join(file).is_file(),
+            "{file} is missing"
+        );
+    }
+    let architecture = fs::read_to_string(format!("{root}/ARCHITECTURE.md")).unwrap();
+    assert!(
+        !architecture.contains("../shared"),
+        "ARCHITECTURE links outside the repository"
+    );
+}
