@@ -1,5 +1,5 @@
 //! Whole games per second: the bare engine and bots, one game per iteration, each iteration a
-//! new deal (dice from `SeededDice::new(seed, i)`), as the runner plays them.
+//! new deal, played by [`RunSpec::play_with`] as the runner plays them.
 //!
 //! `cargo bench --bench games`
 
@@ -8,28 +8,30 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 use aeroplane::bots::registry::parse_lineup;
-use aeroplane::dice::bot_stream;
-use aeroplane::{Bot, Game, Preset, SeededDice, play_game};
+use aeroplane::runner::RunSpec;
+use aeroplane::{Bot, Preset};
 
 const SEED: u64 = 20_260_101;
 
 /// One iteration = one whole game of `preset` with `lineup`.
 fn bench_games(c: &mut Criterion, name: &str, preset: Preset, lineup: &str) {
-    let specs = parse_lineup(lineup, "bots".as_ref()).expect("built-in bots");
-    let mut bots: Vec<Box<dyn Bot>> = specs.iter().map(|s| s.build()).collect();
-    let game = Game::new(preset.rules(), bots.len()).expect("2-4 players");
+    let spec = RunSpec {
+        rules: preset.rules(),
+        lineup: parse_lineup(lineup, "bots".as_ref()).expect("built-in bots"),
+        seed: SEED,
+        first_deal: 0,
+        deals: u64::MAX / 4,
+        rotate_seats: false,
+    };
+    let mut bots: Vec<Box<dyn Bot>> = spec.lineup.iter().map(|s| s.build()).collect();
     let mut deal = 0u64;
     let mut group = c.benchmark_group("games");
     group.throughput(Throughput::Elements(1));
     group.bench_function(name, |b| {
         b.iter(|| {
             deal += 1;
-            for (bot, &seat) in bots.iter_mut().zip(game.seats()) {
-                bot.new_game(seat, bot_stream(SEED, deal, seat));
-            }
-            let mut dice = SeededDice::new(SEED, deal);
             black_box(
-                play_game(black_box(game), &mut bots, &mut dice, &mut ())
+                spec.play_with(black_box(deal), &mut bots, &mut ())
                     .expect("seeded dice never run out"),
             )
         })
