@@ -247,7 +247,11 @@ fn an_sprt_manifest_reproduces_the_stopped_run() {
         .assert()
         .success();
     let (a, b) = (stdout_of(&first), stdout_of(&again));
-    let report = |s: &str| s[..s.find("\n\nwrote ").unwrap_or(s.len())].trim_end().to_string();
+    let report = |s: &str| {
+        s[..s.find("\n\nwrote ").unwrap_or(s.len())]
+            .trim_end()
+            .to_string()
+    };
     assert_eq!(report(&a), report(&b));
     assert!(b.contains(&format!("after {played} games")), "{b}");
 }
@@ -262,7 +266,8 @@ fn manifests_are_checked() {
         .assert()
         .success();
     let good = json(&d.join("run.json"));
-    let cases: Vec<(Box<dyn Fn(&mut serde_json::Value)>, &str)> = vec![
+    type Edit = Box<dyn Fn(&mut serde_json::Value)>;
+    let cases: Vec<(Edit, &str)> = vec![
         (
             Box::new(|m| m["format"] = 99.into()),
             "newer than this build reads",
