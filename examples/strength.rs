@@ -18,7 +18,7 @@ use rayon::prelude::*;
 
 use aeroplane::bots::registry::BotSpec;
 use aeroplane::dice::bot_stream;
-use aeroplane::{Bot, Game, Rules, SeededDice, play_game};
+use aeroplane::{Bot, Counter, Game, Rules, SeededDice, play_game};
 
 #[derive(Parser, Debug)]
 struct Args {
@@ -89,7 +89,7 @@ fn main() -> anyhow::Result<()> {
                 (
                     u64::from(won),
                     u64::from(rec.unfinished),
-                    u64::from(rec.turns),
+                    u64::from(rec.counters[Counter::Turns]),
                 )
             },
         )

@@ -14,6 +14,7 @@
 
 pub mod analysis;
 pub mod bots;
+pub mod counters;
 pub mod dice;
 pub mod driver;
 pub mod engine;
@@ -23,6 +24,7 @@ pub mod runner;
 pub mod stats;
 
 pub use bots::{Bot, Greedy, RandomBot};
+pub use counters::{Counter, Counters};
 pub use dice::{Dice, ScriptedDice, SeededDice};
 pub use driver::{Observer, OutOfDice, play_game};
 pub use engine::board::{HANGAR, Seat};

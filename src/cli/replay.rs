@@ -12,7 +12,7 @@ use serde::Serialize;
 use aeroplane::dice::{ScriptedDice, SeededDice, bot_stream, parse_dice};
 use aeroplane::engine::board::step_label;
 use aeroplane::record::RecordJson;
-use aeroplane::{Action, Bot, Dice, Game, Observer, Outcome, Seat, play_game};
+use aeroplane::{Action, Bot, Counter, Dice, Game, Observer, Outcome, Seat, play_game};
 
 use super::common::{DEFAULT_BOTS_DIR, load_lineup, load_rules};
 
@@ -295,7 +295,7 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         Err(e) => {
             let msg = format!(
                 "the dice ran out after {} rolls, before the game ended (turn {}, seat {} to roll)",
-                e.record.rolls,
+                e.record.counters[Counter::Rolls],
                 e.game.turns(),
                 e.game.to_move()
             );
@@ -396,18 +396,10 @@ fn write_record(
             steps.join(", ")
         )?;
     }
-    writeln!(
-        out,
-        "turns {}  rolls {}  moves {}  launches {}  captures {}  penalties {}  jumps {}  flights {}  bounces {}  passes {}",
-        r.turns,
-        r.rolls,
-        r.moves,
-        r.launches,
-        r.captures,
-        r.penalties,
-        r.jumps,
-        r.flights,
-        r.bounces,
-        r.passes
-    )
+    let counts: Vec<String> = r
+        .counters
+        .iter()
+        .map(|(c, n)| format!("{} {n}", c.name()))
+        .collect();
+    writeln!(out, "{}", counts.join("  "))
 }

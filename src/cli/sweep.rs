@@ -11,6 +11,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args;
 
+use aeroplane::Counter;
 use aeroplane::analysis::paired::ProportionSummary;
 use aeroplane::analysis::vary::OPTIONS;
 use aeroplane::analysis::{Axis, PairedIndicators, PairedSummary, PairedSums, Variant, variants};
@@ -60,6 +61,16 @@ pub const HEADER: [&str; 33] = [
     "flights_per_game",
     "bounces_per_game",
     "unfinished",
+];
+
+/// The counters of the `*_per_game` columns, in column order.
+const PER_GAME: [Counter; 6] = [
+    Counter::Moves,
+    Counter::Captures,
+    Counter::Penalties,
+    Counter::Jumps,
+    Counter::Flights,
+    Counter::Bounces,
 ];
 
 /// A sweep config (TOML): optional `rules`, `bots`, `games`, `seed` and a `[sweep]` table of
@@ -158,7 +169,7 @@ impl GameSink for Outcomes {
     fn write_games(&mut self, rows: &[GameRow]) -> std::io::Result<()> {
         self.0.extend(rows.iter().map(|r| {
             let rec = &r.played.record;
-            (rec.winner == Seat::new(0), rec.turns)
+            (rec.winner == Seat::new(0), rec.counters[Counter::Turns])
         }));
         Ok(())
     }
@@ -246,16 +257,8 @@ fn row(index: usize, v: &Variant, s: &Summary) -> Vec<String> {
         }
     }
     let per = |n: u64| f((s.games > 0).then(|| n as f64 / s.games as f64));
-    let e = &s.events;
-    for n in [
-        e.moves,
-        e.captures,
-        e.penalties,
-        e.jumps,
-        e.flights,
-        e.bounces,
-    ] {
-        cells.push(per(n));
+    for c in PER_GAME {
+        cells.push(per(s.counters[c]));
     }
     cells.push(s.unfinished.to_string());
     debug_assert_eq!(cells.len(), HEADER.len());
@@ -547,5 +550,24 @@ fn print_table(args: &Resolved, rows: &[Vec<String>], players: usize) {
             r[32]
         ));
         println!("{line}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn per_game_columns_are_named_after_their_counters() {
+        let names: Vec<String> = PER_GAME
+            .iter()
+            .map(|c| format!("{}_per_game", c.name()))
+            .collect();
+        let columns: Vec<&str> = HEADER
+            .iter()
+            .copied()
+            .filter(|h| h.ends_with("_per_game"))
+            .collect();
+        assert_eq!(columns, names);
     }
 }

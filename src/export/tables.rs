@@ -1,5 +1,7 @@
 //! The end-of-run CSV tables.
 
+use crate::counters::Counter;
+
 use super::{Report, Table, fixed};
 
 /// `summary.csv`: one row per lineup entry.
@@ -172,9 +174,9 @@ impl Table for EventsCsv {
     fn rows(&self, r: &Report<'_>) -> Vec<Vec<String>> {
         let s = r.summary;
         let per = |x: u64| fixed((s.games > 0).then(|| x as f64 / s.games as f64));
-        s.events
-            .named()
-            .into_iter()
+        Counter::EVENTS
+            .iter()
+            .map(|&c| (c.name(), s.counters[c]))
             .chain([("unfinished", s.unfinished)])
             .map(|(name, total)| vec![name.to_string(), total.to_string(), per(total)])
             .collect()

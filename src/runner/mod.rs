@@ -358,7 +358,7 @@ mod tests {
             assert!(deal.iter().all(|r| r.played.record.winner == winner));
             assert!(
                 deal.iter()
-                    .all(|r| r.played.record.turns == deal[0].played.record.turns)
+                    .all(|r| r.played.record.counters == deal[0].played.record.counters)
             );
             for (r, row) in deal.iter().enumerate() {
                 assert_eq!(row.rotation, r as u64);
