@@ -13,9 +13,9 @@ use clap::Args;
 
 use aeroplane::Counter;
 use aeroplane::analysis::paired::ProportionSummary;
-use aeroplane::analysis::vary::OPTIONS;
 use aeroplane::analysis::{Axis, PairedIndicators, PairedSummary, PairedSums, Variant, variants};
 use aeroplane::engine::board::Seat;
+use aeroplane::engine::rules::RuleOption;
 use aeroplane::export::Manifest;
 use aeroplane::runner::{self, Exec, GameRow, GameSink, RunSpec};
 use aeroplane::stats::{Summary, Tally};
@@ -317,7 +317,7 @@ pub fn run(mut args: SweepArgs) -> anyhow::Result<ExitCode> {
         })?;
         // A TOML table has no order: its axes go in RULES.md option order.
         let mut entries: Vec<_> = cfg.sweep.iter().collect();
-        entries.sort_by_key(|(o, _)| OPTIONS.iter().position(|x| x == o));
+        entries.sort_by_key(|(o, _)| RuleOption::from_name(o));
         for (option, values) in entries {
             axes.push(
                 Axis::from_toml(option, values)
