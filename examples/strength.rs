@@ -16,9 +16,9 @@ use std::time::Instant;
 use clap::Parser;
 use rayon::prelude::*;
 
-use aeroplane::bots::registry::BotSpec;
+use aeroplane::config::{load_rules, parse_bot};
 use aeroplane::dice::bot_stream;
-use aeroplane::{Bot, Counter, Game, Rules, SeededDice, play_game};
+use aeroplane::{Bot, Counter, Game, SeededDice, play_game};
 
 #[derive(Parser, Debug)]
 struct Args {
@@ -58,9 +58,9 @@ fn wilson(k: u64, n: u64) -> (f64, f64) {
 
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    let rules = Rules::load(&args.rules)?;
-    let bot = BotSpec::parse(&args.bot, &args.bots_dir)?;
-    let opponent = BotSpec::parse(&args.opponent, &args.bots_dir)?;
+    let rules = load_rules(&args.rules)?;
+    let bot = parse_bot(&args.bot, &args.bots_dir)?;
+    let opponent = parse_bot(&args.opponent, &args.bots_dir)?;
     let players = args.players;
     anyhow::ensure!((2..=4).contains(&players), "players must be 2, 3 or 4");
     let seats = Game::new(rules, players)?.seats();

@@ -14,6 +14,7 @@
 
 pub mod analysis;
 pub mod bots;
+pub mod config;
 pub mod counters;
 pub mod dice;
 pub mod driver;

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use clap::Args;
 
-use aeroplane::bots::registry::parse_lineup;
+use aeroplane::config::parse_lineup;
 use aeroplane::dice::bot_stream;
 use aeroplane::export::write_game_row;
 use aeroplane::runner::{self, Exec, GameRow, GameSink, RunSpec};

@@ -7,7 +7,8 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use aeroplane::bots::registry::{BotSpec, ParamKind, kinds, known_names, load_profile};
+use aeroplane::bots::registry::{ParamKind, kinds};
+use aeroplane::config::{known_names, load_profile, parse_bot};
 
 use super::common::DEFAULT_BOTS_DIR;
 
@@ -34,7 +35,7 @@ pub fn run(args: BotsArgs) -> anyhow::Result<ExitCode> {
             continue;
         }
         // An invalid profile is an error naming its file, the parameter and what is allowed.
-        let spec = BotSpec::parse(&name, &args.bots_dir)?;
+        let spec = parse_bot(&name, &args.bots_dir)?;
         writeln!(
             out,
             "  {name}  [kind {}]  {}",

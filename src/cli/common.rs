@@ -7,14 +7,15 @@ use anyhow::Context;
 use clap::Args;
 
 use aeroplane::Rules;
-use aeroplane::bots::registry::{BotSpec, parse_lineup};
+use aeroplane::bots::registry::BotSpec;
+use aeroplane::config::parse_lineup;
 
 /// The default directory of bot profiles.
 pub const DEFAULT_BOTS_DIR: &str = "bots";
 
 /// Loads a preset name or a variant file.
 pub fn load_rules(name_or_path: &str) -> anyhow::Result<Rules> {
-    Ok(Rules::load(name_or_path)?)
+    Ok(aeroplane::config::load_rules(name_or_path)?)
 }
 
 /// Resolves a comma-separated lineup and checks the player count.

@@ -15,7 +15,8 @@ use anyhow::Context;
 use clap::Args;
 
 use aeroplane::analysis::ratings::{Finish, FinishTally, FitOptions, bootstrap, fit};
-use aeroplane::bots::registry::{BotSpec, parse_lineup};
+use aeroplane::bots::registry::BotSpec;
+use aeroplane::config::parse_lineup;
 use aeroplane::engine::board::Seat;
 use aeroplane::runner::{self, Exec, GameRow, GameSink, RunSpec};
 

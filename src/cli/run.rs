@@ -9,10 +9,11 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use aeroplane::Rules;
+use aeroplane::config::RunConfigFile;
 use aeroplane::export::{
     GamesCsv, MANIFEST_FILE, Manifest, Report, TABLES, write_report, write_table,
 };
-use aeroplane::runner::{self, DEFAULT_CHUNK_DEALS, Exec, GameSink, RunConfigFile, RunSpec};
+use aeroplane::runner::{self, DEFAULT_CHUNK_DEALS, Exec, GameSink, RunSpec};
 use aeroplane::stats::Summary;
 
 use super::common::{DEFAULT_BOTS_DIR, load_lineup, load_rules};

@@ -1,11 +1,11 @@
-//! Rule variants: every option of RULES.md, the three presets, and loading them from TOML.
+//! Rule variants: every option of RULES.md, the three presets, and parsing them from TOML text
+//! (reading files is [`crate::config::rules_file`]).
 //!
 //! A variant file is parsed into the plain [`RulesSpec`] (every field optional, unknown keys
 //! rejected), then validated into the compact, `Copy` [`Rules`] that the engine reads.
 
 use std::fmt;
 use std::ops::RangeInclusive;
-use std::path::Path;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
@@ -251,28 +251,6 @@ impl Rules {
     #[inline]
     pub fn centre(&self) -> u8 {
         51 + self.home_lane_cells
-    }
-
-    /// Loads a preset name or a TOML variant file path.
-    pub fn load(name_or_path: &str) -> Result<Rules, RulesError> {
-        if let Ok(preset) = name_or_path.parse::<Preset>() {
-            return Ok(preset.rules());
-        }
-        let path = Path::new(name_or_path);
-        let looks_like_file = path.extension().is_some() || name_or_path.contains('/');
-        if !looks_like_file && !path.exists() {
-            return Err(RulesError::UnknownPreset(name_or_path.to_string()));
-        }
-        Self::from_file(path)
-    }
-
-    /// Reads and validates a TOML variant file.
-    pub fn from_file(path: &Path) -> Result<Rules, RulesError> {
-        let text = std::fs::read_to_string(path).map_err(|e| RulesError::Io {
-            file: path.display().to_string(),
-            message: e.to_string(),
-        })?;
-        Self::from_toml(&text).map_err(|e| e.in_file(path))
     }
 
     /// Parses and validates a TOML variant text.
@@ -611,7 +589,7 @@ impl RulesSpec {
     }
 }
 
-/// Why a rule variant could not be loaded.
+/// Why a rule variant is not valid.
 #[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
 pub enum RulesError {
     /// Not a preset name, and not a path to a file.
@@ -632,31 +610,6 @@ pub enum RulesError {
     /// TOML syntax, an unknown key, or a wrong type.
     #[error("{0}")]
     Parse(String),
-    /// The file could not be read.
-    #[error("cannot read rules file {file}: {message}")]
-    Io {
-        /// The path.
-        file: String,
-        /// The operating system's message.
-        message: String,
-    },
-    /// Any of the above, in a named file.
-    #[error("in rules file {file}: {error}")]
-    InFile {
-        /// The path.
-        file: String,
-        /// What was wrong.
-        error: Box<RulesError>,
-    },
-}
-
-impl RulesError {
-    fn in_file(self, path: &Path) -> RulesError {
-        RulesError::InFile {
-            file: path.display().to_string(),
-            error: Box::new(self),
-        }
-    }
 }
 
 #[cfg(test)]
