@@ -7,8 +7,8 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
+use aeroplane::bot_stream;
 use aeroplane::config::parse_lineup;
-use aeroplane::dice::bot_stream;
 use aeroplane::{Bot, Game, Preset, SeededDice, play_game};
 
 const SEED: u64 = 20_260_101;

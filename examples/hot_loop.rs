@@ -6,8 +6,8 @@
 
 use std::hash::{Hash, Hasher};
 
+use aeroplane::bot_stream;
 use aeroplane::config::{load_rules, parse_lineup};
-use aeroplane::dice::bot_stream;
 use aeroplane::{Bot, Game, SeededDice, play_game};
 
 fn main() -> anyhow::Result<()> {

@@ -16,8 +16,8 @@ use std::time::Instant;
 use clap::Parser;
 use rayon::prelude::*;
 
+use aeroplane::bot_stream;
 use aeroplane::config::{load_rules, parse_bot};
-use aeroplane::dice::bot_stream;
 use aeroplane::{Bot, Counter, Game, SeededDice, play_game};
 
 #[derive(Parser, Debug)]

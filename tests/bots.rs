@@ -5,10 +5,10 @@ use std::path::Path;
 
 use proptest::prelude::*;
 
+use aeroplane::bot_stream;
 use aeroplane::bots::eval::Weights;
 use aeroplane::bots::expectimax::Expectimax;
 use aeroplane::config::{parse_bot, parse_lineup};
-use aeroplane::dice::bot_stream;
 use aeroplane::{Bot, Game, HANGAR, Move, Preset, Rules, Seat, SeededDice, play_game};
 
 const H: u8 = HANGAR;

@@ -3,7 +3,7 @@
 
 use std::io::Write as _;
 
-use aeroplane::engine::board::step_label;
+use aeroplane::step_label;
 use aeroplane::{
     Action, Bot, Counter, Game, GameRecord, Greedy, Observer, Outcome, Preset, SeededDice,
     play_game,

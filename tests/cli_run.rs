@@ -5,8 +5,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use aeroplane::config::RunConfigFile;
 use aeroplane::Preset;
+use aeroplane::config::RunConfigFile;
 use assert_cmd::cargo::cargo_bin_cmd;
 use predicates::prelude::*;
 use tempfile::TempDir;

@@ -7,7 +7,7 @@
 mod common;
 mod reference;
 
-use aeroplane::dice::bot_stream;
+use aeroplane::bot_stream;
 use aeroplane::{
     Action, Bot, Counter, Counters, End, Game, GameRecord, Greedy, HANGAR, LaunchRolls, Move,
     Observer, Outcome, Overshoot, Preset, RandomBot, Rules, ScriptedDice, Seat, SeededDice,

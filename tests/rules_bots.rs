@@ -3,7 +3,7 @@
 
 mod common;
 
-use aeroplane::dice::bot_stream;
+use aeroplane::bot_stream;
 use aeroplane::{
     Bot, Counter, Game, GameRecord, Greedy, Observer, Outcome, RandomBot, Rules, ScriptedDice,
     Seat, play_game,

@@ -26,7 +26,7 @@
 //! Several axes give their Cartesian product, the first axis varying slowest. Each variant is the
 //! base rules with the axis settings applied, labelled like `overshoot=bounce launch_rolls=[5,6]`
 //! (`base` when nothing is varied). Values are checked by the same validation as a rules file
-//! ([`RulesSpec::validate`]).
+//! ([`crate::RulesSpec::validate`]).
 //!
 //! ```
 //! use aeroplane::Rules;

@@ -10,8 +10,8 @@ use std::time::Instant;
 
 use clap::Args;
 
+use aeroplane::bot_stream;
 use aeroplane::config::parse_lineup;
-use aeroplane::dice::bot_stream;
 use aeroplane::export::write_game_row;
 use aeroplane::runner::{self, Exec, GameRow, GameSink, RunSpec};
 use aeroplane::stats::Played;

@@ -14,10 +14,10 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args;
 
+use aeroplane::Seat;
 use aeroplane::analysis::ratings::{Finish, FinishTally, FitOptions, bootstrap, fit};
 use aeroplane::bots::registry::BotSpec;
 use aeroplane::config::parse_lineup;
-use aeroplane::engine::board::Seat;
 use aeroplane::runner::{self, Exec, GameRow, GameSink, RunSpec};
 
 use super::common::{DEFAULT_BOTS_DIR, load_rules, write_csv};

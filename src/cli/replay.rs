@@ -9,10 +9,10 @@ use anyhow::Context;
 use clap::Args;
 use serde::Serialize;
 
-use aeroplane::dice::{ScriptedDice, SeededDice, bot_stream, parse_dice};
-use aeroplane::engine::board::step_label;
-use aeroplane::record::RecordJson;
+use aeroplane::RecordJson;
+use aeroplane::step_label;
 use aeroplane::{Action, Bot, Counter, Dice, Game, Observer, Outcome, Seat, play_game};
+use aeroplane::{ScriptedDice, SeededDice, bot_stream, parse_dice};
 
 use super::common::{DEFAULT_BOTS_DIR, load_lineup, load_rules};
 

@@ -12,10 +12,10 @@ use anyhow::Context;
 use clap::Args;
 
 use aeroplane::Counter;
+use aeroplane::RuleOption;
+use aeroplane::Seat;
 use aeroplane::analysis::paired::ProportionSummary;
 use aeroplane::analysis::{Axis, PairedIndicators, PairedSummary, PairedSums, Variant, variants};
-use aeroplane::engine::board::Seat;
-use aeroplane::engine::rules::RuleOption;
 use aeroplane::export::Manifest;
 use aeroplane::runner::{self, Exec, GameRow, GameSink, RunSpec};
 use aeroplane::stats::{Summary, Tally};
