@@ -10,7 +10,6 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
-use aeroplane::bots::registry::BotSpec;
 use aeroplane::{Dice, Game, Greedy, MoveList, Rules, SeededDice};
 
 /// Midgame positions with a roll and its legal moves.
@@ -43,7 +42,7 @@ fn decisions(c: &mut Criterion) {
         let positions = positions(players);
         let mut group = c.benchmark_group(format!("decision_{players}p"));
         for name in ["expectimax", "expectimax-deep", "montecarlo", "mcts"] {
-            let spec = BotSpec::parse(name, bots_dir).unwrap();
+            let spec = aeroplane::config::parse_bot(name, bots_dir).unwrap();
             let mut bot = spec.build();
             bot.new_game(positions[0].0.to_move(), 7);
             let mut i = 0;

@@ -7,7 +7,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
-use aeroplane::bots::registry::parse_lineup;
+use aeroplane::config::parse_lineup;
 use aeroplane::runner::RunSpec;
 use aeroplane::{Bot, Preset};
 

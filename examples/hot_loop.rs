@@ -6,14 +6,14 @@
 
 use std::hash::{Hash, Hasher};
 
-use aeroplane::bots::registry::parse_lineup;
-use aeroplane::dice::bot_stream;
-use aeroplane::{Bot, Game, Rules, SeededDice, play_game};
+use aeroplane::bot_stream;
+use aeroplane::config::{load_rules, parse_lineup};
+use aeroplane::{Bot, Game, SeededDice, play_game};
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let games: u64 = args.first().map_or(Ok(100_000), |s| s.parse())?;
-    let rules = Rules::load(args.get(1).map_or("appfreegame", String::as_str))?;
+    let rules = load_rules(args.get(1).map_or("appfreegame", String::as_str))?;
     let lineup = args
         .get(2)
         .map_or("greedy,greedy,greedy,greedy", String::as_str);

@@ -18,9 +18,9 @@ use std::time::Instant;
 use clap::Parser;
 use rayon::prelude::*;
 
-use aeroplane::bots::registry::BotSpec;
-use aeroplane::dice::bot_stream;
-use aeroplane::{Bot, Game, Rules, SeededDice, play_game};
+use aeroplane::bot_stream;
+use aeroplane::config::{load_rules, parse_bot};
+use aeroplane::{Bot, Counter, Game, SeededDice, play_game};
 
 #[derive(Parser, Debug)]
 struct Args {
@@ -60,9 +60,9 @@ fn wilson(k: u64, n: u64) -> (f64, f64) {
 
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    let rules = Rules::load(&args.rules)?;
-    let bot = BotSpec::parse(&args.bot, &args.bots_dir)?;
-    let opponent = BotSpec::parse(&args.opponent, &args.bots_dir)?;
+    let rules = load_rules(&args.rules)?;
+    let bot = parse_bot(&args.bot, &args.bots_dir)?;
+    let opponent = parse_bot(&args.opponent, &args.bots_dir)?;
     let players = args.players;
     anyhow::ensure!((2..=4).contains(&players), "players must be 2, 3 or 4");
     let seats = Game::new(rules, players)?.seats();
@@ -91,7 +91,7 @@ fn main() -> anyhow::Result<()> {
                 (
                     u64::from(won),
                     u64::from(rec.unfinished),
-                    u64::from(rec.turns),
+                    u64::from(rec.counters[Counter::Turns]),
                 )
             },
         )

@@ -1,6 +1,7 @@
 //! Plays one game from a dice source and one bot per seat.
 
 use crate::bots::Bot;
+use crate::counters::Counter;
 use crate::dice::Dice;
 use crate::engine::game::{Game, Outcome};
 use crate::engine::moves::MoveList;
@@ -19,7 +20,7 @@ impl Observer for () {
 
 /// The dice ran out before the game ended.
 #[derive(Debug, Clone, thiserror::Error)]
-#[error("the dice ran out after {} rolls, before the game ended", record.rolls)]
+#[error("the dice ran out after {} rolls, before the game ended", record.counters[Counter::Rolls])]
 pub struct OutOfDice {
     /// What was counted up to that point.
     pub record: GameRecord,

@@ -12,26 +12,37 @@
 //! assert!(record.winner.is_some());
 //! ```
 
+#![warn(missing_docs)]
+
+// The core: private, its types re-exported below.
+mod counters;
+mod dice;
+mod driver;
+mod engine;
+mod record;
+
+// Services over the core, each a namespace of its own.
 pub mod analysis;
 pub mod bots;
-pub mod dice;
-pub mod driver;
-pub mod engine;
+pub mod config;
 pub mod experiment;
 pub mod export;
-pub mod record;
 pub mod runner;
 pub mod stats;
 pub mod suggest;
 
-pub use bots::{Bot, Greedy, RandomBot};
-pub use dice::{Dice, ScriptedDice, SeededDice};
+/// Board geometry: seats, steps, ring cells and the special cells.
+pub use engine::board;
+
+pub use bots::{Bot, BotSpec, Greedy, RandomBot};
+pub use counters::{Counter, Counters};
+pub use dice::{Dice, ScriptedDice, SeededDice, below, bot_stream, mix, parse_dice, stream};
 pub use driver::{Observer, OutOfDice, play_game};
-pub use engine::board::{HANGAR, Seat};
+pub use engine::board::{HANGAR, PLANES, Seat, step_label};
 pub use engine::game::{Action, Game, IllegalMove, Outcome, SetupError, Status};
-pub use engine::moves::{Move, MoveList};
+pub use engine::moves::{MAX_MOVES, Move, MoveList, flag as move_flags};
 pub use engine::rules::{
-    End, LaunchRolls, Overshoot, Preset, Rules, RulesError, RulesSpec, Specials, Stacking,
-    ThreeSixes,
+    End, LaunchRolls, Overshoot, Preset, RuleOption, Rules, RulesError, RulesSpec, Setting,
+    Specials, Stacking, ThreeSixes,
 };
-pub use record::GameRecord;
+pub use record::{GameRecord, RecordJson, SeatRank};

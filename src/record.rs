@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+use crate::counters::{Counter, Counters};
 use crate::engine::board::{HANGAR, PLANES, Seat, step_label};
 use crate::engine::game::{Action, Game, Outcome, Status};
 
@@ -14,26 +15,8 @@ pub struct GameRecord {
     pub winner: Option<Seat>,
     /// Rank of each seat (index = seat), 0 for none (not in play, or unranked).
     pub ranks: [u8; 4],
-    /// Turns of all players together, the last one included.
-    pub turns: u32,
-    /// Every die roll, passes and a punished third six included.
-    pub rolls: u32,
-    /// Chosen moves, launches included.
-    pub moves: u32,
-    /// Launches.
-    pub launches: u32,
-    /// Opponent planes sent to a hangar by a move.
-    pub captures: u32,
-    /// Planes sent back by the three-sixes penalty.
-    pub penalties: u32,
-    /// Moves that took a jump.
-    pub jumps: u32,
-    /// Moves that took the flight.
-    pub flights: u32,
-    /// Moves that bounced at the centre.
-    pub bounces: u32,
-    /// Rolls with no legal move.
-    pub passes: u32,
+    /// The event counters (turns, rolls, moves, ...).
+    pub counters: Counters,
     /// The game hit `max_turns`.
     pub unfinished: bool,
     /// Every plane's final step (index = seat), [`HANGAR`] for the hangar.
@@ -53,20 +36,19 @@ impl GameRecord {
     /// Counts one applied roll.
     #[inline]
     pub fn count(&mut self, outcome: &Outcome) {
-        self.rolls += 1;
-        if outcome.new_turn {
-            self.turns += 1;
-        }
+        let c = &mut self.counters;
+        c.add(Counter::Rolls, 1);
+        c.add(Counter::Turns, u32::from(outcome.new_turn));
         match outcome.action {
-            Action::Pass => self.passes += 1,
-            Action::Penalty { planes } => self.penalties += planes.count_ones(),
+            Action::Pass => c.add(Counter::Passes, 1),
+            Action::Penalty { planes } => c.add(Counter::Penalties, planes.count_ones()),
             Action::Move(m) => {
-                self.moves += 1;
-                self.launches += u32::from(m.is_launch());
-                self.captures += m.captures();
-                self.jumps += u32::from(m.jumps());
-                self.flights += u32::from(m.flies());
-                self.bounces += u32::from(m.bounces());
+                c.add(Counter::Moves, 1);
+                c.add(Counter::Launches, u32::from(m.is_launch()));
+                c.add(Counter::Captures, m.captures());
+                c.add(Counter::Jumps, u32::from(m.jumps()));
+                c.add(Counter::Flights, u32::from(m.flies()));
+                c.add(Counter::Bounces, u32::from(m.bounces()));
             }
         }
     }
@@ -104,16 +86,7 @@ impl GameRecord {
                     }
                 })
                 .collect(),
-            turns: self.turns,
-            rolls: self.rolls,
-            moves: self.moves,
-            launches: self.launches,
-            captures: self.captures,
-            penalties: self.penalties,
-            jumps: self.jumps,
-            flights: self.flights,
-            bounces: self.bounces,
-            passes: self.passes,
+            counters: self.counters,
             unfinished: self.unfinished,
         }
     }
@@ -141,26 +114,9 @@ pub struct RecordJson {
     pub winner: Option<usize>,
     /// Per seat in play: rank and final steps.
     pub ranks: Vec<SeatRank>,
-    /// See [`GameRecord`].
-    pub turns: u32,
-    /// See [`GameRecord`].
-    pub rolls: u32,
-    /// See [`GameRecord`].
-    pub moves: u32,
-    /// See [`GameRecord`].
-    pub launches: u32,
-    /// See [`GameRecord`].
-    pub captures: u32,
-    /// See [`GameRecord`].
-    pub penalties: u32,
-    /// See [`GameRecord`].
-    pub jumps: u32,
-    /// See [`GameRecord`].
-    pub flights: u32,
-    /// See [`GameRecord`].
-    pub bounces: u32,
-    /// See [`GameRecord`].
-    pub passes: u32,
+    /// Every counter, as one field each (`"turns": 12, ...`).
+    #[serde(flatten)]
+    pub counters: Counters,
     /// See [`GameRecord`].
     pub unfinished: bool,
 }

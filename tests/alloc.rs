@@ -5,7 +5,6 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::path::Path;
 
-use aeroplane::bots::registry::BotSpec;
 use aeroplane::{Dice, Game, Greedy, MoveList, Preset, SeededDice};
 
 struct Counting;
@@ -72,7 +71,9 @@ fn search_decisions_allocate_nothing_in_steady_state() {
         for players in 2..=4 {
             let positions = positions(preset, players);
             for text in bots {
-                let mut bot = BotSpec::parse(text, Path::new("bots")).unwrap().build();
+                let mut bot = aeroplane::config::parse_bot(text, Path::new("bots"))
+                    .unwrap()
+                    .build();
                 bot.new_game(positions[0].0.to_move(), 3);
                 let (g, r, m) = &positions[0];
                 bot.choose(g, *r, m);

@@ -5,10 +5,10 @@ use std::path::Path;
 
 use proptest::prelude::*;
 
+use aeroplane::bot_stream;
 use aeroplane::bots::eval::Weights;
 use aeroplane::bots::expectimax::Expectimax;
-use aeroplane::bots::registry::{BotSpec, parse_lineup};
-use aeroplane::dice::bot_stream;
+use aeroplane::config::{parse_bot, parse_lineup};
 use aeroplane::{Bot, Game, HANGAR, Move, Preset, Rules, Seat, SeededDice, play_game};
 
 const H: u8 = HANGAR;
@@ -168,7 +168,7 @@ const SMALL: [&str; 7] = [
 ];
 
 fn build(text: &str) -> Box<dyn Bot> {
-    BotSpec::parse(text, Path::new("bots")).unwrap().build()
+    parse_bot(text, Path::new("bots")).unwrap().build()
 }
 
 /// A bot that records whether every answer of the wrapped bot was a legal index.
@@ -224,7 +224,7 @@ proptest! {
             }
             let rec = play_game(game, &mut bots, &mut SeededDice::new(seed, 0), &mut ()).unwrap();
             prop_assert!(!rec.unfinished);
-            prop_assert!(rec.moves > 0);
+            prop_assert!(rec.counters[aeroplane::Counter::Moves] > 0);
         }
     }
 }
@@ -288,17 +288,13 @@ fn shipped_profiles_load() {
     assert_eq!(lineup[1].params.int("depth"), 3);
     assert_eq!(lineup[3].kind, "mcts");
     // Built-in profiles work from any directory.
-    let spec = BotSpec::parse("mcts", Path::new("/nonexistent")).unwrap();
+    let spec = parse_bot("mcts", Path::new("/nonexistent")).unwrap();
     assert_eq!(spec.kind, "mcts");
 }
 
 #[test]
 fn bad_parameters_fail_naming_the_problem() {
-    let err = |t: &str| {
-        BotSpec::parse(t, Path::new("bots"))
-            .unwrap_err()
-            .to_string()
-    };
+    let err = |t: &str| parse_bot(t, Path::new("bots")).unwrap_err().to_string();
     let e = err("expectimax:depth=9");
     assert!(e.contains("`depth`") && e.contains("1 to 6"), "{e}");
     let e = err("expectimax:width=2");
@@ -321,7 +317,7 @@ fn bad_profile_files_fail_naming_the_problem() {
     write("k.toml", "kind = \"alphazero\"\n");
     write("p.toml", "kind = \"mcts\"\n[params]\nrollouts = 3\n");
     write("v.toml", "kind = \"expectimax\"\n[params]\nhangar = -5\n");
-    let err = |t: &str| BotSpec::parse(t, dir.path()).unwrap_err().to_string();
+    let err = |t: &str| parse_bot(t, dir.path()).unwrap_err().to_string();
     let e = err("k");
     assert!(
         e.contains("unknown bot kind `alphazero`") && e.contains("mcts"),

@@ -3,9 +3,10 @@
 
 use std::io::Write as _;
 
-use aeroplane::engine::board::step_label;
+use aeroplane::step_label;
 use aeroplane::{
-    Action, Bot, Game, GameRecord, Greedy, Observer, Outcome, Preset, SeededDice, play_game,
+    Action, Bot, Counter, Game, GameRecord, Greedy, Observer, Outcome, Preset, SeededDice,
+    play_game,
 };
 use assert_cmd::Command;
 use predicates::prelude::*;
@@ -56,19 +57,11 @@ fn dice_list(rolls: &Rolls) -> String {
 }
 
 fn record_line(r: &GameRecord) -> String {
-    format!(
-        "turns {}  rolls {}  moves {}  launches {}  captures {}  penalties {}  jumps {}  flights {}  bounces {}  passes {}",
-        r.turns,
-        r.rolls,
-        r.moves,
-        r.launches,
-        r.captures,
-        r.penalties,
-        r.jumps,
-        r.flights,
-        r.bounces,
-        r.passes
-    )
+    let counts: Vec<String> = Counter::ALL
+        .iter()
+        .map(|&c| format!("{} {}", c.name(), r.counters[c]))
+        .collect();
+    counts.join("  ")
 }
 
 fn stdout_of(cmd: &mut Command) -> String {
@@ -160,19 +153,8 @@ fn replay_json_holds_the_record_and_final_steps_with_h() {
     assert_eq!(doc["complete"], Value::Bool(true));
     assert_eq!(doc["log"].as_array().unwrap().len(), rolls.0.len());
     let rec = &doc["record"];
-    for (key, want) in [
-        ("turns", record.turns),
-        ("rolls", record.rolls),
-        ("moves", record.moves),
-        ("launches", record.launches),
-        ("captures", record.captures),
-        ("penalties", record.penalties),
-        ("jumps", record.jumps),
-        ("flights", record.flights),
-        ("bounces", record.bounces),
-        ("passes", record.passes),
-    ] {
-        assert_eq!(rec[key].as_u64(), Some(u64::from(want)), "{key}");
+    for (c, want) in record.counters.iter() {
+        assert_eq!(rec[c.name()].as_u64(), Some(u64::from(want)), "{c:?}");
     }
     assert_eq!(rec["unfinished"], Value::Bool(false));
     assert_eq!(

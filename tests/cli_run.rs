@@ -5,8 +5,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use aeroplane::runner::RunConfigFile;
-use aeroplane::{Preset, Rules};
+use aeroplane::Preset;
+use aeroplane::config::RunConfigFile;
 use assert_cmd::cargo::cargo_bin_cmd;
 use predicates::prelude::*;
 use tempfile::TempDir;
@@ -468,7 +468,11 @@ fn shipped_variant_files_equal_their_presets() {
             env!("CARGO_MANIFEST_DIR"),
             preset.name()
         );
-        assert_eq!(Rules::load(&path).unwrap(), preset.rules(), "{path}");
+        assert_eq!(
+            aeroplane::config::load_rules(&path).unwrap(),
+            preset.rules(),
+            "{path}"
+        );
     }
 }
 

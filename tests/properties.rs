@@ -7,11 +7,11 @@
 mod common;
 mod reference;
 
-use aeroplane::dice::bot_stream;
+use aeroplane::bot_stream;
 use aeroplane::{
-    Action, Bot, End, Game, GameRecord, Greedy, HANGAR, LaunchRolls, Move, Observer, Outcome,
-    Overshoot, Preset, RandomBot, Rules, ScriptedDice, Seat, SeededDice, Specials, Stacking,
-    ThreeSixes, play_game,
+    Action, Bot, Counter, Counters, End, Game, GameRecord, Greedy, HANGAR, LaunchRolls, Move,
+    Observer, Outcome, Overshoot, Preset, RandomBot, Rules, ScriptedDice, Seat, SeededDice,
+    Specials, Stacking, ThreeSixes, play_game,
 };
 use proptest::prelude::*;
 
@@ -20,17 +20,8 @@ const CROSSED_STEP: u8 = 53;
 /// What the observer counts from the log, to compare with the record.
 #[derive(Default, Debug, PartialEq, Eq)]
 struct Log {
-    rolls: u32,
-    turns: u32,
-    moves: u32,
-    launches: u32,
-    captures: u32,
-    penalties: u32,
+    counts: Counters,
     punished: u32,
-    jumps: u32,
-    flights: u32,
-    bounces: u32,
-    passes: u32,
     dice: Vec<u8>,
 }
 
@@ -179,13 +170,14 @@ impl Observer for Checker {
             }
         }
         let log = &mut self.log;
-        log.rolls += 1;
+        let n = &mut log.counts;
+        n.add(Counter::Rolls, 1);
         log.dice.push(o.roll);
-        log.turns += u32::from(o.new_turn);
+        n.add(Counter::Turns, u32::from(o.new_turn));
         match o.action {
             Action::Pass => {
                 assert!(list.is_empty() && !before.is_punished(o.roll));
-                log.passes += 1;
+                n.add(Counter::Passes, 1);
             }
             Action::Penalty { planes } => {
                 assert!(list.is_empty() && before.is_punished(o.roll));
@@ -204,7 +196,7 @@ impl Observer for Checker {
                 assert_eq!(before.sixes_this_turn(), 2);
                 assert!(o.turn_over);
                 log.punished += 1;
-                log.penalties += planes.count_ones();
+                n.add(Counter::Penalties, planes.count_ones());
                 for i in 0..4 {
                     if planes & (1 << i) != 0 {
                         assert_eq!(after.steps(o.seat)[i], HANGAR);
@@ -215,12 +207,12 @@ impl Observer for Checker {
                 assert!(list.contains(&m));
                 self.moved_turn |= m.planes();
                 self.moved_last = m.planes();
-                log.moves += 1;
-                log.launches += u32::from(m.is_launch());
-                log.captures += m.captures();
-                log.jumps += u32::from(m.jumps());
-                log.flights += u32::from(m.flies());
-                log.bounces += u32::from(m.bounces());
+                n.add(Counter::Moves, 1);
+                n.add(Counter::Launches, u32::from(m.is_launch()));
+                n.add(Counter::Captures, m.captures());
+                n.add(Counter::Jumps, u32::from(m.jumps()));
+                n.add(Counter::Flights, u32::from(m.flies()));
+                n.add(Counter::Bounces, u32::from(m.bounces()));
             }
         }
         // Turn flow: a non-six always ends the turn; a six ends it only by penalty, by
@@ -289,42 +281,19 @@ fn checked_game(
 }
 
 fn check_record(r: &GameRecord, log: &Log, rules: &Rules, players: usize) {
-    assert_eq!(
-        [
-            r.rolls,
-            r.turns,
-            r.moves,
-            r.launches,
-            r.captures,
-            r.penalties,
-            r.jumps,
-            r.flights,
-            r.bounces,
-            r.passes
-        ],
-        [
-            log.rolls,
-            log.turns,
-            log.moves,
-            log.launches,
-            log.captures,
-            log.penalties,
-            log.jumps,
-            log.flights,
-            log.bounces,
-            log.passes
-        ]
-    );
-    assert_eq!(r.rolls, r.moves + r.passes + log.punished);
-    assert!(r.launches <= r.moves && r.jumps <= r.moves && r.flights <= r.moves);
-    assert!(r.bounces <= r.moves);
+    assert_eq!(r.counters, log.counts);
+    let n = |c: Counter| r.counters[c];
+    let moves = n(Counter::Moves);
+    assert_eq!(n(Counter::Rolls), moves + n(Counter::Passes) + log.punished);
+    assert!(n(Counter::Launches) <= moves && n(Counter::Jumps) <= moves);
+    assert!(n(Counter::Flights) <= moves && n(Counter::Bounces) <= moves);
     if rules.three_sixes == ThreeSixes::None {
-        assert_eq!((log.punished, r.penalties), (0, 0));
+        assert_eq!((log.punished, n(Counter::Penalties)), (0, 0));
     }
     if rules.overshoot == Overshoot::Illegal {
-        assert_eq!(r.bounces, 0);
+        assert_eq!(n(Counter::Bounces), 0);
     }
-    assert!(r.turns <= rules.max_turns);
+    assert!(n(Counter::Turns) <= rules.max_turns);
     assert_eq!(usize::from(r.players), players);
     let seats = Seat::in_play(players);
     let centre = rules.centre();
@@ -332,7 +301,7 @@ fn check_record(r: &GameRecord, log: &Log, rules: &Rules, players: usize) {
     if r.unfinished {
         // Stopped by max_turns: only seats that already brought every plane home have a rank
         // (with full_ranking a rank-1 seat may exist before the game stops).
-        assert_eq!(r.turns, rules.max_turns);
+        assert_eq!(n(Counter::Turns), rules.max_turns);
         for &s in seats {
             assert_eq!(r.ranks[s.index()] != 0, home(s), "seat {s}");
         }

@@ -109,7 +109,7 @@ fn presets_table_every_cell_changes_behaviour() {
 fn presets_default_is_appfreegame_and_names_load() {
     assert_eq!(Rules::default(), appfree());
     for p in Preset::ALL {
-        assert_eq!(Rules::load(p.name()).unwrap(), p.rules());
+        assert_eq!(aeroplane::config::load_rules(p.name()).unwrap(), p.rules());
         assert_eq!(p.name().parse::<Preset>().unwrap(), p);
         let text = format!("base = \"{}\"\n", p.name());
         assert_eq!(Rules::from_toml(&text).unwrap(), p.rules());

@@ -3,10 +3,10 @@
 
 mod common;
 
-use aeroplane::dice::bot_stream;
+use aeroplane::bot_stream;
 use aeroplane::{
-    Bot, Game, GameRecord, Greedy, Observer, Outcome, RandomBot, Rules, ScriptedDice, Seat,
-    play_game,
+    Bot, Counter, Game, GameRecord, Greedy, Observer, Outcome, RandomBot, Rules, ScriptedDice,
+    Seat, play_game,
 };
 use common::*;
 
@@ -131,21 +131,10 @@ impl Observer for Punished {
     }
 }
 
-/// The counters as one comparable tuple:
+/// The counters as one comparable array, in [`Counter::ALL`] order:
 /// (turns, rolls, moves, launches, captures, penalties, jumps, flights, bounces, passes).
 fn counters(r: &GameRecord) -> [u32; 10] {
-    [
-        r.turns,
-        r.rolls,
-        r.moves,
-        r.launches,
-        r.captures,
-        r.penalties,
-        r.jumps,
-        r.flights,
-        r.bounces,
-        r.passes,
-    ]
+    Counter::ALL.map(|c| r.counters[c])
 }
 
 #[test]
@@ -159,7 +148,11 @@ fn record_counts_a_scripted_appfreegame_game_until_the_dice_run_out() {
     let r = err.record;
     assert_eq!(counters(&r), [5, 9, 6, 3, 0, 1, 1, 0, 0, 2]);
     assert_eq!(punished.0, 1);
-    assert_eq!(r.rolls, r.moves + r.passes + punished.0);
+    let n = |c: Counter| r.counters[c];
+    assert_eq!(
+        n(Counter::Rolls),
+        n(Counter::Moves) + n(Counter::Passes) + punished.0
+    );
     assert!(!r.unfinished);
     assert_eq!(r.winner, None);
     assert_eq!(r.final_steps[0], [4, H, H, H]);
@@ -211,7 +204,14 @@ fn record_counts_max_turns_as_unfinished() {
     let mut dice = ScriptedDice::new(vec![6, 6, 1, 2, 3, 4, 5]);
     let r = play_game(game, &mut greedy_bots(4), &mut dice, &mut ()).unwrap();
     assert!(r.unfinished);
-    assert_eq!((r.turns, r.rolls, r.winner), (3, 5, None));
+    assert_eq!(
+        (
+            r.counters[Counter::Turns],
+            r.counters[Counter::Rolls],
+            r.winner
+        ),
+        (3, 5, None)
+    );
     assert_eq!(r.ranks, [0; 4]);
     assert_eq!(dice.remaining(), 2);
 }

@@ -51,7 +51,7 @@ use serde::Serialize;
 
 use crate::dice::{below, stream};
 
-/// The stream number of bootstrap generators under [`crate::dice::stream`].
+/// The stream number of bootstrap generators under [`crate::stream`].
 pub const BOOTSTRAP_STREAM: u64 = 0xB007;
 
 /// Why ratings could not be fitted.

@@ -26,7 +26,7 @@
 //! Several axes give their Cartesian product, the first axis varying slowest. Each variant is the
 //! base rules with the axis settings applied, labelled like `overshoot=bounce launch_rolls=[5,6]`
 //! (`base` when nothing is varied). Values are checked by the same validation as a rules file
-//! ([`RulesSpec::validate`]).
+//! ([`crate::RulesSpec::validate`]).
 //!
 //! ```
 //! use aeroplane::Rules;
@@ -46,50 +46,10 @@
 //! );
 //! ```
 
-use std::fmt;
 use std::str::FromStr;
 
-use crate::engine::rules::{
-    End, LaunchRolls, Overshoot, Rules, RulesError, RulesSpec, Specials, Stacking, ThreeSixes,
-};
-
-/// Every option of RULES.md, in its order.
-pub const OPTIONS: [&str; 10] = [
-    "launch_rolls",
-    "home_lane_cells",
-    "overshoot",
-    "specials",
-    "flight_optional",
-    "flight_captures_crossed",
-    "three_sixes",
-    "stacking",
-    "end",
-    "max_turns",
-];
-
-const OVERSHOOT: &[(&str, Overshoot)] = &[
-    ("illegal", Overshoot::Illegal),
-    ("bounce", Overshoot::Bounce),
-];
-const SPECIALS: &[(&str, Specials)] = &[
-    ("one", Specials::One),
-    ("jump_then_flight", Specials::JumpThenFlight),
-    ("both", Specials::Both),
-];
-const THREE_SIXES: &[(&str, ThreeSixes)] = &[
-    ("none", ThreeSixes::None),
-    ("last_moved", ThreeSixes::LastMoved),
-    ("all_moved", ThreeSixes::AllMoved),
-];
-const STACKING: &[(&str, Stacking)] = &[
-    ("none", Stacking::None),
-    ("move_together", Stacking::MoveTogether),
-];
-const END: &[(&str, End)] = &[
-    ("first_finisher", End::FirstFinisher),
-    ("full_ranking", End::FullRanking),
-];
-const BOOL: &[(&str, bool)] = &[("true", true), ("false", false)];
+pub use crate::engine::rules::Setting;
+use crate::engine::rules::{RuleOption, Rules, RulesError};
 
 /// Why a `--vary` could not be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -101,7 +61,8 @@ pub enum VaryError {
     Syntax(String),
     /// Not an option of RULES.md.
     #[error(
-        "unknown rule option `{0}` in --vary: allowed options are launch_rolls, home_lane_cells, overshoot, specials, flight_optional, flight_captures_crossed, three_sixes, stacking, end, max_turns"
+        "unknown rule option `{0}` in --vary: allowed options are {names}",
+        names = RuleOption::names()
     )]
     UnknownOption(String),
     /// A value the option does not allow.
@@ -122,182 +83,46 @@ pub enum VaryError {
     DuplicateOption(&'static str),
 }
 
-/// One option set to one value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Setting {
-    /// `launch_rolls`.
-    LaunchRolls(LaunchRolls),
-    /// `home_lane_cells`.
-    HomeLaneCells(u8),
-    /// `overshoot`.
-    Overshoot(Overshoot),
-    /// `specials`.
-    Specials(Specials),
-    /// `flight_optional`.
-    FlightOptional(bool),
-    /// `flight_captures_crossed`.
-    FlightCapturesCrossed(bool),
-    /// `three_sixes`.
-    ThreeSixes(ThreeSixes),
-    /// `stacking`.
-    Stacking(Stacking),
-    /// `end`.
-    End(End),
-    /// `max_turns`.
-    MaxTurns(u32),
-}
-
-fn word<T: PartialEq + Copy>(table: &[(&'static str, T)], v: T) -> &'static str {
-    table
-        .iter()
-        .find(|e| e.1 == v)
-        .expect("every value has a word")
-        .0
-}
-
-fn allowed_words<T>(table: &[(&str, T)]) -> String {
-    let words: Vec<&str> = table.iter().map(|e| e.0).collect();
-    format!("one of {}", words.join(", "))
-}
-
-/// The value of `table` named `value`, or an error listing the table's words.
-fn pick<T: Copy>(option: &'static str, value: &str, table: &[(&str, T)]) -> Result<T, VaryError> {
-    table
-        .iter()
-        .find(|e| e.0 == value)
-        .map(|e| e.1)
-        .ok_or_else(|| VaryError::Invalid {
-            option,
-            value: value.to_string(),
-            allowed: allowed_words(table),
-        })
-}
-
-impl Setting {
-    /// The option's name.
-    pub fn option(&self) -> &'static str {
-        match self {
-            Setting::LaunchRolls(_) => "launch_rolls",
-            Setting::HomeLaneCells(_) => "home_lane_cells",
-            Setting::Overshoot(_) => "overshoot",
-            Setting::Specials(_) => "specials",
-            Setting::FlightOptional(_) => "flight_optional",
-            Setting::FlightCapturesCrossed(_) => "flight_captures_crossed",
-            Setting::ThreeSixes(_) => "three_sixes",
-            Setting::Stacking(_) => "stacking",
-            Setting::End(_) => "end",
-            Setting::MaxTurns(_) => "max_turns",
-        }
+/// Parses one value of `option` as `--vary` writes it (for launch_rolls, one set, brackets
+/// optional), checked by the same validation as a rules file.
+pub fn parse_setting(option: &str, value: &str) -> Result<Setting, VaryError> {
+    let option = find_option(option)?;
+    let value = value.trim();
+    let invalid = |allowed: String| VaryError::Invalid {
+        option: option.name(),
+        value: value.to_string(),
+        allowed,
+    };
+    let checked = |e: RulesError| match e {
+        RulesError::Invalid { allowed, .. } => invalid(allowed),
+        other => invalid(other.to_string()),
+    };
+    if option != RuleOption::LaunchRolls {
+        return Setting::parse(option, value).map_err(checked);
     }
-
-    /// Sets the option in `rules`.
-    pub fn apply(&self, rules: &mut Rules) {
-        match *self {
-            Setting::LaunchRolls(v) => rules.launch_rolls = v,
-            Setting::HomeLaneCells(v) => rules.home_lane_cells = v,
-            Setting::Overshoot(v) => rules.overshoot = v,
-            Setting::Specials(v) => rules.specials = v,
-            Setting::FlightOptional(v) => rules.flight_optional = v,
-            Setting::FlightCapturesCrossed(v) => rules.flight_captures_crossed = v,
-            Setting::ThreeSixes(v) => rules.three_sixes = v,
-            Setting::Stacking(v) => rules.stacking = v,
-            Setting::End(v) => rules.end = v,
-            Setting::MaxTurns(v) => rules.max_turns = v,
-        }
-    }
-
-    /// Parses one value of `option` (for launch_rolls, one set).
-    pub fn parse(option: &str, value: &str) -> Result<Setting, VaryError> {
-        let option = OPTIONS
-            .into_iter()
-            .find(|&o| o == option)
-            .ok_or_else(|| VaryError::UnknownOption(option.to_string()))?;
-        let value = value.trim();
-        let invalid = |allowed: String| VaryError::Invalid {
-            option,
-            value: value.to_string(),
-            allowed,
-        };
-        // Integers go through the rules-file validation, so the ranges stay in one place.
-        let spec_error = |e: RulesError| match e {
-            RulesError::Invalid { allowed, .. } => invalid(allowed.to_string()),
-            other => invalid(other.to_string()),
-        };
-        let integer = |allowed: &str| {
-            value
-                .parse::<i64>()
-                .map_err(|_| invalid(allowed.to_string()))
-        };
-        Ok(match option {
-            "launch_rolls" => {
-                const ALLOWED: &str = "a non-empty set of die faces within 1..=6, e.g. [6] or [2,4,6] (sets separated by `;`)";
-                let inner = match (value.strip_prefix('['), value.strip_suffix(']')) {
-                    (Some(_), Some(_)) if value.len() >= 2 => &value[1..value.len() - 1],
-                    (None, None) => value,
-                    _ => return Err(invalid(ALLOWED.to_string())),
-                };
-                let faces = inner
-                    .split(',')
-                    .map(|f| f.trim().parse::<i64>())
-                    .collect::<Result<Vec<_>, _>>()
-                    .map_err(|_| invalid(ALLOWED.to_string()))?;
-                let spec = RulesSpec {
-                    launch_rolls: Some(faces),
-                    ..RulesSpec::default()
-                };
-                Setting::LaunchRolls(spec.validate().map_err(spec_error)?.launch_rolls)
-            }
-            "home_lane_cells" => {
-                let spec = RulesSpec {
-                    home_lane_cells: Some(integer("an integer from 3 to 8")?),
-                    ..RulesSpec::default()
-                };
-                Setting::HomeLaneCells(spec.validate().map_err(spec_error)?.home_lane_cells)
-            }
-            "max_turns" => {
-                let spec = RulesSpec {
-                    max_turns: Some(integer("an integer from 1 to 4294967295")?),
-                    ..RulesSpec::default()
-                };
-                Setting::MaxTurns(spec.validate().map_err(spec_error)?.max_turns)
-            }
-            "overshoot" => Setting::Overshoot(pick(option, value, OVERSHOOT)?),
-            "specials" => Setting::Specials(pick(option, value, SPECIALS)?),
-            "flight_optional" => Setting::FlightOptional(pick(option, value, BOOL)?),
-            "flight_captures_crossed" => Setting::FlightCapturesCrossed(pick(option, value, BOOL)?),
-            "three_sixes" => Setting::ThreeSixes(pick(option, value, THREE_SIXES)?),
-            "stacking" => Setting::Stacking(pick(option, value, STACKING)?),
-            "end" => Setting::End(pick(option, value, END)?),
-            _ => unreachable!("every option of OPTIONS is handled"),
-        })
-    }
+    const ALLOWED: &str =
+        "a non-empty set of die faces within 1..=6, e.g. [6] or [2,4,6] (sets separated by `;`)";
+    let inner = match (value.strip_prefix('['), value.strip_suffix(']')) {
+        (Some(_), Some(_)) if value.len() >= 2 => &value[1..value.len() - 1],
+        (None, None) => value,
+        _ => return Err(invalid(ALLOWED.to_string())),
+    };
+    let faces = inner
+        .split(',')
+        .map(|f| f.trim().parse::<i64>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|_| invalid(ALLOWED.to_string()))?;
+    Setting::launch_rolls(&faces).map_err(checked)
 }
 
-impl fmt::Display for Setting {
-    /// `option=value`, with launch_rolls as `[a,b]`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}=", self.option())?;
-        match *self {
-            Setting::LaunchRolls(v) => {
-                let faces: Vec<String> = v.faces().iter().map(u8::to_string).collect();
-                write!(f, "[{}]", faces.join(","))
-            }
-            Setting::HomeLaneCells(v) => write!(f, "{v}"),
-            Setting::MaxTurns(v) => write!(f, "{v}"),
-            Setting::Overshoot(v) => f.write_str(word(OVERSHOOT, v)),
-            Setting::Specials(v) => f.write_str(word(SPECIALS, v)),
-            Setting::FlightOptional(v) | Setting::FlightCapturesCrossed(v) => write!(f, "{v}"),
-            Setting::ThreeSixes(v) => f.write_str(word(THREE_SIXES, v)),
-            Setting::Stacking(v) => f.write_str(word(STACKING, v)),
-            Setting::End(v) => f.write_str(word(END, v)),
-        }
-    }
+fn find_option(name: &str) -> Result<RuleOption, VaryError> {
+    RuleOption::from_name(name).ok_or_else(|| VaryError::UnknownOption(name.to_string()))
 }
 
 /// One varied option with its values, in the order given.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Axis {
-    option: &'static str,
+    option: RuleOption,
     settings: Vec<Setting>,
 }
 
@@ -306,16 +131,13 @@ impl Axis {
     pub fn from_values<S: AsRef<str>>(option: &str, values: &[S]) -> Result<Axis, VaryError> {
         let mut settings: Vec<Setting> = Vec::with_capacity(values.len());
         for v in values {
-            let s = Setting::parse(option, v.as_ref())?;
+            let s = parse_setting(option, v.as_ref())?;
             if settings.contains(&s) {
                 return Err(VaryError::DuplicateValue(s.to_string()));
             }
             settings.push(s);
         }
-        let option = OPTIONS
-            .into_iter()
-            .find(|&o| o == option)
-            .ok_or_else(|| VaryError::UnknownOption(option.to_string()))?;
+        let option = find_option(option)?;
         if settings.is_empty() {
             return Err(VaryError::Syntax(format!("{option}=")));
         }
@@ -350,7 +172,7 @@ impl Axis {
 
     /// The option varied.
     pub fn option(&self) -> &'static str {
-        self.option
+        self.option.name()
     }
 
     /// Its values, in the order given.
@@ -402,7 +224,7 @@ impl Variant {
 pub fn variants(base: Rules, axes: &[Axis]) -> Result<Vec<Variant>, VaryError> {
     for (i, a) in axes.iter().enumerate() {
         if axes[..i].iter().any(|b| b.option == a.option) {
-            return Err(VaryError::DuplicateOption(a.option));
+            return Err(VaryError::DuplicateOption(a.option.name()));
         }
     }
     let mut out = vec![Variant {
@@ -428,7 +250,7 @@ pub fn variants(base: Rules, axes: &[Axis]) -> Result<Vec<Variant>, VaryError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::rules::Preset;
+    use crate::engine::rules::{End, Overshoot, Preset, Specials, Stacking, ThreeSixes};
 
     fn axis(text: &str) -> Axis {
         text.parse().unwrap()
@@ -499,27 +321,36 @@ mod tests {
                 .collect();
             assert_eq!(axis(&format!("{}={}", a.option(), labels.join(","))), a);
         }
-        assert_eq!(cases.len() + 1, OPTIONS.len());
+        assert_eq!(cases.len() + 1, RuleOption::ALL.len());
     }
 
     #[test]
     fn words_agree_with_the_rules_file_format() {
-        // Every word accepted here is the word a rules TOML file uses for the same value.
-        for option in ["overshoot", "specials", "three_sixes", "stacking", "end"] {
-            let words: Vec<&str> = match option {
-                "overshoot" => OVERSHOOT.iter().map(|e| e.0).collect(),
-                "specials" => SPECIALS.iter().map(|e| e.0).collect(),
-                "three_sixes" => THREE_SIXES.iter().map(|e| e.0).collect(),
-                "stacking" => STACKING.iter().map(|e| e.0).collect(),
-                _ => END.iter().map(|e| e.0).collect(),
+        // Every word accepted here is the word a rules TOML file uses for the same value, and
+        // every value of each worded option has a word.
+        let mut seen = 0;
+        for option in RuleOption::ALL {
+            let Some(words) = option.words() else {
+                continue;
             };
+            let mut values = Vec::new();
             for w in words {
-                let from_file = Rules::from_toml(&format!("{option} = \"{w}\"")).unwrap();
+                let toml_value = if option.words() == Some(&["true", "false"][..]) {
+                    w.to_string()
+                } else {
+                    format!("\"{w}\"")
+                };
+                let from_file = Rules::from_toml(&format!("{option} = {toml_value}")).unwrap();
                 let mut ours = Rules::default();
-                Setting::parse(option, w).unwrap().apply(&mut ours);
+                let setting = parse_setting(option.name(), w).unwrap();
+                setting.apply(&mut ours);
                 assert_eq!(ours, from_file, "{option}={w}");
+                assert!(!values.contains(&setting), "{option}={w}");
+                values.push(setting);
             }
+            seen += 1;
         }
+        assert_eq!(seen, 7);
     }
 
     #[test]

@@ -1,4 +1,5 @@
 //! Bot kinds, their parameters, and profiles: how a name on the command line becomes a bot.
+//! Text only: finding profile files on disk is [`crate::config::profiles`]'s job.
 //!
 //! A bot is named on the command line in one of three ways:
 //! - a profile name: `bots/<name>.toml` in the bots directory, or a profile built into the binary
@@ -12,7 +13,6 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -228,17 +228,22 @@ impl BotSpec {
         (kind.build)(&self.name, &self.params)
     }
 
-    /// Resolves `text` (a profile name, a profile path, or either with `:key=value` parameters)
-    /// against the profiles in `bots_dir` and those built in.
-    pub fn parse(text: &str, bots_dir: &Path) -> Result<BotSpec, BotError> {
-        let mut parts = text.split(':');
-        let head = parts.next().unwrap_or_default().trim();
+    /// The head of a bot's `text` (`head` or `head:key=value:...`): a profile or kind name, or
+    /// a profile path.
+    pub fn head(text: &str) -> Result<&str, BotError> {
+        let head = text.split(':').next().unwrap_or_default().trim();
         if head.is_empty() {
             return Err(BotError::Empty);
         }
-        let profile = load_profile(head, bots_dir)?;
+        Ok(head)
+    }
+
+    /// Resolves the bot `text` names given the profile its head names:
+    /// checks the profile's parameters, then the inline ones. With inline parameters the bot's
+    /// name is the whole `text`.
+    pub fn from_profile(text: &str, profile: &Profile) -> Result<BotSpec, BotError> {
         let mut overrides = Vec::new();
-        for part in parts {
+        for part in text.split(':').skip(1) {
             let (k, v) = part.split_once('=').ok_or_else(|| BotError::Syntax {
                 bot: text.to_string(),
                 part: part.to_string(),
@@ -294,84 +299,44 @@ struct ProfileFile {
     params: BTreeMap<String, toml::Value>,
 }
 
-fn parse_profile(name: &str, origin: &str, text: &str) -> Result<Profile, BotError> {
-    let file: ProfileFile = toml::from_str(text).map_err(|e| BotError::Profile {
-        origin: origin.to_string(),
-        message: e.to_string().trim().to_string(),
-    })?;
-    Ok(Profile {
-        name: name.to_string(),
-        origin: origin.to_string(),
-        kind: file.kind,
-        description: file.description,
-        params: file.params,
-    })
-}
-
-/// Finds a profile by path, by name in `bots_dir`, or built in; a bare kind name is a profile
-/// of that kind with default parameters.
-pub fn load_profile(head: &str, bots_dir: &Path) -> Result<Profile, BotError> {
-    let looks_like_path = head.contains('/') || head.ends_with(".toml");
-    let path: PathBuf = if looks_like_path {
-        PathBuf::from(head)
-    } else {
-        bots_dir.join(format!("{head}.toml"))
-    };
-    if path.is_file() {
-        let text = std::fs::read_to_string(&path).map_err(|e| BotError::Profile {
-            origin: path.display().to_string(),
-            message: e.to_string(),
+impl Profile {
+    /// Parses a profile file's text; `name` and `origin` (its path) name it in errors.
+    pub fn parse(name: &str, origin: &str, text: &str) -> Result<Profile, BotError> {
+        let file: ProfileFile = toml::from_str(text).map_err(|e| BotError::Profile {
+            origin: origin.to_string(),
+            message: e.to_string().trim().to_string(),
         })?;
-        let name = path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| head.to_string());
-        return parse_profile(&name, &path.display().to_string(), &text);
+        Ok(Profile {
+            name: name.to_string(),
+            origin: origin.to_string(),
+            kind: file.kind,
+            description: file.description,
+            params: file.params,
+        })
     }
-    if looks_like_path {
-        return Err(BotError::Profile {
-            origin: head.to_string(),
-            message: "no such file".to_string(),
-        });
-    }
-    if let Some((_, text)) = BUILTIN_PROFILES.iter().find(|(n, _)| *n == head) {
-        return parse_profile(head, "built-in", text);
-    }
-    if find_kind(head).is_some() {
-        return Ok(Profile {
-            name: head.to_string(),
+
+    /// A profile built into the binary, or else a bare kind name as a profile of that kind with
+    /// default parameters; `None` for any other name.
+    pub fn builtin(name: &str) -> Option<Profile> {
+        if let Some((_, text)) = BUILTIN_PROFILES.iter().find(|(n, _)| *n == name) {
+            return Some(Profile::parse(name, "built-in", text).expect("built-in profiles parse"));
+        }
+        find_kind(name).map(|_| Profile {
+            name: name.to_string(),
             origin: "built-in kind".to_string(),
-            kind: head.to_string(),
+            kind: name.to_string(),
             description: String::new(),
             params: BTreeMap::new(),
-        });
+        })
     }
-    Err(BotError::Unknown {
-        name: head.to_string(),
-        known: known_names(bots_dir).join(", "),
-    })
 }
 
-/// Every profile name available: built in and in `bots_dir`, sorted, without duplicates.
-pub fn known_names(bots_dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = BUILTIN_PROFILES
+/// Every built-in name: the built-in profiles and the kinds (unsorted, may repeat).
+pub fn builtin_names() -> impl Iterator<Item = &'static str> {
+    BUILTIN_PROFILES
         .iter()
-        .map(|(n, _)| n.to_string())
-        .chain(KINDS.iter().map(|k| k.name.to_string()))
-        .collect();
-    if let Ok(entries) = std::fs::read_dir(bots_dir) {
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.extension().is_some_and(|x| x == "toml")
-                && let Some(stem) = p.file_stem()
-            {
-                names.push(stem.to_string_lossy().into_owned());
-            }
-        }
-    }
-    names.sort();
-    names.dedup();
-    names
+        .map(|(n, _)| *n)
+        .chain(KINDS.iter().map(|k| k.name))
 }
 
 fn find_kind(name: &str) -> Option<&'static KindDef> {
@@ -505,7 +470,7 @@ pub enum BotError {
         /// The bad part.
         part: String,
     },
-    /// A profile file that cannot be read or parsed.
+    /// A profile file that cannot be parsed.
     #[error("bot profile {origin}: {message}")]
     Profile {
         /// The path.
@@ -522,11 +487,4 @@ fn tail(given: &str, known: &str, lead: &str, after: &str) -> String {
     // A kind without parameters lists "none", which is not a name to suggest.
     let names = known.split(", ").filter(|&n| n != "none");
     crate::suggest::tail(given, names, &rest)
-}
-
-/// Resolves a comma-separated lineup (`greedy,random,...`) into one spec per seat.
-pub fn parse_lineup(text: &str, bots_dir: &Path) -> Result<Vec<BotSpec>, BotError> {
-    text.split(',')
-        .map(|b| BotSpec::parse(b.trim(), bots_dir))
-        .collect()
 }

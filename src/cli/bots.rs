@@ -11,7 +11,8 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use aeroplane::bots::registry::{BotSpec, ParamKind, kinds, known_names, load_profile};
+use aeroplane::bots::registry::{ParamKind, kinds};
+use aeroplane::config::{known_names, load_profile, parse_bot};
 
 use super::common::DEFAULT_BOTS_DIR;
 
@@ -38,7 +39,7 @@ pub fn run(args: BotsArgs) -> anyhow::Result<ExitCode> {
     let mut not_loadable = Vec::new();
     for name in known_names(&args.bots_dir) {
         let loaded = load_profile(&name, &args.bots_dir)
-            .and_then(|profile| Ok((BotSpec::parse(&name, &args.bots_dir)?, profile)));
+            .and_then(|profile| Ok((parse_bot(&name, &args.bots_dir)?, profile)));
         match loaded {
             // Bare kinds without a profile file are listed under the kinds below.
             Ok((_, profile))

@@ -9,7 +9,8 @@ use anyhow::Context;
 use clap::Args;
 
 use aeroplane::Rules;
-use aeroplane::bots::registry::{BotSpec, parse_lineup};
+use aeroplane::bots::registry::BotSpec;
+use aeroplane::config::parse_lineup;
 use aeroplane::export::OutputDir;
 use aeroplane::runner::{DEFAULT_CHUNK_DEALS, Exec};
 
@@ -94,7 +95,7 @@ impl JobArgs {
 
 /// Loads a preset name or a variant file.
 pub fn load_rules(name_or_path: &str) -> anyhow::Result<Rules> {
-    Ok(Rules::load(name_or_path)?)
+    Ok(aeroplane::config::load_rules(name_or_path)?)
 }
 
 /// Resolves a comma-separated lineup and checks the player count.

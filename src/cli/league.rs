@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args;
 
-use aeroplane::bots::registry::parse_lineup;
+use aeroplane::config::parse_lineup;
 use aeroplane::experiment::{self, LeagueJob};
 
 use super::common::{DEFAULT_BOTS_DIR, JobArgs, load_rules, open_out, print_written};

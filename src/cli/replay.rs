@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args;
 
-use aeroplane::dice::parse_dice;
 use aeroplane::experiment::replay::ReplayJob;
+use aeroplane::parse_dice;
 use aeroplane::runner::RunSpec;
 
 use super::common::{DEFAULT_BOTS_DIR, load_lineup, load_rules};

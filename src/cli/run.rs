@@ -9,9 +9,10 @@ use clap::Args;
 
 use aeroplane::Rules;
 use aeroplane::analysis::SprtConfig;
+use aeroplane::config::RunConfigFile;
 use aeroplane::experiment::{self, RunJob, SPRT_CHUNK_DEALS, SprtJob};
 use aeroplane::export::Manifest;
-use aeroplane::runner::{RunConfigFile, RunSpec};
+use aeroplane::runner::RunSpec;
 
 use super::common::{DEFAULT_BOTS_DIR, JobArgs, load_lineup, load_rules, open_out, print_written};
 use super::progress::Progress;

@@ -5,8 +5,8 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args;
 
+use aeroplane::RuleOption;
 use aeroplane::analysis::Axis;
-use aeroplane::analysis::vary::OPTIONS;
 use aeroplane::experiment::{self, DEFAULT_SORT, SweepJob};
 use aeroplane::export::SortKey;
 
@@ -84,7 +84,7 @@ fn resolve(args: &SweepArgs) -> anyhow::Result<SweepJob> {
         })?;
         // A TOML table has no order: its axes go in rule-option order.
         let mut entries: Vec<_> = cfg.sweep.iter().collect();
-        entries.sort_by_key(|(o, _)| OPTIONS.iter().position(|x| x == o));
+        entries.sort_by_key(|(o, _)| RuleOption::from_name(o));
         for (option, values) in entries {
             axes.push(
                 Axis::from_toml(option, values)

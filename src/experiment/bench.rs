@@ -1,7 +1,7 @@
 //! `bench`: the published workloads (fixed rules, lineups and seed), with a digest of every
 //! game's outcome. A change meant to alter nothing must leave every digest unchanged.
 
-use crate::bots::registry::{BotError, parse_lineup};
+use crate::config::{ProfileError, parse_lineup};
 use crate::engine::rules::Preset;
 use crate::export::write_game_row;
 use crate::runner::{self, Exec, GameRow, GameSink, RunError, RunSpec};
@@ -70,7 +70,7 @@ impl GameSink for Digest {
 }
 
 /// The run of workload `(preset, lineup)` with `games` games.
-pub fn workload(preset: Preset, lineup: &str, games: u64) -> Result<RunSpec, BotError> {
+pub fn workload(preset: Preset, lineup: &str, games: u64) -> Result<RunSpec, ProfileError> {
     Ok(RunSpec {
         rules: preset.rules(),
         lineup: parse_lineup(lineup, "bots".as_ref())?,

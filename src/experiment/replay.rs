@@ -10,7 +10,7 @@ use crate::engine::game::{Action, Game, Outcome};
 use crate::export::{GAMES_HEADER, write_game_row};
 use crate::record::{GameRecord, RecordJson};
 use crate::runner::{GameRow, RunError, RunSpec};
-use crate::{Bot, Observer, Seat};
+use crate::{Bot, Counter, Observer, Seat};
 
 use super::JobError;
 
@@ -253,7 +253,7 @@ impl ReplayJob {
             Err(RunError::OutOfDice(e)) => {
                 let msg = format!(
                     "the dice ran out after {} rolls, before the game ended (turn {}, seat {} to roll)",
-                    e.record.rolls,
+                    e.record.counters[Counter::Rolls],
                     e.game.turns(),
                     e.game.to_move()
                 );
@@ -358,18 +358,10 @@ fn write_record(
             steps.join(", ")
         )?;
     }
-    writeln!(
-        out,
-        "turns {}  rolls {}  moves {}  launches {}  captures {}  penalties {}  jumps {}  flights {}  bounces {}  passes {}",
-        r.turns,
-        r.rolls,
-        r.moves,
-        r.launches,
-        r.captures,
-        r.penalties,
-        r.jumps,
-        r.flights,
-        r.bounces,
-        r.passes
-    )
+    let counts: Vec<String> = r
+        .counters
+        .iter()
+        .map(|(c, n)| format!("{} {n}", c.name()))
+        .collect();
+    writeln!(out, "{}", counts.join("  "))
 }

@@ -7,6 +7,7 @@
 
 use serde::Serialize;
 
+use crate::Counter;
 use crate::analysis::paired::ProportionSummary;
 use crate::analysis::{Axis, PairedIndicators, PairedSummary, PairedSums, Variant, variants};
 use crate::bots::registry::BotSpec;
@@ -71,6 +72,16 @@ pub const COMPARE_HEADER: [&str; 9] = [
     "diff_lo95",
     "diff_hi95",
     "p",
+];
+
+/// The counters of the `*_per_game` columns, in column order.
+const PER_GAME: [Counter; 6] = [
+    Counter::Moves,
+    Counter::Captures,
+    Counter::Penalties,
+    Counter::Jumps,
+    Counter::Flights,
+    Counter::Bounces,
 ];
 
 /// The default order of the printed table: fairest first.
@@ -287,7 +298,7 @@ impl SweepJob {
                 tallies[unit.unit.part].merge(&unit.tally);
                 outcomes[unit.unit.part].extend(unit.rows.iter().map(|r| {
                     let rec = &r.played.record;
-                    (rec.winner == Seat::new(0), rec.turns)
+                    (rec.winner == Seat::new(0), rec.counters[Counter::Turns])
                 }));
                 Ok(Flow::Continue)
             },
@@ -404,16 +415,8 @@ impl SweepRow {
             }
         }
         let per = |n: u64| Cell::fixed((s.games > 0).then(|| n as f64 / s.games as f64));
-        let e = &s.events;
-        for n in [
-            e.moves,
-            e.captures,
-            e.penalties,
-            e.jumps,
-            e.flights,
-            e.bounces,
-        ] {
-            cells.push(per(n));
+        for c in PER_GAME {
+            cells.push(per(s.counters[c]));
         }
         cells.push(Cell::int(s.unfinished));
         cells
@@ -520,5 +523,24 @@ impl SweepReport {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn per_game_columns_are_named_after_their_counters() {
+        let names: Vec<String> = PER_GAME
+            .iter()
+            .map(|c| format!("{}_per_game", c.name()))
+            .collect();
+        let columns: Vec<&str> = SWEEP_HEADER
+            .iter()
+            .copied()
+            .filter(|h| h.ends_with("_per_game"))
+            .collect();
+        assert_eq!(columns, names);
     }
 }

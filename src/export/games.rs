@@ -4,6 +4,7 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
+use crate::counters::Counter;
 use crate::runner::{GameRow, GameSink};
 use crate::stats::NO_BOT;
 
@@ -12,7 +13,48 @@ use super::ExportError;
 /// The header of `games.csv` (stable). `bot_seatJ` is the lineup index (summary.csv's `bot`)
 /// of the bot in seat J; `rank_seatJ` its rank; both empty when seat J is not in play or has no
 /// rank. `winner_seat`/`winner_bot` are empty when nobody won (an unfinished game).
-pub const GAMES_HEADER: &str = "game,deal,rotation,bot_seat0,bot_seat1,bot_seat2,bot_seat3,winner_seat,winner_bot,rank_seat0,rank_seat1,rank_seat2,rank_seat3,turns,rolls,moves,launches,captures,penalties,jumps,flights,bounces,passes,unfinished";
+/// The counter columns are [`Counter::ALL`]'s names, in order.
+pub const GAMES_HEADER: &str = match std::str::from_utf8(&HEADER_BYTES) {
+    Ok(s) => s,
+    Err(_) => panic!("the header is ASCII"),
+};
+
+/// The columns before the counters.
+const HEADER_START: &str = "game,deal,rotation,bot_seat0,bot_seat1,bot_seat2,bot_seat3,winner_seat,winner_bot,rank_seat0,rank_seat1,rank_seat2,rank_seat3";
+/// The column after them.
+const HEADER_END: &str = ",unfinished";
+
+const fn header_len() -> usize {
+    let mut n = HEADER_START.len() + HEADER_END.len();
+    let mut i = 0;
+    while i < Counter::ALL.len() {
+        n += 1 + Counter::ALL[i].name().len();
+        i += 1;
+    }
+    n
+}
+
+const HEADER_BYTES: [u8; header_len()] = {
+    const fn put(out: &mut [u8; header_len()], at: usize, s: &str) -> usize {
+        let b = s.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            out[at + i] = b[i];
+            i += 1;
+        }
+        at + b.len()
+    }
+    let mut out = [0u8; header_len()];
+    let mut at = put(&mut out, 0, HEADER_START);
+    let mut i = 0;
+    while i < Counter::ALL.len() {
+        at = put(&mut out, at, ",");
+        at = put(&mut out, at, Counter::ALL[i].name());
+        i += 1;
+    }
+    put(&mut out, at, HEADER_END);
+    out
+};
 
 /// Writes one `games.csv` row (with its newline), without allocating.
 pub fn write_game_row(w: &mut impl Write, row: &GameRow) -> std::io::Result<()> {
@@ -37,21 +79,10 @@ pub fn write_game_row(w: &mut impl Write, row: &GameRow) -> std::io::Result<()> 
             write!(w, ",{rank}")?;
         }
     }
-    writeln!(
-        w,
-        ",{},{},{},{},{},{},{},{},{},{},{}",
-        r.turns,
-        r.rolls,
-        r.moves,
-        r.launches,
-        r.captures,
-        r.penalties,
-        r.jumps,
-        r.flights,
-        r.bounces,
-        r.passes,
-        u8::from(r.unfinished)
-    )
+    for (_, n) in r.counters.iter() {
+        write!(w, ",{n}")?;
+    }
+    writeln!(w, ",{}", u8::from(r.unfinished))
 }
 
 /// Streams rows into `games.csv`, flushing after every unit so that an interrupted run keeps
@@ -87,5 +118,18 @@ impl GameSink for GamesCsv {
             write_game_row(&mut self.out, row)?;
         }
         self.out.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_header_is_the_stable_one() {
+        assert_eq!(
+            GAMES_HEADER,
+            "game,deal,rotation,bot_seat0,bot_seat1,bot_seat2,bot_seat3,winner_seat,winner_bot,rank_seat0,rank_seat1,rank_seat2,rank_seat3,turns,rolls,moves,launches,captures,penalties,jumps,flights,bounces,passes,unfinished"
+        );
     }
 }

@@ -1,5 +1,6 @@
 //! The end-of-run CSV tables of a run (and of an SPRT, which is a run).
 
+use crate::counters::Counter;
 use crate::stats::{Summary, Tally};
 
 use super::table::{Cell, Table};
@@ -132,10 +133,9 @@ fn length_stats_table(s: &Summary) -> Table {
 fn events_table(s: &Summary) -> Table {
     let mut t = Table::new("events.csv", &EVENTS_HEADER);
     let per = |x: u64| Cell::fixed((s.games > 0).then(|| x as f64 / s.games as f64));
-    for (name, total) in s
-        .events
-        .named()
-        .into_iter()
+    for (name, total) in Counter::EVENTS
+        .iter()
+        .map(|&c| (c.name(), s.counters[c]))
         .chain([("unfinished", s.unfinished)])
     {
         t.push(vec![Cell::text(name), Cell::int(total), per(total)]);

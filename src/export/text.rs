@@ -2,6 +2,7 @@
 
 use std::io::Write;
 
+use crate::counters::Counter;
 use crate::stats::Summary;
 
 fn pct(x: f64) -> String {
@@ -145,11 +146,9 @@ fn report(out: &mut Vec<u8>, title: &str, s: &Summary) -> std::io::Result<()> {
     }
     writeln!(out)?;
     let games = s.games.max(1) as f64;
-    let events: Vec<String> = s
-        .events
-        .named()
+    let events: Vec<String> = Counter::EVENTS
         .iter()
-        .map(|(n, t)| format!("{n} {:.2}", *t as f64 / games))
+        .map(|&c| format!("{} {:.2}", c.name(), s.counters[c] as f64 / games))
         .collect();
     writeln!(out, "per game: {}", events.join(", "))?;
     writeln!(

@@ -7,10 +7,8 @@
 //! any order, and per-game rows reach the [`GameSink`] in game order: the calling thread puts
 //! finished chunks back in order and hands each on as soon as every earlier chunk is done.
 
-mod config;
 mod spec;
 
-pub use config::{ConfigError, RunConfigFile};
 pub use spec::RunSpec;
 
 use std::collections::BTreeMap;
@@ -400,7 +398,7 @@ fn empty_played() -> Played {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bots::registry::parse_lineup;
+    use crate::config::parse_lineup;
     use crate::engine::rules::Preset;
 
     fn spec(preset: Preset, bots: &str, first: u64, deals: u64, rotate: bool) -> RunSpec {
@@ -514,7 +512,7 @@ mod tests {
             assert!(deal.iter().all(|r| r.played.record.winner == winner));
             assert!(
                 deal.iter()
-                    .all(|r| r.played.record.turns == deal[0].played.record.turns)
+                    .all(|r| r.played.record.counters == deal[0].played.record.counters)
             );
             for (r, row) in deal.iter().enumerate() {
                 assert_eq!(row.rotation, r as u64);

@@ -16,6 +16,28 @@ impl PartialEq for Histogram {
 
 impl Eq for Histogram {}
 
+impl serde::Serialize for Histogram {
+    /// The values seen, as `[value, count]` pairs in ascending order.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter().map(|(v, c)| [u64::from(v), c]))
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Histogram {
+    /// The pairs [`Serialize`](serde::Serialize) writes.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let pairs = Vec::<[u64; 2]>::deserialize(d)?;
+        let mut h = Histogram::default();
+        for [v, c] in pairs {
+            let v = u32::try_from(v).map_err(|_| D::Error::custom("value out of range"))?;
+            h.add(v);
+            h.counts[v as usize] += c - 1;
+        }
+        Ok(h)
+    }
+}
+
 /// Moments and nearest-rank quantiles of a [`Histogram`].
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct Spread {

@@ -10,4 +10,4 @@ mod tally;
 pub use histogram::{Histogram, Spread};
 pub use interval::{ChiSquare, design_effect, equal_rates, wilson, z_for};
 pub use summary::{BotLine, LengthLine, SeatLine, Summary};
-pub use tally::{Entrant, Events, NO_BOT, Played, Tally};
+pub use tally::{Entrant, NO_BOT, Played, Tally};

@@ -4,7 +4,8 @@ use crate::engine::board::Seat;
 
 use super::histogram::Spread;
 use super::interval::{ChiSquare, design_effect, equal_rates, wilson, z_for};
-use super::tally::{Entrant, Events, Tally};
+use super::tally::{Entrant, Tally};
+use crate::counters::Counters;
 
 /// Confidence level of every interval.
 pub const CONFIDENCE: f64 = 0.95;
@@ -69,8 +70,8 @@ pub struct Summary {
     pub seat_test: Option<ChiSquare>,
     /// Length in turns, then in rolls.
     pub lengths: [LengthLine; 2],
-    /// Event totals.
-    pub events: Events,
+    /// Totals of every counter (turns and rolls included).
+    pub counters: Counters<u64>,
 }
 
 impl Summary {
@@ -145,7 +146,7 @@ impl Summary {
                     spread: t.rolls.spread(),
                 },
             ],
-            events: t.events,
+            counters: t.counters,
         }
     }
 }
@@ -157,13 +158,15 @@ mod tests {
     use crate::stats::{NO_BOT, Played};
 
     fn game(ranks: [u8; 4], winner: usize) -> Played {
+        let mut counters = crate::Counters::default();
+        counters.add(crate::Counter::Turns, 10 * (winner as u32 + 1));
+        counters.add(crate::Counter::Rolls, 12);
         Played {
             record: GameRecord {
                 players: 3,
                 winner: Seat::new(winner),
                 ranks,
-                turns: 10 * (winner as u32 + 1),
-                rolls: 12,
+                counters,
                 ..GameRecord::default()
             },
             bot_at_seat: [0, 1, 2, NO_BOT],

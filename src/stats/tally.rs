@@ -1,6 +1,7 @@
 //! Integer tallies of a run: exact, mergeable in any order, so a run split into chunks, threads
 //! or shards sums to the same numbers.
 
+use crate::counters::{Counter, Counters};
 use crate::record::GameRecord;
 
 use super::histogram::Histogram;
@@ -18,7 +19,7 @@ pub struct Played {
 }
 
 /// Results of one bot (a lineup entry) or one seat.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Entrant {
     /// Games played.
     pub games: u64,
@@ -51,45 +52,9 @@ impl Entrant {
     }
 }
 
-/// Event totals over all games.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
-pub struct Events {
-    /// Chosen moves, launches included.
-    pub moves: u64,
-    /// Launches.
-    pub launches: u64,
-    /// Opponent planes sent to a hangar by a move.
-    pub captures: u64,
-    /// Planes sent back by the three-sixes penalty.
-    pub penalties: u64,
-    /// Moves that took a jump.
-    pub jumps: u64,
-    /// Moves that took the flight.
-    pub flights: u64,
-    /// Moves that bounced at the centre.
-    pub bounces: u64,
-    /// Rolls with no legal move.
-    pub passes: u64,
-}
-
-impl Events {
-    /// (name, total) in a fixed order: the names used in reports.
-    pub fn named(&self) -> [(&'static str, u64); 8] {
-        [
-            ("moves", self.moves),
-            ("launches", self.launches),
-            ("captures", self.captures),
-            ("penalties", self.penalties),
-            ("jumps", self.jumps),
-            ("flights", self.flights),
-            ("bounces", self.bounces),
-            ("passes", self.passes),
-        ]
-    }
-}
-
 /// Everything a run counts. Integers only: [`Tally::merge`] is exact and commutative.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Serializes (for checkpoints) as its fields, histograms as `[value, count]` pairs.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Tally {
     /// Number of players.
     pub players: usize,
@@ -109,8 +74,8 @@ pub struct Tally {
     pub turns: Histogram,
     /// Game length in rolls.
     pub rolls: Histogram,
-    /// Event totals.
-    pub events: Events,
+    /// Totals of every counter over all games (turns and rolls included).
+    pub counters: Counters<u64>,
 }
 
 impl Tally {
@@ -126,7 +91,7 @@ impl Tally {
             seats: Default::default(),
             turns: Histogram::with_capacity(512),
             rolls: Histogram::with_capacity(1024),
-            events: Events::default(),
+            counters: Counters::default(),
         }
     }
 
@@ -139,17 +104,9 @@ impl Tally {
             let r = &p.record;
             self.games += 1;
             self.unfinished += u64::from(r.unfinished);
-            self.turns.add(r.turns);
-            self.rolls.add(r.rolls);
-            let e = &mut self.events;
-            e.moves += u64::from(r.moves);
-            e.launches += u64::from(r.launches);
-            e.captures += u64::from(r.captures);
-            e.penalties += u64::from(r.penalties);
-            e.jumps += u64::from(r.jumps);
-            e.flights += u64::from(r.flights);
-            e.bounces += u64::from(r.bounces);
-            e.passes += u64::from(r.passes);
+            self.turns.add(r.counters[Counter::Turns]);
+            self.rolls.add(r.counters[Counter::Rolls]);
+            self.counters.add_game(&r.counters);
             for (seat, &bot) in p.bot_at_seat.iter().enumerate() {
                 if bot == NO_BOT {
                     continue;
@@ -195,14 +152,6 @@ impl Tally {
         }
         self.turns.merge(&o.turns);
         self.rolls.merge(&o.rolls);
-        let (e, f) = (&mut self.events, &o.events);
-        e.moves += f.moves;
-        e.launches += f.launches;
-        e.captures += f.captures;
-        e.penalties += f.penalties;
-        e.jumps += f.jumps;
-        e.flights += f.flights;
-        e.bounces += f.bounces;
-        e.passes += f.passes;
+        self.counters.merge(&o.counters);
     }
 }

@@ -17,6 +17,8 @@ use serde::Deserialize;
 
 use crate::engine::rules::{Rules, RulesError, RulesSpec};
 
+use super::rules_file::{RulesFileError, load_rules};
+
 /// A run config as written.
 #[derive(Clone, Debug, Default, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -71,12 +73,13 @@ impl Lineup {
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     /// The file could not be read.
-    #[error("cannot read run config {file}: {message}")]
-    Io {
+    #[error("cannot read run config {file}")]
+    Read {
         /// The path.
         file: String,
-        /// The operating system's message.
-        message: String,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
     },
     /// Bad TOML, an unknown key or a wrong type.
     #[error(
@@ -89,21 +92,22 @@ pub enum ConfigError {
         message: String,
     },
     /// The `rules` entry is invalid.
-    #[error("in run config {file}, `rules`: {source}")]
+    #[error("in run config {file}, `rules`")]
     Rules {
         /// The path.
         file: String,
         /// What was wrong.
-        source: RulesError,
+        #[source]
+        source: RulesFileError,
     },
 }
 
 impl RunConfigFile {
     /// Reads and parses a run config file.
     pub fn load(path: &Path) -> Result<RunConfigFile, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError::Io {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
             file: path.display().to_string(),
-            message: e.to_string(),
+            source,
         })?;
         Self::parse(&text, &path.display().to_string())
     }
@@ -129,16 +133,17 @@ impl RunConfigFile {
     }
 
     fn resolve_rules(&self, v: &toml::Value, file: &str) -> Result<Rules, ConfigError> {
-        let wrap = |source| ConfigError::Rules {
+        let wrap = |source: RulesFileError| ConfigError::Rules {
             file: file.to_string(),
             source,
         };
         match v {
-            toml::Value::String(name) => Rules::load(name).map_err(wrap),
+            toml::Value::String(name) => load_rules(name).map_err(wrap),
             toml::Value::Table(t) => {
-                let spec = RulesSpec::deserialize(toml::Value::Table(t.clone()))
-                    .map_err(|e| wrap(RulesError::Parse(e.to_string().trim().to_string())))?;
-                spec.validate().map_err(wrap)
+                let spec = RulesSpec::deserialize(toml::Value::Table(t.clone())).map_err(|e| {
+                    wrap(RulesError::Parse(e.to_string().trim().to_string()).into())
+                })?;
+                spec.validate().map_err(|e| wrap(e.into()))
             }
             other => Err(ConfigError::Parse {
                 file: file.to_string(),
@@ -154,6 +159,7 @@ impl RunConfigFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::error_chain;
     use crate::engine::rules::Preset;
 
     #[test]
@@ -178,7 +184,8 @@ mod tests {
         let r = cfg.rules("x").unwrap().unwrap();
         assert_eq!(r.home_lane_cells, 4);
         let bad = RunConfigFile::parse("[rules]\nhome_lane_cells = 9\n", "x").unwrap_err();
-        assert!(bad.to_string().contains("home_lane_cells"), "{bad}");
+        let bad = error_chain(&bad);
+        assert!(bad.contains("home_lane_cells"), "{bad}");
     }
 
     #[test]
@@ -191,6 +198,8 @@ mod tests {
         let e = RunConfigFile::parse("games = -3\n", "c.toml").unwrap_err();
         assert!(e.to_string().contains("c.toml"), "{e}");
         let e = RunConfigFile::parse("rules = \"nope\"\n", "c.toml").unwrap_err();
-        assert!(e.to_string().contains("nope"), "{e}");
+        let e = error_chain(&e);
+        assert!(e.starts_with("in run config c.toml, `rules`: "), "{e}");
+        assert_eq!(e.matches("nope").count(), 1, "{e}");
     }
 }

@@ -1,0 +1,24 @@
+//! Loading from disk: rule-variant files, bot profiles and run configs.
+//!
+//! The engine and the bot registry only parse text and validate it; this module finds and
+//! reads the files, and its errors keep the operating system's error as their `source`.
+
+pub mod profiles;
+pub mod rules_file;
+pub mod run_file;
+
+pub use profiles::{ProfileError, known_names, load_profile, parse_bot, parse_lineup};
+pub use rules_file::{RulesFileError, load_rules, read_rules_file};
+pub use run_file::{ConfigError, Lineup, RunConfigFile};
+
+/// An error with its causes, joined as the command line prints them.
+#[cfg(test)]
+pub(crate) fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        s.push_str(&format!(": {c}"));
+        cause = c.source();
+    }
+    s
+}

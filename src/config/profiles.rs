@@ -1,0 +1,96 @@
+//! Bot profiles on disk: `bots/<name>.toml` in a profiles directory, or a path to a profile
+//! file, falling back to the profiles and kinds built into the binary.
+
+use std::path::{Path, PathBuf};
+
+use crate::bots::registry::{BotError, BotSpec, Profile, builtin_names};
+
+/// Why a bot could not be found or resolved.
+#[derive(Debug, thiserror::Error)]
+pub enum ProfileError {
+    /// An unknown name, a bad profile or a bad parameter.
+    #[error(transparent)]
+    Bot(#[from] BotError),
+    /// A profile file that cannot be read.
+    #[error("bot profile {origin}")]
+    Read {
+        /// The path.
+        origin: String,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A path to a profile that does not exist.
+    #[error("bot profile {origin}: no such file")]
+    NoSuchFile {
+        /// The path as given.
+        origin: String,
+    },
+}
+
+/// Finds a profile by path, by name in `bots_dir`, or built in; a bare kind name is a profile
+/// of that kind with default parameters.
+pub fn load_profile(head: &str, bots_dir: &Path) -> Result<Profile, ProfileError> {
+    let looks_like_path = head.contains('/') || head.ends_with(".toml");
+    let path: PathBuf = if looks_like_path {
+        PathBuf::from(head)
+    } else {
+        bots_dir.join(format!("{head}.toml"))
+    };
+    if path.is_file() {
+        let origin = path.display().to_string();
+        let text = std::fs::read_to_string(&path).map_err(|source| ProfileError::Read {
+            origin: origin.clone(),
+            source,
+        })?;
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| head.to_string());
+        return Ok(Profile::parse(&name, &origin, &text)?);
+    }
+    if looks_like_path {
+        return Err(ProfileError::NoSuchFile {
+            origin: head.to_string(),
+        });
+    }
+    Profile::builtin(head).ok_or_else(|| {
+        BotError::Unknown {
+            name: head.to_string(),
+            known: known_names(bots_dir).join(", "),
+        }
+        .into()
+    })
+}
+
+/// Every profile name available: built in and in `bots_dir`, sorted, without duplicates.
+pub fn known_names(bots_dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = builtin_names().map(str::to_string).collect();
+    if let Ok(entries) = std::fs::read_dir(bots_dir) {
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.extension().is_some_and(|x| x == "toml")
+                && let Some(stem) = p.file_stem()
+            {
+                names.push(stem.to_string_lossy().into_owned());
+            }
+        }
+    }
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// Resolves `text` (a profile name, a profile path, or either with `:key=value` parameters)
+/// against the profiles in `bots_dir` and those built in.
+pub fn parse_bot(text: &str, bots_dir: &Path) -> Result<BotSpec, ProfileError> {
+    let profile = load_profile(BotSpec::head(text)?, bots_dir)?;
+    Ok(BotSpec::from_profile(text, &profile)?)
+}
+
+/// Resolves a comma-separated lineup (`greedy,random,...`) into one spec per seat.
+pub fn parse_lineup(text: &str, bots_dir: &Path) -> Result<Vec<BotSpec>, ProfileError> {
+    text.split(',')
+        .map(|b| parse_bot(b.trim(), bots_dir))
+        .collect()
+}
