@@ -4,6 +4,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Instant;
 
 use anyhow::Context;
 use clap::Args;
@@ -11,8 +12,13 @@ use clap::Args;
 use aeroplane::Rules;
 use aeroplane::bots::registry::BotSpec;
 use aeroplane::config::parse_lineup;
+use aeroplane::experiment::{self, Job, JobEnd, Outcome, Report, Shard};
 use aeroplane::export::OutputDir;
 use aeroplane::runner::{DEFAULT_CHUNK_DEALS, Exec};
+use indicatif::HumanCount;
+
+use super::progress::Progress;
+use super::signals::interrupt_flag;
 
 /// The default directory of bot profiles.
 pub const DEFAULT_BOTS_DIR: &str = "bots";
@@ -65,9 +71,193 @@ pub struct JobArgs {
     /// Directory of bot profiles [default: bots].
     #[arg(long)]
     pub bots_dir: Option<PathBuf>,
+    /// Play only shard K of N of the job's units (0-based: 0/4 .. 3/4), units dealt
+    /// round-robin; `slurm` reads SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT. Needs --out;
+    /// combine the shards' folders with `aeroplane merge`.
+    #[arg(long, value_name = "K/N|slurm")]
+    pub shard: Option<String>,
+}
+
+/// Parses `--shard K/N` (0-based) or `--shard slurm`.
+pub fn parse_shard(text: &str) -> anyhow::Result<Shard> {
+    let bad = |why: String| anyhow::anyhow!("--shard {text}: {why}");
+    let (index, count) = if text == "slurm" {
+        let var = |name: &str| -> anyhow::Result<u64> {
+            let v = std::env::var(name).map_err(|_| {
+                bad(format!(
+                    "{name} is not set: `--shard slurm` runs inside a Slurm job array (sbatch --array)"
+                ))
+            })?;
+            v.trim()
+                .parse()
+                .map_err(|_| bad(format!("{name}={v} is not a number")))
+        };
+        let min = std::env::var("SLURM_ARRAY_TASK_MIN")
+            .ok()
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .unwrap_or(0);
+        let id = var("SLURM_ARRAY_TASK_ID")?;
+        (id.saturating_sub(min), var("SLURM_ARRAY_TASK_COUNT")?)
+    } else {
+        let (k, n) = text.split_once('/').ok_or_else(|| {
+            bad("give K/N, e.g. 0/4 (0-based: shards 0/4 .. 3/4), or slurm".into())
+        })?;
+        let k: u64 = k
+            .trim()
+            .parse()
+            .map_err(|_| bad(format!("`{k}` is not a shard index")))?;
+        let n: u64 = n
+            .trim()
+            .parse()
+            .map_err(|_| bad(format!("`{n}` is not a shard count")))?;
+        (k, n)
+    };
+    if count == 0 || index >= count {
+        return Err(bad(format!(
+            "shard {index} of {count}: the index is 0-based and must be below the count"
+        )));
+    }
+    Ok(Shard { index, count })
+}
+
+/// How to launch a job from the command line.
+pub struct Launch {
+    /// The job.
+    pub job: Job,
+    /// Threads and unit size.
+    pub exec: Exec,
+    /// The output directory.
+    pub out: Option<PathBuf>,
+    /// Replace an earlier run's files.
+    pub force: bool,
+    /// No progress bar or timing line.
+    pub quiet: bool,
+    /// One shard of the plan.
+    pub shard: Option<Shard>,
+    /// Go on with the job in `out`.
+    pub resume: bool,
+}
+
+/// Runs a job: opens its folder, shows progress, stops cleanly on a signal, prints the report
+/// (or how to resume, or how to merge).
+pub fn launch(l: Launch) -> anyhow::Result<ExitCode> {
+    let out = match (&l.out, l.resume) {
+        (Some(p), true) => Some(OutputDir::reopen(p)?),
+        (p, _) => open_out(p.as_deref(), l.force)?,
+    };
+    let planned = l.job.planned_games(l.exec.chunk_deals, l.shard);
+    let progress = Progress::new(planned, l.quiet);
+    let ctx = experiment::Context {
+        exec: l.exec,
+        out: out.as_ref(),
+        progress: progress.counter(),
+        interrupt: Some(interrupt_flag()),
+        shard: l.shard,
+        resume: l.resume,
+        unit_done: Some(&test_signal_hook),
+    };
+    let start = Instant::now();
+    let outcome = l.job.execute(&ctx);
+    progress.finish();
+    let outcome = outcome?;
+    finish(outcome, out.as_ref(), start, l.quiet)
+}
+
+/// A test hook: with `AEROPLANE_TEST_SIGNAL_AFTER_UNITS=N` (and optionally
+/// `AEROPLANE_TEST_SIGNAL=INT|TERM|USR1`, default INT) the process sends itself that signal once
+/// it has finished N units, so tests stop a job at an exact point through the real signal path.
+fn test_signal_hook(units: usize) {
+    static AFTER: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+    let after = AFTER.get_or_init(|| {
+        std::env::var("AEROPLANE_TEST_SIGNAL_AFTER_UNITS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+    });
+    if *after != Some(units) {
+        return;
+    }
+    #[cfg(unix)]
+    {
+        use signal_hook::consts::{SIGINT, SIGTERM, SIGUSR1};
+        let sig = match std::env::var("AEROPLANE_TEST_SIGNAL").as_deref() {
+            Ok("TERM") => SIGTERM,
+            Ok("USR1") => SIGUSR1,
+            _ => SIGINT,
+        };
+        let _ = signal_hook::low_level::raise(sig);
+    }
+}
+
+/// Prints how a job ended; the exit code.
+pub fn finish(
+    outcome: Outcome<Report>,
+    out: Option<&OutputDir>,
+    start: Instant,
+    quiet: bool,
+) -> anyhow::Result<ExitCode> {
+    for n in &outcome.notes {
+        eprintln!("note: {n}");
+    }
+    let counts = format!(
+        "{} of {} games",
+        HumanCount(outcome.played),
+        HumanCount(outcome.planned)
+    );
+    match outcome.ended {
+        JobEnd::Finished(report) => {
+            let mut stdout = std::io::stdout().lock();
+            report.write_text(&mut stdout)?;
+            print_written(&mut stdout, out)?;
+            stdout.flush()?;
+            let secs = start.elapsed().as_secs_f64();
+            if !quiet {
+                eprintln!(
+                    "played {} games in {secs:.2} s ({} games/s)",
+                    HumanCount(outcome.played),
+                    HumanCount((outcome.played as f64 / secs.max(1e-9)) as u64)
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        JobEnd::Interrupted => {
+            match out {
+                Some(dir) => eprintln!(
+                    "interrupted after {counts}; the finished units are kept in {}.\nTo resume, run: aeroplane resume {}",
+                    dir.file(aeroplane::export::CHECKPOINT_FILE).display(),
+                    dir.path().display()
+                ),
+                None => eprintln!(
+                    "interrupted after {counts}; nothing was kept (give --out DIR to keep finished units and resume)"
+                ),
+            }
+            Ok(ExitCode::from(130))
+        }
+        JobEnd::ShardDone(s) => {
+            let dir = out.expect("a shard has an output directory");
+            let mut stdout = std::io::stdout().lock();
+            writeln!(
+                stdout,
+                "shard {}/{} done: {counts} of its share of the job, kept in {}",
+                s.index,
+                s.count,
+                dir.path().display()
+            )?;
+            writeln!(
+                stdout,
+                "when all {} shards are done, combine them: aeroplane merge OUT SHARD_DIR...",
+                s.count
+            )?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
 }
 
 impl JobArgs {
+    /// `--shard`, parsed.
+    pub fn shard(&self) -> anyhow::Result<Option<Shard>> {
+        self.shard.as_deref().map(parse_shard).transpose()
+    }
+
     /// `--rotate-seats` / `--no-rotate-seats`, if either was given.
     pub fn rotate(&self) -> Option<bool> {
         if self.rotate_seats {

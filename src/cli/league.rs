@@ -8,8 +8,7 @@ use clap::Args;
 use aeroplane::config::parse_lineup;
 use aeroplane::experiment::{self, LeagueJob};
 
-use super::common::{DEFAULT_BOTS_DIR, JobArgs, load_rules, open_out, print_written};
-use super::progress::Progress;
+use super::common::{DEFAULT_BOTS_DIR, JobArgs, Launch, launch, load_rules};
 
 /// Arguments of `aeroplane league`.
 #[derive(Args, Debug)]
@@ -55,19 +54,13 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<ExitCode> {
         a.seed.unwrap_or(1),
         args.bootstrap,
     )?;
-    let exec = a.exec(None, None)?;
-    let out = open_out(a.out.as_deref(), a.force)?;
-    let progress = Progress::new(job.total_games(), a.quiet);
-    let ctx = experiment::Context {
-        exec,
-        out: out.as_ref(),
-        progress: progress.counter(),
-    };
-    let report = job.execute(&ctx);
-    progress.finish();
-    let report = report?;
-    let mut stdout = std::io::stdout().lock();
-    report.write_text(&mut stdout)?;
-    print_written(&mut stdout, out.as_ref())?;
-    Ok(ExitCode::SUCCESS)
+    launch(Launch {
+        job: experiment::Job::League(job),
+        exec: a.exec(None, None)?,
+        out: a.out.clone(),
+        force: a.force,
+        quiet: a.quiet,
+        shard: a.shard()?,
+        resume: false,
+    })
 }

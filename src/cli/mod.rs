@@ -6,7 +6,9 @@ mod common;
 mod league;
 mod progress;
 mod replay;
+mod resume;
 mod run;
+mod signals;
 mod sweep;
 
 use std::process::ExitCode;
@@ -31,6 +33,10 @@ enum Command {
     League(Box<league::LeagueArgs>),
     /// Time a fixed workload and print a digest of every game's outcome.
     Bench(bench::BenchArgs),
+    /// Finish a job that was interrupted (or a shard), from its output folder.
+    Resume(resume::ResumeArgs),
+    /// Combine the folders of a job's shards into what one run writes.
+    Merge(resume::MergeArgs),
     /// Play one game from given dice (or from a seed and game index) and print its move log.
     Replay(replay::ReplayArgs),
     /// List the bot profiles (kind, description, parameters) and the bot kinds.
@@ -48,6 +54,8 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::League(args) => league::run(*args),
         Command::Bench(args) => bench::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Resume(args) => resume::resume(args),
+        Command::Merge(args) => resume::merge(args),
         Command::Rules(args) => common::print_rules(args),
         Command::Bots(args) => bots::run(args),
     }

@@ -2,7 +2,6 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
 use anyhow::Context;
 use clap::Args;
@@ -14,8 +13,7 @@ use aeroplane::experiment::{self, RunJob, SPRT_CHUNK_DEALS, SprtJob};
 use aeroplane::export::Manifest;
 use aeroplane::runner::RunSpec;
 
-use super::common::{DEFAULT_BOTS_DIR, JobArgs, load_lineup, load_rules, open_out, print_written};
-use super::progress::Progress;
+use super::common::{DEFAULT_BOTS_DIR, JobArgs, Launch, launch, load_lineup, load_rules};
 
 /// The lineup of the default tournament.
 pub const DEFAULT_BOTS: &str = "greedy,random,random,random";
@@ -196,44 +194,17 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
 /// Runs `aeroplane run`.
 pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let r = resolve(&args)?;
-    let quiet = r.quiet;
-    let out = open_out(r.out.as_deref(), args.job.force)?;
-    let total = match &r.job {
-        Job::Run(j) => j.spec.total_games(),
-        Job::Sprt(j) => j.spec.total_games(),
+    let job = match r.job {
+        Job::Run(j) => experiment::Job::Run(j),
+        Job::Sprt(j) => experiment::Job::Sprt(j),
     };
-    let progress = Progress::new(total, quiet);
-    let ctx = experiment::Context {
+    launch(Launch {
+        job,
         exec: r.exec,
-        out: out.as_ref(),
-        progress: progress.counter(),
-    };
-    let start = Instant::now();
-    let mut stdout = std::io::stdout().lock();
-    let games = match &r.job {
-        Job::Run(job) => {
-            let report = job.execute(&ctx);
-            progress.finish();
-            let report = report?;
-            report.write_text(&mut stdout)?;
-            report.tally.games
-        }
-        Job::Sprt(job) => {
-            let report = job.execute(&ctx);
-            progress.finish();
-            let report = report?;
-            report.write_text(&mut stdout)?;
-            report.run.tally.games
-        }
-    };
-    print_written(&mut stdout, out.as_ref())?;
-    let secs = start.elapsed().as_secs_f64();
-    if !quiet {
-        eprintln!(
-            "played {} games in {secs:.2} s ({} games/s)",
-            indicatif::HumanCount(games),
-            indicatif::HumanCount((games as f64 / secs.max(1e-9)) as u64)
-        );
-    }
-    Ok(ExitCode::SUCCESS)
+        out: r.out,
+        force: args.job.force,
+        quiet: r.quiet,
+        shard: args.job.shard()?,
+        resume: false,
+    })
 }

@@ -10,8 +10,7 @@ use aeroplane::analysis::Axis;
 use aeroplane::experiment::{self, DEFAULT_SORT, SweepJob};
 use aeroplane::export::SortKey;
 
-use super::common::{DEFAULT_BOTS_DIR, JobArgs, load_lineup, load_rules, open_out, print_written};
-use super::progress::Progress;
+use super::common::{DEFAULT_BOTS_DIR, JobArgs, Launch, launch, load_lineup, load_rules};
 
 /// A sweep config (TOML): optional `rules`, `bots`, `games`, `seed` and a `[sweep]` table of
 /// `option = [values]` (launch_rolls sets as arrays: `launch_rolls = [[6], [5, 6]]`), taken in
@@ -140,19 +139,13 @@ fn resolve(args: &SweepArgs) -> anyhow::Result<SweepJob> {
 /// Runs `aeroplane sweep`.
 pub fn run(args: SweepArgs) -> anyhow::Result<ExitCode> {
     let job = resolve(&args)?;
-    let exec = args.job.exec(None, None)?;
-    let out = open_out(args.job.out.as_deref(), args.job.force)?;
-    let progress = Progress::new(job.total_games(), args.job.quiet);
-    let ctx = experiment::Context {
-        exec,
-        out: out.as_ref(),
-        progress: progress.counter(),
-    };
-    let report = job.execute(&ctx);
-    progress.finish();
-    let report = report?;
-    let mut stdout = std::io::stdout().lock();
-    report.write_text(&mut stdout)?;
-    print_written(&mut stdout, out.as_ref())?;
-    Ok(ExitCode::SUCCESS)
+    launch(Launch {
+        job: experiment::Job::Sweep(job),
+        exec: args.job.exec(None, None)?,
+        out: args.job.out.clone(),
+        force: args.job.force,
+        quiet: args.job.quiet,
+        shard: args.job.shard()?,
+        resume: false,
+    })
 }

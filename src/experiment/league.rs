@@ -14,12 +14,13 @@ use crate::analysis::ratings::{Finish, FinishTally, FitOptions, bootstrap, fit};
 use crate::bots::registry::BotSpec;
 use crate::engine::board::Seat;
 use crate::engine::rules::Rules;
-use crate::export::{Cell, LeagueSection, Manifest, Table};
-use crate::runner::{self, Flow, Plan, RunSpec};
+use crate::export::{Cell, LeagueSection, Manifest, OutputDir, Table};
+use crate::runner::{Flow, RunSpec, Unit, UnitResult};
 use crate::stats::NO_BOT;
 
+use super::drive::Fold;
 use super::run::SummaryJson;
-use super::{Context, JobError, finish, names, start};
+use super::{Context, JobDef, JobError, Outcome, conduct, names};
 
 /// Columns of `league.csv`, one row per bot, best first.
 pub const LEAGUE_HEADER: [&str; 10] = [
@@ -239,80 +240,63 @@ impl LeagueJob {
         )
     }
 
-    /// Plays every table and fits the ratings; with an output directory, writes run.json,
-    /// league.csv, pairs.csv and summary.json.
-    pub fn execute(&self, ctx: &Context<'_>) -> Result<LeagueReport, JobError> {
-        let mut manifest = self.manifest();
-        start(ctx.out, &manifest)?;
-        let result = self.play(ctx);
-        finish(ctx.out, &mut manifest, result)
+    /// Plays every table and fits the ratings; with an output directory, writes run.json, the
+    /// checkpoint while it runs, league.csv, pairs.csv and summary.json.
+    pub fn execute(&self, ctx: &Context<'_>) -> Result<Outcome<LeagueReport>, JobError> {
+        let mut fold = self.new_fold();
+        let def = JobDef {
+            manifest: self.manifest(),
+            parts: &self.parts,
+            rows_for: &|_| true,
+            per_game: false,
+        };
+        conduct(ctx, def, &mut fold, |f, out, _| self.report(f, out))
     }
 
-    fn play(&self, ctx: &Context<'_>) -> Result<(LeagueReport, u64), JobError> {
+    pub(crate) fn new_fold(&self) -> LeagueFold {
         let k = self.pool.len();
-        let mut finishes = FinishTally::new(k);
-        let (mut games, mut wins) = (vec![0u64; k], vec![0u64; k]);
-        let (mut rank_sum, mut ranked) = (vec![0u64; k], vec![0u64; k]);
-        let mut played = 0u64;
-        let plan = Plan::chunked(&self.parts, ctx.exec.chunk_deals)?;
-        runner::execute(
-            &self.parts,
-            &plan.units,
-            ctx.exec,
-            &|_| true,
-            &mut |unit| {
-                let members = &self.tables[unit.unit.part];
-                for row in &unit.rows {
-                    let rec = &row.played.record;
-                    let mut entries = Vec::with_capacity(4);
-                    for (seat, &entry) in row.played.bot_at_seat.iter().enumerate() {
-                        if entry == NO_BOT {
-                            continue;
-                        }
-                        let bot = members[entry as usize];
-                        let rank = rec.ranks[seat];
-                        entries.push((bot, rank));
-                        games[bot] += 1;
-                        if rec.winner.map(Seat::index) == Some(seat) {
-                            wins[bot] += 1;
-                        }
-                        if rank > 0 {
-                            rank_sum[bot] += u64::from(rank);
-                            ranked[bot] += 1;
-                        }
-                    }
-                    Finish::from_ranks(&entries)
-                        .and_then(|f| finishes.add(f))
-                        .map_err(|e| crate::runner::RunError::Consumer(Box::new(e)))?;
-                }
-                played += unit.tally.games;
-                Ok(Flow::Continue)
-            },
-            ctx.progress,
-        )?;
+        LeagueFold {
+            tables: self.tables.clone(),
+            finishes: FinishTally::new(k),
+            counts: vec![BotCounts::default(); k],
+            error: None,
+        }
+    }
 
+    pub(crate) fn report(
+        &self,
+        fold: &mut LeagueFold,
+        out: Option<&OutputDir>,
+    ) -> Result<LeagueReport, JobError> {
+        if let Some(e) = fold.error.take() {
+            return Err(e.into());
+        }
+        let k = self.pool.len();
         let options = FitOptions::default();
-        let ratings = fit(&finishes, &options)?;
-        let intervals = bootstrap(&finishes, &options, self.bootstrap, self.seed)?;
+        let ratings = fit(&fold.finishes, &options)?;
+        let intervals = bootstrap(&fold.finishes, &options, self.bootstrap, self.seed)?;
         let mut order: Vec<usize> = (0..k).collect();
         order.sort_by(|&a, &b| ratings.elo[b].total_cmp(&ratings.elo[a]).then(a.cmp(&b)));
         let names = names(&self.pool);
         let rows = order
             .iter()
             .enumerate()
-            .map(|(place, &b)| LeagueRow {
-                rank: place + 1,
-                bot: names[b].clone(),
-                rating: ratings.elo[b],
-                rating_lo95: intervals[b].low,
-                rating_hi95: intervals[b].high,
-                games: games[b],
-                wins: wins[b],
-                mean_rank: (ranked[b] > 0).then(|| rank_sum[b] as f64 / ranked[b] as f64),
-                ranked_games: ranked[b],
+            .map(|(place, &b)| {
+                let c = fold.counts[b];
+                LeagueRow {
+                    rank: place + 1,
+                    bot: names[b].clone(),
+                    rating: ratings.elo[b],
+                    rating_lo95: intervals[b].low,
+                    rating_hi95: intervals[b].high,
+                    games: c.games,
+                    wins: c.wins,
+                    mean_rank: (c.ranked > 0).then(|| c.rank_sum as f64 / c.ranked as f64),
+                    ranked_games: c.ranked,
+                }
             })
             .collect();
-        let matrix = finishes.pairs();
+        let matrix = fold.finishes.pairs();
         let mut pairs = Vec::new();
         for &a in &order {
             for &b in &order {
@@ -333,13 +317,112 @@ impl LeagueJob {
             rows,
             pairs,
         };
-        if let Some(dir) = ctx.out {
+        if let Some(dir) = out {
             for t in report.tables() {
                 dir.write_table(&t)?;
             }
             dir.write_json("summary.json", &SummaryJson::new("league", &report))?;
         }
-        Ok((report, played))
+        Ok(report)
+    }
+}
+
+/// One pool bot's counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct BotCounts {
+    games: u64,
+    wins: u64,
+    rank_sum: u64,
+    ranked: u64,
+}
+
+/// A league's state: the finishing orders and per-bot counts of the units folded so far.
+pub(crate) struct LeagueFold {
+    tables: Vec<Vec<usize>>,
+    finishes: FinishTally,
+    counts: Vec<BotCounts>,
+    error: Option<crate::analysis::ratings::RatingsError>,
+}
+
+/// One unit of a league: its finishing orders (bots best first, how many ranked, how often)
+/// and per-bot counts.
+#[derive(serde::Serialize, serde::Deserialize)]
+pub(crate) struct LeagueRecord {
+    finishes: Vec<(Vec<usize>, usize, u64)>,
+    counts: Vec<BotCounts>,
+    /// The ranks of a game that gave no finishing order (never, for games the engine plays).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    bad_ranks: Option<Vec<u8>>,
+}
+
+impl Fold for LeagueFold {
+    type Record = LeagueRecord;
+
+    fn record(&self, unit: &UnitResult) -> LeagueRecord {
+        let members = &self.tables[unit.unit.part];
+        let k = self.counts.len();
+        let mut finishes = FinishTally::new(k);
+        let mut counts = vec![BotCounts::default(); k];
+        let mut bad_ranks = None;
+        for row in &unit.rows {
+            let rec = &row.played.record;
+            let mut entries = Vec::with_capacity(4);
+            for (seat, &entry) in row.played.bot_at_seat.iter().enumerate() {
+                if entry == NO_BOT {
+                    continue;
+                }
+                let bot = members[entry as usize];
+                let rank = rec.ranks[seat];
+                entries.push((bot, rank));
+                let c = &mut counts[bot];
+                c.games += 1;
+                if rec.winner.map(Seat::index) == Some(seat) {
+                    c.wins += 1;
+                }
+                if rank > 0 {
+                    c.rank_sum += u64::from(rank);
+                    c.ranked += 1;
+                }
+            }
+            if Finish::from_ranks(&entries)
+                .and_then(|f| finishes.add(f))
+                .is_err()
+            {
+                bad_ranks.get_or_insert_with(|| entries.iter().map(|e| e.1).collect());
+            }
+        }
+        let finishes = finishes
+            .iter()
+            .map(|(f, n)| (f.entries().collect(), f.ranked(), n))
+            .collect();
+        LeagueRecord {
+            finishes,
+            counts,
+            bad_ranks,
+        }
+    }
+
+    fn fold(&mut self, _: &Unit, record: LeagueRecord) -> Flow {
+        if let Some(ranks) = record.bad_ranks {
+            self.error
+                .get_or_insert(crate::analysis::ratings::RatingsError::BadRanks(ranks));
+        }
+        for (entries, ranked, n) in record.finishes {
+            if ranked > entries.len() {
+                continue;
+            }
+            let finish = Finish::new(&entries[..ranked], &entries[ranked..]);
+            if let Err(e) = self.finishes.add_count(finish, n) {
+                self.error.get_or_insert(e);
+            }
+        }
+        for (a, b) in self.counts.iter_mut().zip(&record.counts) {
+            a.games += b.games;
+            a.wins += b.wins;
+            a.rank_sum += b.rank_sum;
+            a.ranked += b.ranked;
+        }
+        Flow::Continue
     }
 }
 

@@ -2,11 +2,12 @@
 
 use serde::Serialize;
 
-use crate::export::{GamesCsv, Manifest, run_tables, write_report};
-use crate::runner::{self, GameSink, RunSpec};
+use crate::export::{Manifest, OutputDir, run_tables, write_report};
+use crate::runner::{Flow, RunSpec, Unit, UnitResult};
 use crate::stats::{Summary, Tally};
 
-use super::{Context, JobError, finish, names, start};
+use super::drive::Fold;
+use super::{Context, JobDef, JobError, Outcome, conduct, names};
 
 /// A tournament run.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,6 +47,35 @@ impl RunReport {
     pub fn write_text(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
         write_report(w, &self.title, &self.summary)
     }
+
+    /// Writes the run's tables and summary.json.
+    pub(crate) fn write_files(
+        &self,
+        dir: &OutputDir,
+        command: &'static str,
+    ) -> Result<(), JobError> {
+        for table in run_tables(&self.tally, &self.summary) {
+            dir.write_table(&table)?;
+        }
+        dir.write_json("summary.json", &SummaryJson::new(command, self))?;
+        Ok(())
+    }
+}
+
+/// A run's state: the tally of the units folded so far.
+pub(crate) struct RunFold(pub Tally);
+
+impl Fold for RunFold {
+    type Record = Tally;
+
+    fn record(&self, unit: &UnitResult) -> Tally {
+        unit.tally.clone()
+    }
+
+    fn fold(&mut self, _: &Unit, record: Tally) -> Flow {
+        self.0.merge(&record);
+        Flow::Continue
+    }
 }
 
 impl RunJob {
@@ -72,46 +102,42 @@ impl RunJob {
         )
     }
 
-    /// Plays the run; with an output directory, writes run.json, games.csv (with
-    /// `per_game`), the CSV tables and summary.json.
-    pub fn execute(&self, ctx: &Context<'_>) -> Result<RunReport, JobError> {
+    pub(crate) fn def(&self) -> Result<JobDef<'_>, JobError> {
+        Ok(JobDef {
+            manifest: self.manifest(),
+            parts: std::slice::from_ref(&self.spec),
+            rows_for: if self.per_game { &|_| true } else { &|_| false },
+            per_game: self.per_game,
+        })
+    }
+
+    pub(crate) fn new_fold(&self) -> RunFold {
+        RunFold(Tally::new(self.spec.players(), self.spec.games_per_deal()))
+    }
+
+    pub(crate) fn report(
+        &self,
+        fold: &mut RunFold,
+        out: Option<&OutputDir>,
+    ) -> Result<RunReport, JobError> {
+        let tally = std::mem::replace(&mut fold.0, Tally::new(0, 1));
+        let report = RunReport::new(self.title(), tally, &names(&self.spec.lineup));
+        if let Some(dir) = out {
+            report.write_files(dir, "run")?;
+        }
+        Ok(report)
+    }
+
+    /// Plays the run; with an output directory, writes run.json, the checkpoint while it runs,
+    /// games.csv (with `per_game`), the CSV tables and summary.json.
+    pub fn execute(&self, ctx: &Context<'_>) -> Result<Outcome<RunReport>, JobError> {
         if self.per_game && ctx.out.is_none() {
             return Err(JobError::Invalid(
                 "--per-game writes games.csv into the output directory: give --out DIR".into(),
             ));
         }
-        let mut manifest = self.manifest();
-        start(ctx.out, &manifest)?;
-        let result = self.play(ctx);
-        finish(ctx.out, &mut manifest, result)
-    }
-
-    fn play(&self, ctx: &Context<'_>) -> Result<(RunReport, u64), JobError> {
-        let mut games = match (ctx.out, self.per_game) {
-            (Some(dir), true) => Some(GamesCsv::create(&dir.file(GamesCsv::PARTIAL))?),
-            _ => None,
-        };
-        let tally = runner::run(
-            &self.spec,
-            ctx.exec,
-            games.as_mut().map(|g| g as &mut dyn GameSink),
-            ctx.progress,
-        )?;
-        let report = RunReport::new(self.title(), tally, &names(&self.spec.lineup));
-        if let Some(dir) = ctx.out {
-            if let Some(g) = games {
-                let partial = dir.file(GamesCsv::PARTIAL);
-                g.finish()
-                    .map_err(|e| crate::export::ExportError::new(&partial, e))?;
-                dir.finish_stream(GamesCsv::PARTIAL, "games.csv")?;
-            }
-            for table in run_tables(&report.tally, &report.summary) {
-                dir.write_table(&table)?;
-            }
-            dir.write_json("summary.json", &SummaryJson::new("run", &report))?;
-        }
-        let games = report.tally.games;
-        Ok((report, games))
+        let mut fold = self.new_fold();
+        conduct(ctx, self.def()?, &mut fold, |f, out, _| self.report(f, out))
     }
 }
 

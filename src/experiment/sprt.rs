@@ -10,12 +10,13 @@ use serde::Serialize;
 
 use crate::analysis::sprt::SprtSummary;
 use crate::analysis::{Sprt, SprtConfig, Verdict};
-use crate::export::{Manifest, SprtSection, run_tables};
-use crate::runner::{self, Flow, Plan, RunSpec};
+use crate::export::{Manifest, OutputDir, SprtSection, run_tables};
+use crate::runner::{Flow, RunSpec, Unit, UnitResult};
 use crate::stats::Tally;
 
+use super::drive::Fold;
 use super::run::{RunReport, SummaryJson};
-use super::{Context, JobError, finish, names, start};
+use super::{Context, JobDef, JobError, Outcome, conduct, names};
 
 /// Deals per unit (one check of the test) unless told otherwise.
 pub const SPRT_CHUNK_DEALS: u64 = 16;
@@ -90,62 +91,51 @@ impl SprtJob {
     }
 
     /// Plays until the test decides or the deals run out; with an output directory, writes
-    /// run.json (with the outcome), the run's tables, sprt.json and summary.json.
-    pub fn execute(&self, ctx: &Context<'_>) -> Result<SprtReport, JobError> {
-        let mut manifest = self.manifest();
-        start(ctx.out, &manifest)?;
-        let result = self.play(ctx);
-        if let (Ok((report, _)), Some(s)) = (&result, manifest.sprt.as_mut()) {
-            s.result = Some(verdict_word(report.sprt.verdict).to_string());
-        }
-        finish(ctx.out, &mut manifest, result)
+    /// run.json (with the outcome), the checkpoint while it runs, the run's tables, sprt.json
+    /// and summary.json.
+    pub fn execute(&self, ctx: &Context<'_>) -> Result<Outcome<SprtReport>, JobError> {
+        let mut fold = self.new_fold();
+        conduct(ctx, self.def(), &mut fold, |f, out, m| {
+            self.report(f, out, m)
+        })
     }
 
-    fn play(&self, ctx: &Context<'_>) -> Result<(SprtReport, u64), JobError> {
-        let spec = &self.spec;
-        let per_deal = spec.games_per_deal() as usize;
-        let mut test = Sprt::new(self.config, 2 * per_deal as u32);
-        let mut tally = Tally::new(spec.players(), spec.games_per_deal());
-        let parts = std::slice::from_ref(spec);
-        let plan = Plan::chunked(parts, self.chunk_deals)?;
-        runner::execute(
-            parts,
-            &plan.units,
-            ctx.exec,
-            &|_| true,
-            &mut |unit| {
-                for deal in unit.rows.chunks(per_deal) {
-                    let points: u32 = deal
-                        .iter()
-                        .map(|row| {
-                            let rec = &row.played.record;
-                            // Bot A is lineup entry 0.
-                            let seat_a = row.played.bot_at_seat.iter().position(|&b| b == 0);
-                            match (rec.winner, seat_a) {
-                                (Some(w), Some(a)) if w.index() == a => 2,
-                                _ if rec.unfinished => 1,
-                                _ => 0,
-                            }
-                        })
-                        .sum();
-                    test.add(points);
-                }
-                tally.merge(&unit.tally);
-                Ok(match test.status() {
-                    Verdict::Continue => Flow::Continue,
-                    _ => Flow::Stop,
-                })
-            },
-            ctx.progress,
-        )?;
-        let names = names(&spec.lineup);
+    pub(crate) fn def(&self) -> JobDef<'_> {
+        JobDef {
+            manifest: self.manifest(),
+            parts: std::slice::from_ref(&self.spec),
+            rows_for: &|_| true,
+            per_game: false,
+        }
+    }
+
+    pub(crate) fn new_fold(&self) -> SprtFold {
+        let per_deal = self.spec.games_per_deal() as usize;
+        SprtFold {
+            test: Sprt::new(self.config, 2 * per_deal as u32),
+            tally: Tally::new(self.spec.players(), self.spec.games_per_deal()),
+            per_deal,
+        }
+    }
+
+    pub(crate) fn report(
+        &self,
+        fold: &mut SprtFold,
+        out: Option<&OutputDir>,
+        manifest: &mut Manifest,
+    ) -> Result<SprtReport, JobError> {
+        let names = names(&self.spec.lineup);
+        let tally = std::mem::replace(&mut fold.tally, Tally::new(0, 1));
         let report = SprtReport {
             run: RunReport::new(self.title(), tally, &names),
             bot_a: names[0].clone(),
             bot_b: names[1].clone(),
-            sprt: test.summary(),
+            sprt: fold.test.summary(),
         };
-        if let Some(dir) = ctx.out {
+        if let Some(s) = manifest.sprt.as_mut() {
+            s.result = Some(verdict_word(report.sprt.verdict).to_string());
+        }
+        if let Some(dir) = out {
             for table in run_tables(&report.run.tally, &report.run.summary) {
                 dir.write_table(&table)?;
             }
@@ -161,8 +151,61 @@ impl SprtJob {
             )?;
             dir.write_json("summary.json", &SummaryJson::new("sprt", &report))?;
         }
-        let games = report.run.tally.games;
-        Ok((report, games))
+        Ok(report)
+    }
+}
+
+/// The head-to-head's state: the test and the tally of the units folded so far.
+pub(crate) struct SprtFold {
+    test: Sprt,
+    tally: Tally,
+    per_deal: usize,
+}
+
+/// One unit of the head-to-head: its tally and bot A's points in each deal, in deal order.
+#[derive(serde::Serialize, serde::Deserialize)]
+pub(crate) struct SprtRecord {
+    tally: Tally,
+    points: Vec<u32>,
+}
+
+impl Fold for SprtFold {
+    type Record = SprtRecord;
+
+    fn record(&self, unit: &UnitResult) -> SprtRecord {
+        let points = unit
+            .rows
+            .chunks(self.per_deal)
+            .map(|deal| {
+                deal.iter()
+                    .map(|row| {
+                        let rec = &row.played.record;
+                        // Bot A is lineup entry 0.
+                        let seat_a = row.played.bot_at_seat.iter().position(|&b| b == 0);
+                        match (rec.winner, seat_a) {
+                            (Some(w), Some(a)) if w.index() == a => 2,
+                            _ if rec.unfinished => 1,
+                            _ => 0,
+                        }
+                    })
+                    .sum()
+            })
+            .collect();
+        SprtRecord {
+            tally: unit.tally.clone(),
+            points,
+        }
+    }
+
+    fn fold(&mut self, _: &Unit, record: SprtRecord) -> Flow {
+        for p in record.points {
+            self.test.add(p);
+        }
+        self.tally.merge(&record.tally);
+        match self.test.status() {
+            Verdict::Continue => Flow::Continue,
+            _ => Flow::Stop,
+        }
     }
 }
 

@@ -13,12 +13,13 @@ use crate::analysis::{Axis, PairedIndicators, PairedSummary, PairedSums, Variant
 use crate::bots::registry::BotSpec;
 use crate::engine::board::Seat;
 use crate::engine::rules::Rules;
-use crate::export::{Cell, Manifest, SortKey, SweepSection, Table};
-use crate::runner::{self, Flow, Plan, RunSpec};
+use crate::export::{Cell, Manifest, OutputDir, SortKey, SweepSection, Table};
+use crate::runner::{Flow, RunSpec, Unit, UnitResult};
 use crate::stats::{Summary, Tally};
 
+use super::drive::Fold;
 use super::run::SummaryJson;
-use super::{Context, JobError, finish, names, start};
+use super::{Context, JobDef, JobError, Outcome, conduct, names};
 
 /// The columns of `sweep.csv`. Seat columns exist for all four seats; those not in play are
 /// empty. Rates are fractions; `*_lo95`/`*_hi95` are Wilson 95% bounds; `chi2_p` is the p-value
@@ -244,6 +245,7 @@ impl SweepJob {
         m.rules = serde_json::to_value(self.base).expect("rules serialize");
         m.games_planned = self.total_games();
         m.sweep = Some(SweepSection {
+            bots: self.bots_label.clone(),
             vary: self.axes.iter().map(axis_text).collect(),
             variants: self.variants.iter().map(Variant::label).collect(),
             compare: self.compare.map(|(a, b)| [a + 1, b + 1]),
@@ -269,46 +271,47 @@ impl SweepJob {
         )
     }
 
-    /// Plays every variant; with an output directory, writes run.json, sweep.csv,
-    /// compare.csv (with a comparison) and summary.json.
-    pub fn execute(&self, ctx: &Context<'_>) -> Result<SweepReport, JobError> {
-        let mut manifest = self.manifest();
-        start(ctx.out, &manifest)?;
-        let result = self.play(ctx);
-        finish(ctx.out, &mut manifest, result)
+    /// Plays every variant; with an output directory, writes run.json, the checkpoint while it
+    /// runs, sweep.csv, compare.csv (with a comparison) and summary.json.
+    pub fn execute(&self, ctx: &Context<'_>) -> Result<Outcome<SweepReport>, JobError> {
+        let mut fold = self.new_fold();
+        let kept = |part: usize| self.keeps(part);
+        let def = JobDef {
+            manifest: self.manifest(),
+            parts: &self.parts,
+            rows_for: &kept,
+            per_game: false,
+        };
+        conduct(ctx, def, &mut fold, |f, out, _| self.report(f, out))
     }
 
-    fn play(&self, ctx: &Context<'_>) -> Result<(SweepReport, u64), JobError> {
+    /// Whether a variant's games are kept for the paired comparison.
+    pub(crate) fn keeps(&self, part: usize) -> bool {
+        self.compare.is_some_and(|(a, b)| part == a || part == b)
+    }
+
+    pub(crate) fn new_fold(&self) -> SweepFold {
+        SweepFold {
+            tallies: self
+                .parts
+                .iter()
+                .map(|s| Tally::new(s.players(), s.games_per_deal()))
+                .collect(),
+            outcomes: vec![Vec::new(); self.parts.len()],
+        }
+    }
+
+    pub(crate) fn report(
+        &self,
+        fold: &mut SweepFold,
+        out: Option<&OutputDir>,
+    ) -> Result<SweepReport, JobError> {
         let spec0 = &self.parts[0];
-        let mut tallies: Vec<Tally> = self
-            .parts
-            .iter()
-            .map(|s| Tally::new(s.players(), s.games_per_deal()))
-            .collect();
-        let kept = |part: usize| self.compare.is_some_and(|(a, b)| part == a || part == b);
-        // Per game of each compared variant: seat 0 won, turns.
-        let mut outcomes: Vec<Vec<(bool, u32)>> = vec![Vec::new(); self.parts.len()];
-        let plan = Plan::chunked(&self.parts, ctx.exec.chunk_deals)?;
-        runner::execute(
-            &self.parts,
-            &plan.units,
-            ctx.exec,
-            &kept,
-            &mut |unit| {
-                tallies[unit.unit.part].merge(&unit.tally);
-                outcomes[unit.unit.part].extend(unit.rows.iter().map(|r| {
-                    let rec = &r.played.record;
-                    (rec.winner == Seat::new(0), rec.counters[Counter::Turns])
-                }));
-                Ok(Flow::Continue)
-            },
-            ctx.progress,
-        )?;
         let names = names(&self.lineup);
         let rows: Vec<SweepRow> = self
             .variants
             .iter()
-            .zip(&tallies)
+            .zip(&fold.tallies)
             .enumerate()
             .map(|(i, (v, t))| {
                 let summary = Summary::new(t, &names);
@@ -323,7 +326,7 @@ impl SweepJob {
         let comparison = self.compare.map(|(a, b)| {
             let mut seat0 = PairedIndicators::new();
             let mut turns = PairedSums::new();
-            for (x, y) in outcomes[a].iter().zip(&outcomes[b]) {
+            for (x, y) in fold.outcomes[a].iter().zip(&fold.outcomes[b]) {
                 seat0.add(x.0, y.0);
                 turns.add(i64::from(x.1), i64::from(y.1));
             }
@@ -342,15 +345,53 @@ impl SweepJob {
             comparison,
             sort: self.sort.clone(),
         };
-        if let Some(dir) = ctx.out {
+        if let Some(dir) = out {
             dir.write_table(&report.table())?;
             if let Some(t) = report.compare_table() {
                 dir.write_table(&t)?;
             }
             dir.write_json("summary.json", &SummaryJson::new("sweep", &report))?;
         }
-        let games = tallies.iter().map(|t| t.games).sum();
-        Ok((report, games))
+        Ok(report)
+    }
+}
+
+/// A sweep's state: each variant's tally, and per game of the compared variants whether seat
+/// 0 won and the turns.
+pub(crate) struct SweepFold {
+    tallies: Vec<Tally>,
+    outcomes: Vec<Vec<(bool, u32)>>,
+}
+
+/// One unit of a sweep: its tally and, for a compared variant, its games' outcomes.
+#[derive(serde::Serialize, serde::Deserialize)]
+pub(crate) struct SweepRecord {
+    tally: Tally,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    outcomes: Vec<(bool, u32)>,
+}
+
+impl Fold for SweepFold {
+    type Record = SweepRecord;
+
+    fn record(&self, unit: &UnitResult) -> SweepRecord {
+        SweepRecord {
+            tally: unit.tally.clone(),
+            outcomes: unit
+                .rows
+                .iter()
+                .map(|r| {
+                    let rec = &r.played.record;
+                    (rec.winner == Seat::new(0), rec.counters[Counter::Turns])
+                })
+                .collect(),
+        }
+    }
+
+    fn fold(&mut self, unit: &Unit, record: SweepRecord) -> Flow {
+        self.tallies[unit.part].merge(&record.tally);
+        self.outcomes[unit.part].extend(record.outcomes);
+        Flow::Continue
     }
 }
 

@@ -89,6 +89,8 @@ pub fn write_game_row(w: &mut impl Write, row: &GameRow) -> std::io::Result<()> 
 /// every unit written so far, each row whole.
 pub struct GamesCsv {
     out: BufWriter<File>,
+    path: std::path::PathBuf,
+    len: u64,
 }
 
 impl GamesCsv {
@@ -102,7 +104,49 @@ impl GamesCsv {
         writeln!(out, "{GAMES_HEADER}")
             .and_then(|_| out.flush())
             .map_err(|e| ExportError::new(path, e))?;
-        Ok(GamesCsv { out })
+        Ok(GamesCsv {
+            out,
+            path: path.to_path_buf(),
+            len: GAMES_HEADER.len() as u64 + 1,
+        })
+    }
+
+    /// Opens a file written before (a resume), cut back to `len` bytes: the end of the last
+    /// unit whose record the checkpoint kept.
+    pub fn reopen(path: &Path, len: u64) -> Result<GamesCsv, ExportError> {
+        let err = |e| ExportError::new(path, e);
+        let file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map_err(err)?;
+        if file.metadata().map_err(err)?.len() < len {
+            return Err(err(std::io::Error::other(format!(
+                "shorter than the {len} bytes the checkpoint says were written"
+            ))));
+        }
+        file.set_len(len).map_err(err)?;
+        Ok(GamesCsv {
+            out: BufWriter::with_capacity(1 << 16, file),
+            path: path.to_path_buf(),
+            len,
+        })
+    }
+
+    /// Appends one unit's rows, flushed, and returns the file's length after them.
+    pub fn append(&mut self, rows: &[GameRow]) -> Result<u64, ExportError> {
+        let mut line = Vec::with_capacity(128);
+        for row in rows {
+            line.clear();
+            write_game_row(&mut line, row).expect("writing to memory");
+            self.out
+                .write_all(&line)
+                .map_err(|e| ExportError::new(&self.path, e))?;
+            self.len += line.len() as u64;
+        }
+        self.out
+            .flush()
+            .map_err(|e| ExportError::new(&self.path, e))?;
+        Ok(self.len)
     }
 
     /// Flushes and syncs what was written.
@@ -114,10 +158,7 @@ impl GamesCsv {
 
 impl GameSink for GamesCsv {
     fn write_games(&mut self, rows: &[GameRow]) -> std::io::Result<()> {
-        for row in rows {
-            write_game_row(&mut self.out, row)?;
-        }
-        self.out.flush()
+        self.append(rows).map(|_| ()).map_err(|e| e.source)
     }
 }
 

@@ -33,6 +33,8 @@ pub enum JobStatus {
     Interrupted,
     /// Stopped by an error (see `error`).
     Failed,
+    /// Summarised from an incomplete set of shards (`merge --allow-partial`).
+    Partial,
 }
 
 /// A job's manifest.
@@ -78,6 +80,13 @@ pub struct Manifest {
     pub games_played: u64,
     /// Whether games.csv was written.
     pub per_game: bool,
+    /// Deals per unit of work: the plan that checkpoints, resumes and shards share (0 in
+    /// format 0, where it was not recorded).
+    #[serde(default)]
+    pub unit_deals: u64,
+    /// The shard of the plan this folder holds, if it is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardSection>,
     /// How games are numbered and seeded.
     pub numbering: String,
     /// A sequential test's settings and outcome.
@@ -89,6 +98,16 @@ pub struct Manifest {
     /// A league's pool schedule.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub league: Option<LeagueSection>,
+}
+
+/// One shard of a job's plan: units `index`, `index + count`, `index + 2 count`, ... (0-based).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShardSection {
+    /// 0-based shard index.
+    pub index: u64,
+    /// Number of shards.
+    pub count: u64,
 }
 
 fn default_command() -> String {
@@ -112,6 +131,8 @@ pub struct SprtSection {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SweepSection {
+    /// The lineup as the user wrote it (the title shows it).
+    pub bots: String,
     /// The axes as `--vary` takes them, in product order.
     pub vary: Vec<String>,
     /// The variants' labels, in product order (sweep.csv's `index` order).
@@ -211,11 +232,39 @@ impl Manifest {
             games_planned: spec.total_games(),
             games_played: 0,
             per_game,
+            unit_deals: 0,
+            shard: None,
             numbering: NUMBERING.to_string(),
             sprt: None,
             sweep: None,
             league: None,
         }
+    }
+
+    /// What defines the job and its results: every field but its status, error and games
+    /// played. Two folders of one job (a run and its resume, or shards, with `shard` cleared)
+    /// have equal identities.
+    pub fn identity(&self) -> serde_json::Value {
+        let mut v = serde_json::to_value(self).expect("manifest serializes");
+        let map = v.as_object_mut().expect("an object");
+        for k in ["status", "error", "games_played"] {
+            map.remove(k);
+        }
+        v
+    }
+
+    /// The keys in which two identities differ, e.g. `rules, seed`.
+    pub fn differences(a: &serde_json::Value, b: &serde_json::Value) -> Vec<String> {
+        let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
+            return vec!["everything".into()];
+        };
+        let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
+        keys.sort();
+        keys.dedup();
+        keys.into_iter()
+            .filter(|k| a.get(*k) != b.get(*k))
+            .cloned()
+            .collect()
     }
 
     /// Records the end of the job: its status, the games played and any error.

@@ -5,6 +5,7 @@
 //!
 //! Every CSV header is a constant here and part of the project's stable interface.
 
+mod checkpoint;
 mod games;
 mod manifest;
 mod out_dir;
@@ -12,10 +13,11 @@ mod table;
 mod tables;
 mod text;
 
+pub use checkpoint::{CHECKPOINT_FILE, Checkpoint, CheckpointError, Loaded, fnv1a};
 pub use games::{GAMES_HEADER, GamesCsv, write_game_row};
 pub use manifest::{
     JobStatus, LeagueSection, MANIFEST_FILE, MANIFEST_FORMAT, Manifest, ManifestBot, ManifestError,
-    SprtSection, SweepSection,
+    ShardSection, SprtSection, SweepSection,
 };
 pub use out_dir::{LOCK_FILE, OWN_FILES, OutDirError, OutputDir};
 pub use table::{Cell, NoSuchColumn, SortKey, Table};

@@ -20,7 +20,7 @@ pub const LOCK_FILE: &str = ".aeroplane.lock";
 
 /// Files (and suffixes) this tool writes into an output directory: what `--force` removes and
 /// what makes a directory count as holding results.
-pub const OWN_FILES: [&str; 14] = [
+pub const OWN_FILES: [&str; 16] = [
     "run.json",
     "summary.json",
     "summary.csv",
@@ -35,6 +35,8 @@ pub const OWN_FILES: [&str; 14] = [
     "league.csv",
     "pairs.csv",
     "sprt.json",
+    "checkpoint",
+    "report.html",
 ];
 
 /// Why an output directory cannot be used.
@@ -42,13 +44,15 @@ pub const OWN_FILES: [&str; 14] = [
 pub enum OutDirError {
     /// It holds results of an earlier run.
     #[error(
-        "output directory {dir} already holds results ({files}): choose another --out, or pass --force to replace them"
+        "output directory {dir} already holds results ({files}): {hint}choose another --out, or pass --force to replace them"
     )]
     NotEmpty {
         /// The directory.
         dir: String,
         /// The result files found.
         files: String,
+        /// How to go on with an unfinished job found there.
+        hint: String,
     },
     /// Another process writes into it.
     #[error(
@@ -106,9 +110,18 @@ impl OutputDir {
             .collect();
         if !found.is_empty() {
             if !force {
+                let hint = if found.contains(&"checkpoint") {
+                    format!(
+                        "it holds an unfinished job: to finish it, run `aeroplane resume {}`; or ",
+                        path.display()
+                    )
+                } else {
+                    String::new()
+                };
                 return Err(OutDirError::NotEmpty {
                     dir: path.display().to_string(),
                     files: found.join(", "),
+                    hint,
                 });
             }
             for f in found {
@@ -117,6 +130,24 @@ impl OutputDir {
             }
         }
         Ok(dir)
+    }
+
+    /// Opens the directory of an earlier job to go on with it (a resume): takes the lock and
+    /// keeps every file.
+    pub fn reopen(path: &Path) -> Result<OutputDir, OutDirError> {
+        if !path.is_dir() {
+            return Err(OutDirError::NotADirectory(path.display().to_string()));
+        }
+        OutputDir::lock(path)
+    }
+
+    /// Removes one of this tool's files (the checkpoint of a finished job).
+    pub fn remove(&self, name: &str) -> Result<(), ExportError> {
+        let p = self.file(name);
+        match std::fs::remove_file(&p) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(ExportError::new(&p, e)),
+            _ => Ok(()),
+        }
     }
 
     /// Takes the directory's lock (a file holding this process's id); a lock left by a process

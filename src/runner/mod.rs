@@ -60,6 +60,9 @@ pub enum RunError {
     /// A unit outside its part's deals.
     #[error("unit {0:?} is not a range of deals of its part")]
     Plan(Unit),
+    /// A signal stopped the run.
+    #[error("interrupted")]
+    Interrupted,
     /// The consumer of unit results failed.
     #[error("{0}")]
     Consumer(#[source] Box<dyn std::error::Error + Send + Sync>),
@@ -114,6 +117,8 @@ impl Default for Exec {
 /// checkpoints count, and what a job's tallies are made of.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Unit {
+    /// Position of the unit in its job's plan.
+    pub index: usize,
     /// Index of the part (into the `parts` given to [`execute`]).
     pub part: usize,
     /// First deal of the unit.
@@ -143,6 +148,7 @@ impl Plan {
             while lo < end {
                 let deals = chunk_deals.min(end - lo);
                 units.push(Unit {
+                    index: units.len(),
                     part,
                     first_deal: lo,
                     deals,
@@ -165,7 +171,7 @@ impl Plan {
 /// The result of one unit: its exact tally and, if its part asked for them, its games.
 #[derive(Clone, Debug, PartialEq)]
 pub struct UnitResult {
-    /// Position of the unit in the plan.
+    /// Position of the unit in the list given to [`execute`].
     pub index: usize,
     /// The unit.
     pub unit: Unit,
@@ -197,6 +203,21 @@ pub fn execute(
     on_unit: &mut dyn FnMut(UnitResult) -> Result<Flow, RunError>,
     progress: &AtomicU64,
 ) -> Result<(), RunError> {
+    execute_until(parts, units, exec, rows_for, on_unit, progress, None)
+}
+
+/// [`execute`] that also stops, with [`RunError::Interrupted`], soon after `interrupt` is set
+/// (a signal): units in flight are dropped, every unit delivered before stays delivered.
+pub fn execute_until(
+    parts: &[RunSpec],
+    units: &[Unit],
+    exec: Exec,
+    rows_for: &(dyn Fn(usize) -> bool + Sync),
+    on_unit: &mut dyn FnMut(UnitResult) -> Result<Flow, RunError>,
+    progress: &AtomicU64,
+    interrupt: Option<&AtomicBool>,
+) -> Result<(), RunError> {
+    let interrupted = || interrupt.is_some_and(|i| i.load(Ordering::Relaxed));
     for spec in parts {
         spec.validate()?;
     }
@@ -245,7 +266,7 @@ pub fn execute(
                 let mut worker = Worker::default();
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= count || stop.load(Ordering::Relaxed) {
+                    if i >= count || stop.load(Ordering::Relaxed) || interrupted() {
                         break;
                     }
                     {
@@ -260,7 +281,7 @@ pub fn execute(
                     }
                     let unit = units[i as usize];
                     let spec = &parts[unit.part];
-                    match worker.play(spec, unit, rows_for(unit.part), progress) {
+                    match worker.play(spec, unit, rows_for(unit.part), progress, interrupt) {
                         Ok((tally, rows)) => {
                             let result = UnitResult {
                                 index: i as usize,
@@ -280,7 +301,23 @@ pub fn execute(
         drop(tx);
         let mut pending = BTreeMap::new();
         let mut next_out = 0usize;
-        'receive: for result in rx.iter() {
+        'receive: loop {
+            let result = match rx.recv_timeout(std::time::Duration::from_millis(50)) {
+                Ok(r) => r,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    if interrupted() {
+                        halt(Some(RunError::Interrupted));
+                        break 'receive;
+                    }
+                    continue;
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    if interrupted() && next_out < units.len() {
+                        halt(Some(RunError::Interrupted));
+                    }
+                    break 'receive;
+                }
+            };
             pending.insert(result.index, result);
             while let Some(result) = pending.remove(&next_out) {
                 next_out += 1;
@@ -321,6 +358,7 @@ impl Worker {
         unit: Unit,
         want_rows: bool,
         progress: &AtomicU64,
+        interrupt: Option<&AtomicBool>,
     ) -> Result<(Tally, Vec<GameRow>), RunError> {
         if self.bots.is_empty() || self.lineup != spec.lineup {
             self.lineup = spec.lineup.clone();
@@ -335,6 +373,10 @@ impl Worker {
         }
         let mut games = [empty_played(); 4];
         for deal in unit.first_deal..unit.first_deal + unit.deals {
+            // A unit in flight is dropped at an interrupt: it is played again on resume.
+            if interrupt.is_some_and(|i| i.load(Ordering::Relaxed)) {
+                return Err(RunError::Interrupted);
+            }
             for r in 0..per_deal {
                 let game = spec.game_index(deal, r);
                 games[r as usize] = spec.play_from(&start, game, &mut self.bots, &mut ())?;

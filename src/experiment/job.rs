@@ -1,0 +1,237 @@
+//! Any job, as one type: built from a command line or read back from its manifest (to resume
+//! it or merge its shards), executed through one lifecycle, reported through one type.
+
+use std::path::PathBuf;
+
+use crate::analysis::{Axis, SprtConfig};
+use crate::export::{Manifest, OutputDir, SortKey};
+use crate::runner::RunSpec;
+
+use super::merge::merge;
+use super::{
+    Context, JobDef, JobError, LeagueJob, LeagueReport, Outcome, RunJob, RunReport, SprtJob,
+    SprtReport, SweepJob, SweepReport,
+};
+
+/// A job of any kind.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Job {
+    /// `run`.
+    Run(RunJob),
+    /// `run --sprt`.
+    Sprt(SprtJob),
+    /// `sweep`.
+    Sweep(SweepJob),
+    /// `league`.
+    League(LeagueJob),
+}
+
+/// The report of a job of any kind.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Report {
+    /// Of a run.
+    Run(RunReport),
+    /// Of a head-to-head.
+    Sprt(SprtReport),
+    /// Of a sweep.
+    Sweep(SweepReport),
+    /// Of a league.
+    League(LeagueReport),
+}
+
+impl Report {
+    /// The text report, as the job's command prints it.
+    pub fn write_text(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        match self {
+            Report::Run(r) => r.write_text(w),
+            Report::Sprt(r) => r.write_text(w),
+            Report::Sweep(r) => r.write_text(w),
+            Report::League(r) => r.write_text(w),
+        }
+    }
+}
+
+impl Job {
+    /// The job a manifest describes (to resume it, or merge its shards); the bots and rules
+    /// are resolved and checked again.
+    pub fn from_manifest(m: &Manifest, file: &str) -> Result<Job, JobError> {
+        let invalid = |what: String| JobError::Invalid(format!("{file}: {what}"));
+        match m.command.as_str() {
+            "run" => {
+                let spec = m.spec(file)?;
+                match &m.sprt {
+                    Some(s) => {
+                        let config: SprtConfig = s
+                            .test
+                            .parse()
+                            .map_err(|e| invalid(format!("sprt.test: {e}")))?;
+                        Ok(Job::Sprt(SprtJob::new(
+                            spec,
+                            m.rules_name.clone(),
+                            config,
+                            s.chunk_deals,
+                        )?))
+                    }
+                    None => Ok(Job::Run(RunJob {
+                        spec,
+                        rules_name: m.rules_name.clone(),
+                        per_game: m.per_game,
+                    })),
+                }
+            }
+            "sweep" => {
+                let s = m.sweep.as_ref().ok_or_else(|| {
+                    invalid("a sweep's manifest needs its `sweep` section".into())
+                })?;
+                let axes = s
+                    .vary
+                    .iter()
+                    .map(|t| {
+                        t.parse::<Axis>()
+                            .map_err(|e| invalid(format!("sweep.vary `{t}`: {e}")))
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(Job::Sweep(SweepJob::new(
+                    m.rules_name.clone(),
+                    m.rules(file)?,
+                    axes,
+                    m.bot_specs(file)?,
+                    s.bots.clone(),
+                    m.seed,
+                    m.games,
+                    m.rotate_seats,
+                    s.compare
+                        .map(|[a, b]| (a.saturating_sub(1), b.saturating_sub(1))),
+                    SortKey::parse(&s.sort),
+                )?))
+            }
+            "league" => {
+                let l = m.league.as_ref().ok_or_else(|| {
+                    invalid("a league's manifest needs its `league` section".into())
+                })?;
+                Ok(Job::League(LeagueJob::new(
+                    m.rules_name.clone(),
+                    m.rules(file)?,
+                    m.bot_specs(file)?,
+                    m.players,
+                    m.games,
+                    m.seed,
+                    l.bootstrap,
+                )?))
+            }
+            other => Err(invalid(format!("unknown command `{other}`"))),
+        }
+    }
+
+    /// The job's parts.
+    pub fn parts(&self) -> &[RunSpec] {
+        match self {
+            Job::Run(j) => std::slice::from_ref(&j.spec),
+            Job::Sprt(j) => std::slice::from_ref(&j.spec),
+            Job::Sweep(j) => j.parts(),
+            Job::League(j) => j.parts(),
+        }
+    }
+
+    /// Games the whole job plans (an SPRT may stop before).
+    pub fn total_games(&self) -> u64 {
+        self.parts().iter().map(RunSpec::total_games).sum()
+    }
+
+    /// Games of the plan with `unit_deals` deals per unit that `shard` (or the whole job)
+    /// plays.
+    pub fn planned_games(&self, unit_deals: u64, shard: Option<super::Shard>) -> u64 {
+        match crate::runner::Plan::chunked(self.parts(), unit_deals) {
+            Ok(plan) => super::planned_games(&plan, self.parts(), shard),
+            Err(_) => self.total_games(),
+        }
+    }
+
+    /// Runs the job (fresh, resumed or one shard, as `ctx` says).
+    pub fn execute(&self, ctx: &Context<'_>) -> Result<Outcome<Report>, JobError> {
+        Ok(match self {
+            Job::Run(j) => j.execute(ctx)?.map(Report::Run),
+            Job::Sprt(j) => j.execute(ctx)?.map(Report::Sprt),
+            Job::Sweep(j) => j.execute(ctx)?.map(Report::Sweep),
+            Job::League(j) => j.execute(ctx)?.map(Report::League),
+        })
+    }
+
+    /// Merges the job's shards (their folders, any order) into `out`, with the plan of
+    /// `unit_deals` deals per unit the shards were run with.
+    pub fn merge(
+        &self,
+        out: &OutputDir,
+        shards: &[PathBuf],
+        unit_deals: u64,
+        allow_partial: bool,
+    ) -> Result<Outcome<Report>, JobError> {
+        Ok(match self {
+            Job::Run(j) => {
+                let mut f = j.new_fold();
+                merge(
+                    out,
+                    shards,
+                    allow_partial,
+                    j.def()?,
+                    unit_deals,
+                    &mut f,
+                    |f, o, _| j.report(f, o),
+                )?
+                .map(Report::Run)
+            }
+            Job::Sprt(j) => {
+                let mut f = j.new_fold();
+                merge(
+                    out,
+                    shards,
+                    allow_partial,
+                    j.def(),
+                    unit_deals,
+                    &mut f,
+                    |f, o, m| j.report(f, o, m),
+                )?
+                .map(Report::Sprt)
+            }
+            Job::Sweep(j) => {
+                let mut f = j.new_fold();
+                let kept = |part: usize| j.keeps(part);
+                let def = JobDef {
+                    manifest: j.manifest(),
+                    parts: j.parts(),
+                    rows_for: &kept,
+                    per_game: false,
+                };
+                merge(
+                    out,
+                    shards,
+                    allow_partial,
+                    def,
+                    unit_deals,
+                    &mut f,
+                    |f, o, _| j.report(f, o),
+                )?
+                .map(Report::Sweep)
+            }
+            Job::League(j) => {
+                let mut f = j.new_fold();
+                let def = JobDef {
+                    manifest: j.manifest(),
+                    parts: j.parts(),
+                    rows_for: &|_| true,
+                    per_game: false,
+                };
+                merge(
+                    out,
+                    shards,
+                    allow_partial,
+                    def,
+                    unit_deals,
+                    &mut f,
+                    |f, o, _| j.report(f, o),
+                )?
+                .map(Report::League)
+            }
+        })
+    }
+}
