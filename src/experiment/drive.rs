@@ -115,7 +115,9 @@ pub(crate) fn drive<F: Fold>(
         next += 1;
         played += games_of(unit);
         ctx.progress.fetch_add(games_of(unit), Ordering::Relaxed);
-        if fold.fold(unit, line.record) == Flow::Stop {
+        // A shard plays all its units: where a sequential test stops depends on every
+        // shard's units in plan order, which only the merge sees.
+        if fold.fold(unit, line.record) == Flow::Stop && ctx.shard.is_none() {
             return Ok((Ended::Decided, played));
         }
     }
@@ -146,7 +148,7 @@ pub(crate) fn drive<F: Fold>(
             if let Some(f) = ctx.unit_done {
                 f(folded_here);
             }
-            if flow == Flow::Stop {
+            if flow == Flow::Stop && ctx.shard.is_none() {
                 ended = Ended::Decided;
                 return Ok(Flow::Stop);
             }
