@@ -417,7 +417,11 @@ fn merges_of_wrong_sets_are_refused_naming_the_folder() {
     );
     let plain = tmp.path().join("plain");
     run_in(&args, &plain, &[]);
-    let e = err(merge(&tmp.path().join("m4"), &[plain.clone()], &[]));
+    let e = err(merge(
+        &tmp.path().join("m4"),
+        std::slice::from_ref(&plain),
+        &[],
+    ));
     assert!(e.contains("is not a shard"), "{e}");
     // An unfinished shard.
     let stopped = tmp.path().join("stopped");
