@@ -5,27 +5,12 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args;
 
-use aeroplane::RuleOption;
 use aeroplane::analysis::Axis;
+use aeroplane::config::SweepConfigFile;
 use aeroplane::experiment::{self, DEFAULT_SORT, SweepJob};
 use aeroplane::export::SortKey;
 
 use super::common::{DEFAULT_BOTS_DIR, JobArgs, Launch, launch, load_lineup, load_rules};
-
-/// A sweep config (TOML): optional `rules`, `bots`, `games`, `seed` and a `[sweep]` table of
-/// `option = [values]` (launch_rolls sets as arrays: `launch_rolls = [[6], [5, 6]]`), taken in
-/// rule-option order (launch_rolls first). The command line overrides `rules`, `bots`, `games`
-/// and `seed`; its `--vary` axes come after the config's.
-#[derive(Debug, Default, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SweepConfig {
-    rules: Option<String>,
-    bots: Option<String>,
-    games: Option<u64>,
-    seed: Option<u64>,
-    #[serde(default)]
-    sweep: toml::Table,
-}
 
 /// Arguments of `aeroplane sweep`.
 #[derive(Args, Debug)]
@@ -70,26 +55,10 @@ fn parse_compare(text: &str, count: usize) -> anyhow::Result<(usize, usize)> {
 fn resolve(args: &SweepArgs) -> anyhow::Result<SweepJob> {
     let a = &args.job;
     let mut axes: Vec<Axis> = Vec::new();
-    let mut cfg = SweepConfig::default();
+    let mut cfg = SweepConfigFile::default();
     if let Some(path) = &a.config {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read sweep config {}", path.display()))?;
-        cfg = toml::from_str(&text).map_err(|e| {
-            anyhow::anyhow!(
-                "in sweep config {}: {}\n(allowed keys: rules, bots, games, seed, [sweep])",
-                path.display(),
-                e.to_string().trim()
-            )
-        })?;
-        // A TOML table has no order: its axes go in rule-option order.
-        let mut entries: Vec<_> = cfg.sweep.iter().collect();
-        entries.sort_by_key(|(o, _)| RuleOption::from_name(o));
-        for (option, values) in entries {
-            axes.push(
-                Axis::from_toml(option, values)
-                    .with_context(|| format!("[sweep] in {}", path.display()))?,
-            );
-        }
+        cfg = SweepConfigFile::load(path)?;
+        axes = cfg.axes(&path.display().to_string())?;
     } else if args.vary.is_empty() {
         anyhow::bail!("nothing to vary: give --vary OPTION=v1,v2 or a [sweep] table in --config");
     }
