@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args;
 
-use aeroplane::config::parse_lineup;
+use aeroplane::config::{RunConfigFile, parse_lineup};
 use aeroplane::experiment::{self, LeagueJob};
 
 use super::common::{DEFAULT_BOTS_DIR, JobArgs, Launch, launch, load_rules};
@@ -26,40 +26,68 @@ pub struct LeagueArgs {
     pub bootstrap: u32,
 }
 
-/// Runs `aeroplane league`.
+/// Runs `aeroplane league`. A `--config` is a run config (its `bots` are the pool); the
+/// command line overrides it.
 pub fn run(args: LeagueArgs) -> anyhow::Result<ExitCode> {
     let a = &args.job;
-    if a.config.is_some() {
-        anyhow::bail!("league takes no --config yet: give its options on the command line");
-    }
     if a.no_rotate_seats {
         anyhow::bail!("a league always rotates seats: --no-rotate-seats does not apply");
     }
-    let Some(bots) = &a.bots else {
-        anyhow::bail!("league needs --bots: the pool, two or more bots, comma-separated");
+    let (cfg, file) = match &a.config {
+        Some(p) => (RunConfigFile::load(p)?, p.display().to_string()),
+        None => (RunConfigFile::default(), String::new()),
     };
-    let rules_name = a.rules.clone().unwrap_or_else(|| "appfreegame".into());
-    let rules = load_rules(&rules_name).with_context(|| format!("--rules {rules_name}"))?;
+    for (key, set) in [
+        ("first_game", cfg.first_game.is_some()),
+        ("per_game", cfg.per_game.is_some()),
+        ("rotate_seats", cfg.rotate_seats == Some(false)),
+    ] {
+        if set {
+            anyhow::bail!("`{key}` in {file} does not apply to a league");
+        }
+    }
     let bots_dir = a
         .bots_dir
         .clone()
+        .or(cfg.bots_dir.clone())
         .unwrap_or_else(|| DEFAULT_BOTS_DIR.into());
-    let pool = parse_lineup(bots, &bots_dir).context("--bots")?;
+    let bots = match (&a.bots, &cfg.bots) {
+        (Some(b), _) => b.clone(),
+        (None, Some(b)) => b.to_arg(),
+        (None, None) => {
+            anyhow::bail!("league needs --bots: the pool, two or more bots, comma-separated")
+        }
+    };
+    let (rules_name, rules) = match (&a.rules, &cfg.rules) {
+        (Some(r), _) => (
+            r.clone(),
+            load_rules(r).with_context(|| format!("--rules {r}"))?,
+        ),
+        (None, Some(v)) => (
+            match v {
+                toml::Value::String(s) => s.clone(),
+                _ => format!("inline rules of {file}"),
+            },
+            cfg.rules(&file)?.expect("set"),
+        ),
+        (None, None) => ("appfreegame".into(), load_rules("appfreegame")?),
+    };
+    let pool = parse_lineup(&bots, &bots_dir).context("--bots")?;
     let job = LeagueJob::new(
         rules_name,
         rules,
         pool,
         args.players,
-        a.games.unwrap_or(1000),
-        a.seed.unwrap_or(1),
+        a.games.or(cfg.games).unwrap_or(1000),
+        a.seed.or(cfg.seed).unwrap_or(1),
         args.bootstrap,
     )?;
     launch(Launch {
         job: experiment::Job::League(job),
-        exec: a.exec(None, None)?,
-        out: a.out.clone(),
+        exec: a.exec(cfg.threads, cfg.chunk_size)?,
+        out: a.out.clone().or(cfg.out.clone()),
         force: a.force,
-        quiet: a.quiet,
+        quiet: a.quiet || cfg.quiet.unwrap_or(false),
         shard: a.shard()?,
         resume: false,
     })
