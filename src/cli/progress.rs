@@ -40,8 +40,16 @@ impl Progress {
         let ticker = (!quiet).then(|| {
             let (counter, done, bar) = (counter.clone(), done.clone(), bar.clone());
             std::thread::spawn(move || {
+                let mut first = true;
                 while !done.load(Ordering::Relaxed) {
-                    bar.set_position(counter.load(Ordering::Relaxed));
+                    let at = counter.load(Ordering::Relaxed);
+                    bar.set_position(at);
+                    if first && at > 0 {
+                        // A resume starts from the games already done: the rate and ETA are
+                        // those of what is left.
+                        bar.reset_eta();
+                        first = false;
+                    }
                     std::thread::park_timeout(Duration::from_millis(100));
                 }
             })
