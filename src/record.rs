@@ -38,7 +38,9 @@ impl GameRecord {
     pub fn count(&mut self, outcome: &Outcome) {
         let c = &mut self.counters;
         c.add(Counter::Rolls, 1);
-        c.add(Counter::Turns, u32::from(outcome.new_turn));
+        if outcome.new_turn {
+            c.add(Counter::Turns, 1);
+        }
         match outcome.action {
             Action::Pass => c.add(Counter::Passes, 1),
             Action::Penalty { planes } => c.add(Counter::Penalties, planes.count_ones()),

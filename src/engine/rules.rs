@@ -369,6 +369,15 @@ impl RuleOption {
             _ => format!("one of {}", self.words().expect("worded").join(", ")),
         }
     }
+
+    /// The error for a value this option does not allow.
+    fn invalid(self, value: String) -> RulesError {
+        RulesError::Invalid {
+            option: self.name(),
+            value,
+            allowed: self.allowed(),
+        }
+    }
 }
 
 impl fmt::Display for RuleOption {
@@ -514,16 +523,6 @@ impl fmt::Display for Setting {
             Setting::ThreeSixes(v) => f.write_str(v.word()),
             Setting::Stacking(v) => f.write_str(v.word()),
             Setting::End(v) => f.write_str(v.word()),
-        }
-    }
-}
-
-impl RuleOption {
-    fn invalid(self, value: String) -> RulesError {
-        RulesError::Invalid {
-            option: self.name(),
-            value,
-            allowed: self.allowed(),
         }
     }
 }
