@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::external::{DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, ExternalBot, ExternalSpec};
 use super::{Bot, Greedy, RandomBot, expectimax, mcts, montecarlo};
 
 /// A parameter's value.
@@ -120,7 +121,11 @@ pub fn kinds() -> &'static [KindDef] {
     &KINDS
 }
 
-static KINDS: [KindDef; 5] = [
+/// The kind of bot programs (`docs/PROTOCOL.md`): its profile names a command instead of
+/// parameters it checks; its `[params]` go to the program as they are.
+pub const EXTERNAL: &str = "external";
+
+static KINDS: [KindDef; 6] = [
     KindDef {
         name: "random",
         summary: "uniform among the distinct legal moves",
@@ -151,7 +156,44 @@ static KINDS: [KindDef; 5] = [
         params: &mcts::PARAMS,
         build: mcts::build,
     },
+    KindDef {
+        name: EXTERNAL,
+        summary: "a bot program in any language over the line protocol (profile: command = [...])",
+        params: &[],
+        build: |name, _| panic!("external bot {name} is built from its profile's command"),
+    },
 ];
+
+static REGISTERED: std::sync::RwLock<Vec<&'static KindDef>> = std::sync::RwLock::new(Vec::new());
+
+/// Adds a bot kind defined outside this crate (a Rust plug-in), so that profiles, inline
+/// parameters and lineups can name it like a built-in kind. Register before resolving bots;
+/// names must be new.
+pub fn register_kind(kind: &'static KindDef) -> Result<(), BotError> {
+    let mut reg = REGISTERED.write().expect("lock");
+    if find_kind_in(&reg, kind.name).is_some() {
+        return Err(BotError::KindExists(kind.name));
+    }
+    reg.push(kind);
+    Ok(())
+}
+
+fn find_kind_in(reg: &[&'static KindDef], name: &str) -> Option<&'static KindDef> {
+    KINDS
+        .iter()
+        .find(|k| k.name == name)
+        .or_else(|| reg.iter().copied().find(|k| k.name == name))
+}
+
+/// Every kind's name: built in, then registered.
+fn kind_names() -> Vec<&'static str> {
+    let reg = REGISTERED.read().expect("lock");
+    KINDS
+        .iter()
+        .chain(reg.iter().copied())
+        .map(|k| k.name)
+        .collect()
+}
 
 /// Profiles built into the binary: every file shipped in `bots/`.
 pub const BUILTIN_PROFILES: &[(&str, &str)] = &[
@@ -219,11 +261,17 @@ pub struct BotSpec {
     pub kind: String,
     /// Every parameter of the kind.
     pub params: Params,
+    /// For an `external` bot: the program to run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub external: Option<ExternalSpec>,
 }
 
 impl BotSpec {
     /// Builds a fresh bot.
     pub fn build(&self) -> Box<dyn Bot> {
+        if let Some(ext) = &self.external {
+            return Box::new(ExternalBot::new(&self.name, ext.clone(), &self.params));
+        }
         let kind = find_kind(&self.kind).expect("spec kinds are validated");
         (kind.build)(&self.name, &self.params)
     }
@@ -251,16 +299,30 @@ impl BotSpec {
             &profile.params,
             &profile.origin,
         )?;
+        if spec.kind == EXTERNAL {
+            spec.external = Some(profile.external.clone().ok_or_else(|| {
+                BotError::Profile {
+                    origin: profile.origin.clone(),
+                    message:
+                        "a bot of kind `external` needs `command = [\"program\", \"arg\", ...]`"
+                            .to_string(),
+                }
+            })?);
+        }
         if !overrides.is_empty() {
             let kind = find_kind(&spec.kind).expect("resolved");
             for (k, v) in &overrides {
-                let def = param_def(kind, k, &profile.origin)?;
-                let value = def.parse(v).ok_or_else(|| BotError::BadValue {
-                    origin: text.to_string(),
-                    param: k.clone(),
-                    value: v.clone(),
-                    allowed: def.allowed(),
-                })?;
+                let value = if kind.name == EXTERNAL {
+                    free_value(v)
+                } else {
+                    let def = param_def(kind, k, &profile.origin)?;
+                    def.parse(v).ok_or_else(|| BotError::BadValue {
+                        origin: text.to_string(),
+                        param: k.clone(),
+                        value: v.clone(),
+                        allowed: def.allowed(),
+                    })?
+                };
                 spec.params.0.insert(k.clone(), value);
             }
             spec.name = text.to_string();
@@ -282,6 +344,8 @@ pub struct Profile {
     pub description: String,
     /// Its parameters as written.
     pub params: BTreeMap<String, toml::Value>,
+    /// For kind `external`: the program to run.
+    pub external: Option<ExternalSpec>,
 }
 
 #[derive(Deserialize)]
@@ -292,6 +356,13 @@ struct ProfileFile {
     description: String,
     #[serde(default)]
     params: BTreeMap<String, toml::Value>,
+    // Kind `external` only.
+    command: Option<Vec<String>>,
+    cwd: Option<PathBuf>,
+    #[serde(default)]
+    env: BTreeMap<String, String>,
+    timeout_ms: Option<u64>,
+    startup_timeout_ms: Option<u64>,
 }
 
 fn parse_profile(name: &str, origin: &str, text: &str) -> Result<Profile, BotError> {
@@ -299,13 +370,63 @@ fn parse_profile(name: &str, origin: &str, text: &str) -> Result<Profile, BotErr
         origin: origin.to_string(),
         message: e.to_string().trim().to_string(),
     })?;
+    let bad = |message: &str| BotError::Profile {
+        origin: origin.to_string(),
+        message: message.to_string(),
+    };
+    let external = if file.kind == EXTERNAL {
+        let command = file.command.filter(|c| !c.is_empty()).ok_or_else(|| {
+            bad("a bot of kind `external` needs `command = [\"program\", \"arg\", ...]`")
+        })?;
+        let timeout_ms = file.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS);
+        let startup_timeout_ms = file
+            .startup_timeout_ms
+            .unwrap_or(DEFAULT_STARTUP_TIMEOUT_MS);
+        if timeout_ms == 0 || startup_timeout_ms == 0 {
+            return Err(bad(
+                "`timeout_ms` and `startup_timeout_ms` must be at least 1",
+            ));
+        }
+        Some(ExternalSpec {
+            command,
+            cwd: file.cwd,
+            env: file.env,
+            timeout_ms,
+            startup_timeout_ms,
+            log_dir: None,
+        })
+    } else {
+        if file.command.is_some()
+            || file.cwd.is_some()
+            || !file.env.is_empty()
+            || file.timeout_ms.is_some()
+            || file.startup_timeout_ms.is_some()
+        {
+            return Err(bad(
+                "`command`, `cwd`, `env`, `timeout_ms` and `startup_timeout_ms` are only for kind `external`",
+            ));
+        }
+        None
+    };
     Ok(Profile {
         name: name.to_string(),
         origin: origin.to_string(),
         kind: file.kind,
         description: file.description,
         params: file.params,
+        external,
     })
+}
+
+/// A parameter of an external bot: an integer, else a number, else a word.
+fn free_value(text: &str) -> ParamValue {
+    if let Ok(i) = text.parse::<i64>() {
+        ParamValue::Int(i)
+    } else if let Ok(x) = text.parse::<f64>() {
+        ParamValue::Float(x)
+    } else {
+        ParamValue::Word(text.to_string())
+    }
 }
 
 /// Finds a profile by path, by name in `bots_dir`, or built in; a bare kind name is a profile
@@ -344,6 +465,7 @@ pub fn load_profile(head: &str, bots_dir: &Path) -> Result<Profile, BotError> {
             kind: head.to_string(),
             description: String::new(),
             params: BTreeMap::new(),
+            external: None,
         });
     }
     Err(BotError::Unknown {
@@ -357,7 +479,7 @@ pub fn known_names(bots_dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = BUILTIN_PROFILES
         .iter()
         .map(|(n, _)| n.to_string())
-        .chain(KINDS.iter().map(|k| k.name.to_string()))
+        .chain(kind_names().into_iter().map(str::to_string))
         .collect();
     if let Ok(entries) = std::fs::read_dir(bots_dir) {
         for e in entries.flatten() {
@@ -375,7 +497,7 @@ pub fn known_names(bots_dir: &Path) -> Vec<String> {
 }
 
 fn find_kind(name: &str) -> Option<&'static KindDef> {
-    KINDS.iter().find(|k| k.name == name)
+    find_kind_in(&REGISTERED.read().expect("lock"), name)
 }
 
 fn param_def<'k>(kind: &'k KindDef, name: &str, origin: &str) -> Result<&'k ParamDef, BotError> {
@@ -408,9 +530,33 @@ pub fn resolve(
     let def = find_kind(kind).ok_or_else(|| BotError::UnknownKind {
         origin: origin.to_string(),
         kind: kind.to_string(),
-        known: KINDS.iter().map(|k| k.name).collect::<Vec<_>>().join(", "),
+        known: kind_names().join(", "),
     })?;
     let mut params = BTreeMap::new();
+    if def.name == EXTERNAL {
+        for (k, v) in given {
+            let value = match v {
+                toml::Value::Integer(i) => ParamValue::Int(*i),
+                toml::Value::Float(x) => ParamValue::Float(*x),
+                toml::Value::String(s) => ParamValue::Word(s.clone()),
+                other => {
+                    return Err(BotError::BadValue {
+                        origin: origin.to_string(),
+                        param: k.clone(),
+                        value: other.to_string(),
+                        allowed: "an integer, a number or a string (for an external bot)".into(),
+                    });
+                }
+            };
+            params.insert(k.clone(), value);
+        }
+        return Ok(BotSpec {
+            name: name.to_string(),
+            kind: kind.to_string(),
+            params: Params(params),
+            external: None,
+        });
+    }
     for (k, v) in given {
         let p = param_def(def, k, origin)?;
         let text = match v {
@@ -435,6 +581,7 @@ pub fn resolve(
         name: name.to_string(),
         kind: kind.to_string(),
         params: Params(params),
+        external: None,
     })
 }
 
@@ -496,6 +643,9 @@ pub enum BotError {
         /// The bad part.
         part: String,
     },
+    /// A plug-in kind whose name is taken.
+    #[error("a bot kind named `{0}` exists already")]
+    KindExists(&'static str),
     /// A profile file that cannot be read or parsed.
     #[error("bot profile {origin}: {message}")]
     Profile {

@@ -9,9 +9,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use aeroplane::Rules;
-use aeroplane::export::{
-    GamesCsv, MANIFEST_FILE, Manifest, Report, TABLES, write_report, write_table,
-};
+use aeroplane::export::{GamesCsv, MANIFEST_FILE, Manifest, Report, write_report, write_table};
 use aeroplane::runner::{self, DEFAULT_CHUNK_DEALS, Exec, GameSink, RunConfigFile, RunSpec};
 use aeroplane::stats::Summary;
 
@@ -85,6 +83,11 @@ pub struct RunArgs {
     /// inconclusive [default: --games].
     #[arg(long, requires = "sprt")]
     pub max_games: Option<u64>,
+    /// A bot program that fails (crashes, hangs, answers nonsense) forfeits the game in
+    /// progress, counted in a `forfeits` column of summary.csv and games.csv; its program is
+    /// restarted and the run goes on. Without it the run stops with the error.
+    #[arg(long)]
+    pub recover: bool,
 }
 
 /// Options after merging the command line over a config or manifest over the defaults.
@@ -249,13 +252,15 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         }
         None => None,
     };
+    super::external::attach_logs(&mut r.spec, r.out.as_deref());
     let spec = &r.spec;
     let manifest = Manifest::new(spec, &r.rules_label, r.per_game);
     if let Some(dir) = &r.out {
         prepare_out(dir, &manifest)?;
     }
-    let mut games_csv = match (&r.out, r.per_game) {
-        (Some(dir), true) => Some(GamesCsv::create(&dir.join("games.csv"))?),
+    let mut games_csv = match (&r.out, r.per_game, args.recover) {
+        (Some(dir), true, false) => Some(GamesCsv::create(&dir.join("games.csv"))?),
+        (Some(dir), true, true) => Some(GamesCsv::create_with_forfeits(&dir.join("games.csv"))?),
         _ => None,
     };
     let bar = progress_bar(spec.total_games(), r.quiet);
@@ -275,9 +280,10 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let tally = runner::run(
+    let tally = runner::run_with(
         spec,
         r.exec,
+        runner::RunOptions::recover(args.recover),
         games_csv.as_mut().map(|g| g as &mut dyn GameSink),
         &|n| bar.inc(n),
     )?;
@@ -307,7 +313,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
             tally: &tally,
             summary: &summary,
         };
-        for table in TABLES {
+        for table in super::external::tables(args.recover) {
             write_table(dir, table, &report)?;
         }
     }

@@ -16,6 +16,11 @@ pub const GAMES_HEADER: &str = "game,deal,rotation,bot_seat0,bot_seat1,bot_seat2
 
 /// Writes one `games.csv` row (with its newline), without allocating.
 pub fn write_game_row(w: &mut impl Write, row: &GameRow) -> std::io::Result<()> {
+    write_game_fields(w, row)?;
+    w.write_all(b"\n")
+}
+
+fn write_game_fields(w: &mut impl Write, row: &GameRow) -> std::io::Result<()> {
     let r = &row.played.record;
     let at = &row.played.bot_at_seat;
     write!(w, "{},{},{}", row.game, row.deal, row.rotation)?;
@@ -37,7 +42,7 @@ pub fn write_game_row(w: &mut impl Write, row: &GameRow) -> std::io::Result<()> 
             write!(w, ",{rank}")?;
         }
     }
-    writeln!(
+    write!(
         w,
         ",{},{},{},{},{},{},{},{},{},{},{}",
         r.turns,
@@ -58,24 +63,43 @@ pub fn write_game_row(w: &mut impl Write, row: &GameRow) -> std::io::Result<()> 
 /// every chunk written so far.
 pub struct GamesCsv {
     out: BufWriter<File>,
+    forfeits: bool,
 }
 
 impl GamesCsv {
     /// Creates `path` and writes the header.
     pub fn create(path: &Path) -> Result<GamesCsv, ExportError> {
+        Self::open(path, false)
+    }
+
+    /// [`GamesCsv::create`] with a last column `forfeit_seat` (the seat whose bot failed and
+    /// forfeited the game, empty for none): for runs with `recover`.
+    pub fn create_with_forfeits(path: &Path) -> Result<GamesCsv, ExportError> {
+        Self::open(path, true)
+    }
+
+    fn open(path: &Path, forfeits: bool) -> Result<GamesCsv, ExportError> {
         let file = File::create(path).map_err(|e| ExportError::new(path, e))?;
         let mut out = BufWriter::with_capacity(1 << 16, file);
-        writeln!(out, "{GAMES_HEADER}")
+        let extra = if forfeits { ",forfeit_seat" } else { "" };
+        writeln!(out, "{GAMES_HEADER}{extra}")
             .and_then(|_| out.flush())
             .map_err(|e| ExportError::new(path, e))?;
-        Ok(GamesCsv { out })
+        Ok(GamesCsv { out, forfeits })
     }
 }
 
 impl GameSink for GamesCsv {
     fn write_games(&mut self, rows: &[GameRow]) -> std::io::Result<()> {
         for row in rows {
-            write_game_row(&mut self.out, row)?;
+            write_game_fields(&mut self.out, row)?;
+            if self.forfeits {
+                match row.played.record.forfeit {
+                    Some(s) => write!(self.out, ",{}", s.index())?,
+                    None => self.out.write_all(b",")?,
+                }
+            }
+            self.out.write_all(b"\n")?;
         }
         self.out.flush()
     }

@@ -3,11 +3,13 @@
 //!
 //! Every CSV header is a constant here and part of the project's stable interface.
 
+mod forfeits;
 mod games;
 mod manifest;
 mod tables;
 mod text;
 
+pub use forfeits::{SUMMARY_FORFEITS_HEADER, SummaryWithForfeitsCsv};
 pub use games::{GAMES_HEADER, GamesCsv, write_game_row};
 pub use manifest::{MANIFEST_FILE, Manifest, ManifestBot, ManifestError};
 pub use tables::{EventsCsv, LengthStatsCsv, LengthsCsv, SeatsCsv, SummaryCsv, TABLES};

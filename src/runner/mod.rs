@@ -59,6 +59,43 @@ pub enum RunError {
     /// Writing per-game rows failed.
     #[error("writing games: {0}")]
     Sink(#[source] std::io::Error),
+    /// A bot failed (a bot program crashed, hung, or answered nonsense) and the run was not
+    /// told to recover.
+    #[error(
+        "{fault}\n  in game {game} (seed {seed}, deal {deal}, rotation {rotation}{}); the run stopped (finished chunks were kept; --recover forfeits such games and goes on)",
+        seat.map(|s| format!(", seat {s}")).unwrap_or_default()
+    )]
+    Bot {
+        /// What went wrong.
+        fault: crate::bots::BotFault,
+        /// The game index.
+        game: u64,
+        /// The master seed.
+        seed: u64,
+        /// The deal.
+        deal: u64,
+        /// The rotation.
+        rotation: u64,
+        /// The seat of the failing bot.
+        seat: Option<usize>,
+    },
+}
+
+/// Options of a run beyond [`Exec`] that change what is recorded when something goes wrong.
+#[derive(Clone, Copy, Debug, Default)]
+#[non_exhaustive]
+pub struct RunOptions {
+    /// A bot that fails forfeits the game in progress (recorded as lost by it, counted in
+    /// `forfeits`); its program is restarted and the run goes on. Without it a failing bot
+    /// stops the run with [`RunError::Bot`].
+    pub recover: bool,
+}
+
+impl RunOptions {
+    /// Options with `recover` set as given.
+    pub fn recover(recover: bool) -> Self {
+        RunOptions { recover }
+    }
 }
 
 /// One game of a run, as written to `games.csv`.
@@ -110,6 +147,17 @@ impl Default for Exec {
 pub fn run(
     spec: &RunSpec,
     exec: Exec,
+    sink: Option<&mut dyn GameSink>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Tally, RunError> {
+    run_with(spec, exec, RunOptions::default(), sink, progress)
+}
+
+/// [`run`] with [`RunOptions`].
+pub fn run_with(
+    spec: &RunSpec,
+    exec: Exec,
+    options: RunOptions,
     sink: Option<&mut dyn GameSink>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Tally, RunError> {
@@ -174,7 +222,7 @@ pub fn run(
                         rows.reserve(((hi - lo) * spec.games_per_deal()) as usize);
                     }
                     for deal in lo..hi {
-                        let n = match spec::play_deal(spec, deal, &mut bots, &mut games) {
+                        let n = match spec::play_deal(spec, deal, &mut bots, &mut games, options) {
                             Ok(n) => n,
                             Err(e) => return halt(e),
                         };

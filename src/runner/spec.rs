@@ -11,15 +11,17 @@
 //! `game = d * n + r` (without rotation `game = d`, `r = 0`).
 
 use crate::bots::Bot;
+use crate::bots::BotFault;
 use crate::bots::registry::BotSpec;
 use crate::dice::{SeededDice, bot_stream};
-use crate::driver::play_game;
+use crate::driver::{PlayError, try_play_game};
 use crate::engine::board::Seat;
 use crate::engine::game::Game;
 use crate::engine::rules::Rules;
+use crate::record::GameRecord;
 use crate::stats::{NO_BOT, Played};
 
-use super::RunError;
+use super::{RunError, RunOptions};
 
 /// A fully resolved run: everything its results depend on.
 #[derive(Clone, Debug, PartialEq)]
@@ -108,17 +110,50 @@ pub(crate) fn play_deal(
     deal: u64,
     bots: &mut [Box<dyn Bot>],
     out: &mut [Played; 4],
+    options: RunOptions,
 ) -> Result<usize, RunError> {
     let start = Game::new(spec.rules, spec.players())?;
     let dice = SeededDice::new(spec.seed, deal);
     let rotations = spec.games_per_deal() as usize;
     for (r, slot) in out.iter_mut().enumerate().take(rotations) {
+        let game = spec.game_index(deal, r as u64);
+        let fail = |fault: BotFault, seat: Option<Seat>| RunError::Bot {
+            fault,
+            game,
+            seed: spec.seed,
+            deal,
+            rotation: r as u64,
+            seat: seat.map(Seat::index),
+        };
         // bots[k] now plays the k-th seat: lineup entry (k + r) mod n.
+        let mut forfeit = None;
         for (bot, &seat) in bots.iter_mut().zip(start.seats()) {
-            bot.new_game(seat, bot_stream(spec.seed, deal, seat));
+            if let Err(f) = bot.try_new_game(&start, seat, bot_stream(spec.seed, deal, seat), game)
+            {
+                if !options.recover {
+                    return Err(fail(f, Some(seat)));
+                }
+                forfeit.get_or_insert(seat);
+            }
         }
-        let record = play_game(start, bots, &mut dice.clone(), &mut ())
-            .map_err(|e| RunError::Engine(e.to_string()))?;
+        let record = match forfeit {
+            Some(seat) => forfeited(&start, seat, GameRecord::new(spec.players())),
+            None => match try_play_game(start, bots, &mut dice.clone(), &mut ()) {
+                Ok(record) => record,
+                Err(PlayError::OutOfDice(e)) => return Err(RunError::Engine(e.to_string())),
+                Err(PlayError::Bot(b)) if options.recover => forfeited(&b.game, b.seat, b.record),
+                Err(PlayError::Bot(b)) => return Err(fail(b.fault, Some(b.seat))),
+            },
+        };
+        for (bot, &seat) in bots.iter_mut().zip(start.seats()) {
+            // A bot that fails here has played its game out; with `recover` its program is
+            // restarted for the next one.
+            if let Err(f) = bot.game_over(&record)
+                && !options.recover
+            {
+                return Err(fail(f, Some(seat)));
+            }
+        }
         *slot = Played {
             record,
             bot_at_seat: spec.bot_at_seat(r as u64),
@@ -129,4 +164,25 @@ pub(crate) fn play_deal(
     }
     // With rotation, n turns by one have brought the lineup back to its order.
     Ok(rotations)
+}
+
+/// The record of a game that `seat` forfeits at position `game`: the counters so far, ranks
+/// already won kept, the forfeiting seat unranked; with two players the other seat wins (rank
+/// 1, the forfeiter rank 2, as in a finished two-player game).
+fn forfeited(game: &Game, seat: Seat, mut record: GameRecord) -> GameRecord {
+    record.close(game);
+    record.forfeit = Some(seat);
+    record.unfinished = false;
+    record.ranks[seat.index()] = 0;
+    if game.players() == 2 {
+        let other = *game
+            .seats()
+            .iter()
+            .find(|&&s| s != seat)
+            .expect("two seats");
+        record.ranks[other.index()] = 1;
+        record.ranks[seat.index()] = 2;
+        record.winner = Some(other);
+    }
+    record
 }

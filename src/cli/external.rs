@@ -1,0 +1,35 @@
+//! What `aeroplane run` adds for bot programs: `--recover`, and their stderr logs under
+//! `--out DIR/logs/`. Kept apart from the rest of the command.
+
+use std::path::Path;
+
+use aeroplane::export::{SummaryWithForfeitsCsv, TABLES, Table};
+use aeroplane::runner::RunSpec;
+
+/// The folder of bot programs' stderr logs in an output directory.
+pub const LOGS_DIR: &str = "logs";
+
+/// Sends the stderr of every bot program of the lineup to `out/logs/<bot>-<n>.log`.
+pub fn attach_logs(spec: &mut RunSpec, out: Option<&Path>) {
+    if let Some(dir) = out {
+        for bot in &mut spec.lineup {
+            if let Some(ext) = &mut bot.external {
+                ext.log_dir = Some(dir.join(LOGS_DIR));
+            }
+        }
+    }
+}
+
+/// The end-of-run tables: with `recover`, summary.csv gets its `forfeits` column.
+pub fn tables(recover: bool) -> Vec<&'static dyn Table> {
+    TABLES
+        .iter()
+        .map(|&t| {
+            if recover && t.file_name() == "summary.csv" {
+                &SummaryWithForfeitsCsv as &dyn Table
+            } else {
+                t
+            }
+        })
+        .collect()
+}
