@@ -194,7 +194,7 @@ impl ExternalBot {
     fn pipe_fault(&mut self, e: PipeError, waiting_for: &str, timeout_ms: u64) -> BotFault {
         match e {
             PipeError::Timeout => self.fail(
-                format!("no {waiting_for} within its timeout of {timeout_ms} ms"),
+                format!("timed out after {timeout_ms} ms waiting for {waiting_for}"),
                 None,
             ),
             PipeError::Closed => {
@@ -347,7 +347,8 @@ impl ExternalBot {
             }
         }
         self.table = Some(table);
-        Ok(())
+        // A round trip before the first game: the bot reads its stdin and answers in order.
+        self.ping_within(startup)
     }
 
     /// Sends `ping` and waits for the matching `pong` within the decision timeout.
@@ -355,9 +356,12 @@ impl ExternalBot {
         if self.proc.is_none() {
             return Err(self.fault("the program is not running", None));
         }
+        self.ping_within(self.spec.timeout_ms)
+    }
+
+    fn ping_within(&mut self, t: u64) -> Result<(), BotFault> {
         self.pings += 1;
         let id = self.pings;
-        let t = self.spec.timeout_ms;
         self.send(&ToBot::Ping { id }, t)?;
         match self.receive("`pong`", t)? {
             FromBot::Pong { id: got } if got == id => Ok(()),

@@ -391,10 +391,18 @@ fn kill_group(pgid: i32) {
 }
 
 extern "C" fn on_signal(sig: libc::c_int) {
-    // Only async-signal-safe calls: atomics, kill, signal, raise.
+    // Only async-signal-safe calls: atomics, kill, waitpid, signal, raise.
     for g in &GROUPS {
-        let pgid = g.load(Ordering::SeqCst);
-        kill_group(pgid);
+        kill_group(g.load(Ordering::SeqCst));
+    }
+    for g in &GROUPS {
+        let pid = g.load(Ordering::SeqCst);
+        if pid > 0 {
+            // SAFETY: reaps our own child (the group's leader), dead or dying of SIGKILL.
+            unsafe {
+                libc::waitpid(pid, std::ptr::null_mut(), 0);
+            }
+        }
     }
     // SAFETY: restores the default action and re-raises, ending the process as the signal
     // would have without the handler.

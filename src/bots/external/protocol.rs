@@ -126,13 +126,14 @@ pub struct State {
     pub steps: [Option<[i16; PLANES]>; 4],
     /// Per seat, its rank so far (`null` = none yet, or not in play).
     pub ranks: [Option<u8>; 4],
-    /// Sixes rolled in a row so far in this turn.
+    /// Sixes rolled in a row so far in this turn (0: this roll starts the turn).
     pub sixes: u8,
     /// Planes of the seat to move moved earlier in this turn.
     pub moved_this_turn: Vec<u8>,
     /// Planes moved by the latest move of this turn.
     pub moved_last: Vec<u8>,
-    /// Turns begun so far (all players together), this one included.
+    /// Turns begun before this roll, all players together (the current turn counts from its
+    /// second roll on).
     pub turns: u32,
     /// The centre's step (`51 + home_lane_cells`).
     pub centre: u8,
