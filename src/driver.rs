@@ -35,7 +35,7 @@ pub struct BotFailed {
     /// The seat of the bot that failed.
     pub seat: Seat,
     /// What went wrong.
-    pub fault: BotFault,
+    pub fault: Box<BotFault>,
     /// What was counted up to that point.
     pub record: GameRecord,
     /// The position reached (the failing bot's seat to move).

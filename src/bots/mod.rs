@@ -48,7 +48,7 @@ pub trait Bot: Send {
         seat: Seat,
         seed: u64,
         game_index: u64,
-    ) -> Result<(), BotFault> {
+    ) -> Result<(), Box<BotFault>> {
         let _ = (start, game_index);
         self.new_game(seat, seed);
         Ok(())
@@ -57,13 +57,18 @@ pub trait Bot: Send {
     /// The fallible form of [`Bot::choose`] that the driver calls; the default calls `choose`.
     /// An error stops the game ([`crate::driver::try_play_game`] returns it).
     #[inline]
-    fn try_choose(&mut self, game: &Game, roll: u8, moves: &[Move]) -> Result<usize, BotFault> {
+    fn try_choose(
+        &mut self,
+        game: &Game,
+        roll: u8,
+        moves: &[Move],
+    ) -> Result<usize, Box<BotFault>> {
         Ok(self.choose(game, roll, moves))
     }
 
     /// Called by the runner after each game the bot played, with its record. The default does
     /// nothing.
-    fn game_over(&mut self, record: &GameRecord) -> Result<(), BotFault> {
+    fn game_over(&mut self, record: &GameRecord) -> Result<(), Box<BotFault>> {
         let _ = record;
         Ok(())
     }

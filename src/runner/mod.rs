@@ -67,7 +67,7 @@ pub enum RunError {
     )]
     Bot {
         /// What went wrong.
-        fault: crate::bots::BotFault,
+        fault: Box<crate::bots::BotFault>,
         /// The game index.
         game: u64,
         /// The master seed.

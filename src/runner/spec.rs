@@ -117,7 +117,7 @@ pub(crate) fn play_deal(
     let rotations = spec.games_per_deal() as usize;
     for (r, slot) in out.iter_mut().enumerate().take(rotations) {
         let game = spec.game_index(deal, r as u64);
-        let fail = |fault: BotFault, seat: Option<Seat>| RunError::Bot {
+        let fail = |fault: Box<BotFault>, seat: Option<Seat>| RunError::Bot {
             fault,
             game,
             seed: spec.seed,

@@ -161,7 +161,7 @@ impl ExternalBot {
             .map(|(n, a)| (n.as_str(), a.as_str()))
     }
 
-    fn fault(&self, what: impl Into<String>, line: Option<&str>) -> BotFault {
+    fn fault(&self, what: impl Into<String>, line: Option<&str>) -> Box<BotFault> {
         let mut what = what.into();
         if let Some(p) = &self.proc {
             match &p.log {
@@ -174,16 +174,16 @@ impl ExternalBot {
                 }
             }
         }
-        BotFault {
+        Box::new(BotFault {
             bot: self.name.clone(),
             command: Some(self.spec.command_line()),
             what,
             line: line.map(str::to_string),
-        }
+        })
     }
 
     /// A fault that ends the process: describes it and kills the process group.
-    fn fail(&mut self, what: impl Into<String>, line: Option<&str>) -> BotFault {
+    fn fail(&mut self, what: impl Into<String>, line: Option<&str>) -> Box<BotFault> {
         let f = self.fault(what, line);
         self.proc = None;
         self.table = None;
@@ -191,7 +191,7 @@ impl ExternalBot {
     }
 
     /// Describes a pipe error while waiting for `waiting_for`, then kills the process.
-    fn pipe_fault(&mut self, e: PipeError, waiting_for: &str, timeout_ms: u64) -> BotFault {
+    fn pipe_fault(&mut self, e: PipeError, waiting_for: &str, timeout_ms: u64) -> Box<BotFault> {
         match e {
             PipeError::Timeout => self.fail(
                 format!("timed out after {timeout_ms} ms waiting for {waiting_for}"),
@@ -219,7 +219,7 @@ impl ExternalBot {
         }
     }
 
-    fn send(&mut self, msg: &ToBot<'_>, timeout_ms: u64) -> Result<(), BotFault> {
+    fn send(&mut self, msg: &ToBot<'_>, timeout_ms: u64) -> Result<(), Box<BotFault>> {
         self.out.clear();
         serde_json::to_writer(&mut self.out, msg).expect("messages serialize");
         self.out.push(b'\n');
@@ -250,34 +250,41 @@ impl ExternalBot {
     }
 
     /// Reads one message; garbage and unknown messages are faults.
-    fn receive(&mut self, waiting_for: &str, timeout_ms: u64) -> Result<FromBot, BotFault> {
+    fn receive(&mut self, waiting_for: &str, timeout_ms: u64) -> Result<FromBot, Box<BotFault>> {
         let deadline = Instant::now() + Duration::from_millis(timeout_ms);
         let proc = self.proc.as_mut().expect("started");
         match proc.read_line(Some(deadline)) {
-            Ok(line) => match {
+            Ok(line) => {
                 self.last_line.clear();
                 self.last_line.push_str(line);
-                serde_json::from_str::<FromBot>(line)
-            } {
-                Ok(FromBot::Error { message }) => {
-                    let line = line.to_string();
-                    Err(self.fail(format!("the bot reported an error: {message}"), Some(&line)))
-                }
-                Ok(m) => Ok(m),
-                Err(e) => {
-                    let line = line.to_string();
-                    Err(self.fail(
-                        format!("printed a line that is not a protocol message ({e}) while the harness waited for {waiting_for}"),
-                        Some(&line),
-                    ))
-                }
-            },
-            Err(e) => Err(self.pipe_fault(e, waiting_for, timeout_ms)),
+            }
+            Err(e) => return Err(self.pipe_fault(e, waiting_for, timeout_ms)),
+        }
+        let parsed = serde_json::from_str::<FromBot>(&self.last_line);
+        let line = || Some(self.last_line.clone());
+        match parsed {
+            Ok(FromBot::Error { message }) => {
+                let line = line();
+                Err(self.fail(
+                    format!("the bot reported an error: {message}"),
+                    line.as_deref(),
+                ))
+            }
+            Ok(m) => Ok(m),
+            Err(e) => {
+                let line = line();
+                Err(self.fail(
+                    format!(
+                        "printed a line that is not a protocol message ({e}) while the harness waited for {waiting_for}"
+                    ),
+                    line.as_deref(),
+                ))
+            }
         }
     }
 
     /// Starts the program and shakes hands.
-    fn start(&mut self, table: Table, seat: Seat) -> Result<(), BotFault> {
+    fn start(&mut self, table: Table, seat: Seat) -> Result<(), Box<BotFault>> {
         let log = match &self.spec.log_dir {
             Some(dir) => {
                 if let Err(e) = std::fs::create_dir_all(dir) {
@@ -352,14 +359,14 @@ impl ExternalBot {
     }
 
     /// Sends `ping` and waits for the matching `pong` within the decision timeout.
-    pub fn ping(&mut self) -> Result<(), BotFault> {
+    pub fn ping(&mut self) -> Result<(), Box<BotFault>> {
         if self.proc.is_none() {
             return Err(self.fault("the program is not running", None));
         }
         self.ping_within(self.spec.timeout_ms)
     }
 
-    fn ping_within(&mut self, t: u64) -> Result<(), BotFault> {
+    fn ping_within(&mut self, t: u64) -> Result<(), Box<BotFault>> {
         self.pings += 1;
         let id = self.pings;
         self.send(&ToBot::Ping { id }, t)?;
@@ -388,7 +395,7 @@ impl Bot for ExternalBot {
         seat: Seat,
         seed: u64,
         game_index: u64,
-    ) -> Result<(), BotFault> {
+    ) -> Result<(), Box<BotFault>> {
         let table = Table {
             rules: *start.rules(),
             players: start.players(),
@@ -413,7 +420,12 @@ impl Bot for ExternalBot {
         )
     }
 
-    fn try_choose(&mut self, game: &Game, roll: u8, moves: &[Move]) -> Result<usize, BotFault> {
+    fn try_choose(
+        &mut self,
+        game: &Game,
+        roll: u8,
+        moves: &[Move],
+    ) -> Result<usize, Box<BotFault>> {
         if self.proc.is_none() {
             return Err(self.fault("the program is not running (no game was started)", None));
         }
@@ -452,7 +464,7 @@ impl Bot for ExternalBot {
         }
     }
 
-    fn game_over(&mut self, record: &GameRecord) -> Result<(), BotFault> {
+    fn game_over(&mut self, record: &GameRecord) -> Result<(), Box<BotFault>> {
         if self.proc.is_none() {
             return Ok(());
         }

@@ -38,6 +38,9 @@ pub enum PipeError {
     Io(io::Error),
 }
 
+/// The last lines of a drained stderr.
+type StderrTail = Arc<Mutex<VecDeque<String>>>;
+
 /// How to start a bot program.
 #[derive(Clone, Debug)]
 pub struct Launch<'a> {
@@ -57,7 +60,7 @@ pub struct Process {
     stdin: Option<ChildStdin>,
     stdout: LineReader,
     slot: Option<usize>,
-    stderr: Option<(JoinHandle<()>, Arc<Mutex<VecDeque<String>>>)>,
+    stderr: Option<(JoinHandle<()>, StderrTail)>,
     /// Where its stderr goes, if to a file.
     pub log: Option<PathBuf>,
 }
