@@ -744,3 +744,46 @@ fn every_schema_is_valid_json_with_only_supported_keywords() {
         assert_eq!(schema::validate(&s, &bare).is_ok(), required == 1, "{name}");
     }
 }
+
+#[test]
+fn replay_and_manifests_work_with_bot_programs() {
+    let f = Fixture::new();
+    let replay = |bots: &str| {
+        let out = f.run(&["replay", "--seed", "3", "--game", "1", "--bots", bots]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .replace("greedy-py", "greedy")
+    };
+    assert_eq!(
+        replay("bots/examples/greedy-py.toml,greedy"),
+        replay("greedy,greedy")
+    );
+    // run.json records the command, so --manifest reproduces the run.
+    let (a, b) = (f.path().join("a"), f.path().join("b"));
+    let first = f.run(&[
+        "run",
+        "-q",
+        "--bots",
+        "bots/examples/greedy-py.toml,random",
+        "--games",
+        "10",
+        "--per-game",
+        "--out",
+        a.to_str().unwrap(),
+    ]);
+    assert!(first.status.success(), "{}", stderr(&first));
+    let again = f.run(&[
+        "run",
+        "-q",
+        "--manifest",
+        a.join("run.json").to_str().unwrap(),
+        "--out",
+        b.to_str().unwrap(),
+    ]);
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert_eq!(
+        std::fs::read_to_string(a.join("games.csv")).unwrap(),
+        std::fs::read_to_string(b.join("games.csv")).unwrap()
+    );
+}

@@ -57,6 +57,9 @@ pub struct ManifestBot {
     pub kind: String,
     /// Every parameter.
     pub params: BTreeMap<String, serde_json::Value>,
+    /// For a bot program: its command, working directory, environment and timeouts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub external: Option<crate::bots::external::ExternalSpec>,
 }
 
 /// Why a manifest could not be used.
@@ -109,6 +112,7 @@ impl Manifest {
                         .iter()
                         .map(|(k, v)| (k.to_string(), serde_json::to_value(v).expect("param")))
                         .collect(),
+                    external: b.external.clone(),
                 })
                 .collect(),
             players: spec.players(),
@@ -158,11 +162,24 @@ impl Manifest {
                     .iter()
                     .map(|(k, v)| (k.clone(), json_to_toml(v)))
                     .collect();
-                resolve(&b.name, &b.kind, &params, file).map_err(|source| ManifestError::Bot {
+                let err = |source| ManifestError::Bot {
                     file: file.to_string(),
                     index,
                     source: Box::new(source),
-                })
+                };
+                let mut spec = resolve(&b.name, &b.kind, &params, file).map_err(err)?;
+                if spec.kind == crate::bots::registry::EXTERNAL {
+                    spec.external = Some(b.external.clone().ok_or_else(|| {
+                        err(BotError::Profile {
+                            origin: file.to_string(),
+                            message: format!(
+                                "bot {} of kind external has no `external` command",
+                                b.name
+                            ),
+                        })
+                    })?);
+                }
+                Ok(spec)
             })
             .collect::<Result<Vec<_>, _>>()?;
         if lineup.len() != self.players {

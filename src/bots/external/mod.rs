@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use self::process::{Launch, PipeError, Process};
 use self::protocol::{FromBot, MoveJson, PROTOCOL_VERSION, RecordJson, State, ToBot};
@@ -48,15 +48,16 @@ pub const DEFAULT_STARTUP_TIMEOUT_MS: u64 = 10_000;
 const QUIT_GRACE: Duration = Duration::from_millis(500);
 
 /// How to run a bot program: the `external` part of its profile.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ExternalSpec {
     /// Program and arguments.
     pub command: Vec<String>,
     /// Working directory (default: the harness's).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cwd: Option<PathBuf>,
     /// Extra environment variables.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub env: BTreeMap<String, String>,
     /// Milliseconds the bot has for each decision.
     pub timeout_ms: u64,
@@ -118,6 +119,9 @@ pub struct ExternalBot {
     pings: u64,
     /// The last line read (for error messages).
     last_line: String,
+    /// A `new_game` given through the infallible [`Bot::new_game`] (no rules known yet): sent
+    /// with the first `choose`.
+    pending: Option<(Seat, u64)>,
 }
 
 impl ExternalBot {
@@ -146,6 +150,7 @@ impl ExternalBot {
             identity: None,
             pings: 0,
             last_line: String::new(),
+            pending: None,
         }
     }
 
@@ -389,6 +394,12 @@ impl Bot for ExternalBot {
         }
     }
 
+    /// Without the starting position, the program starts (or gets `new_game`) with the first
+    /// decision; the runner calls [`Bot::try_new_game`] instead.
+    fn new_game(&mut self, seat: Seat, seed: u64) {
+        self.pending = Some((seat, seed));
+    }
+
     fn try_new_game(
         &mut self,
         start: &Game,
@@ -396,6 +407,7 @@ impl Bot for ExternalBot {
         seed: u64,
         game_index: u64,
     ) -> Result<(), Box<BotFault>> {
+        self.pending = None;
         let table = Table {
             rules: *start.rules(),
             players: start.players(),
@@ -426,6 +438,14 @@ impl Bot for ExternalBot {
         roll: u8,
         moves: &[Move],
     ) -> Result<usize, Box<BotFault>> {
+        if let Some((seat, seed)) = self.pending.take() {
+            let index = if self.proc.is_some() {
+                self.game_index + 1
+            } else {
+                0
+            };
+            self.try_new_game(game, seat, seed, index)?;
+        }
         if self.proc.is_none() {
             return Err(self.fault("the program is not running (no game was started)", None));
         }
