@@ -284,10 +284,12 @@ fn wait_fd(fd: i32, events: i16, deadline: impl Into<Option<Instant>>) -> Result
 /// Lines from the bot's stdout, read in the calling thread with `poll` for deadlines.
 struct LineReader {
     out: ChildStdout,
+    /// `buf[start..end]` holds bytes read and not yet returned; the rest is spare room
+    /// (allocated and zeroed once, not per read).
     buf: Vec<u8>,
-    /// Start of unread bytes in `buf`.
     start: usize,
-    /// Bytes of `buf[start..]` already searched for a newline.
+    end: usize,
+    /// Bytes of `buf[start..end]` already searched for a newline.
     scanned: usize,
     eof: bool,
     line: String,
@@ -297,8 +299,9 @@ impl LineReader {
     fn new(out: ChildStdout) -> Self {
         LineReader {
             out,
-            buf: Vec::with_capacity(1 << 16),
+            buf: vec![0; 1 << 16],
             start: 0,
+            end: 0,
             scanned: 0,
             eof: false,
             line: String::new(),
@@ -307,18 +310,24 @@ impl LineReader {
 
     fn read_line(&mut self, deadline: Option<Instant>) -> Result<&str, PipeError> {
         loop {
-            let unread = &self.buf[self.start..];
+            let unread = &self.buf[self.start..self.end];
             if let Some(i) = unread[self.scanned..].iter().position(|&b| b == b'\n') {
-                let end = self.start + self.scanned + i;
-                let mut bytes = &self.buf[self.start..end];
+                let stop = self.start + self.scanned + i;
+                let mut bytes = &self.buf[self.start..stop];
                 if bytes.last() == Some(&b'\r') {
                     bytes = &bytes[..bytes.len() - 1];
                 }
-                let text = std::str::from_utf8(bytes)
-                    .map_err(|_| PipeError::Garbage(String::from_utf8_lossy(bytes).into_owned()));
                 self.line.clear();
-                let text = text.map(|t| self.line.push_str(t));
-                self.start = end + 1;
+                let text = match std::str::from_utf8(bytes) {
+                    Ok(t) => {
+                        self.line.push_str(t);
+                        Ok(())
+                    }
+                    Err(_) => Err(PipeError::Garbage(
+                        String::from_utf8_lossy(bytes).into_owned(),
+                    )),
+                };
+                self.start = stop + 1;
                 self.scanned = 0;
                 text?;
                 return Ok(&self.line);
@@ -326,43 +335,41 @@ impl LineReader {
             self.scanned = unread.len();
             if self.scanned > MAX_LINE {
                 let head = String::from_utf8_lossy(&unread[..200]).into_owned();
-                self.start = self.buf.len();
+                self.start = self.end;
                 self.scanned = 0;
                 return Err(PipeError::Garbage(format!(
                     "{head}... (over {MAX_LINE} bytes without a newline)"
                 )));
             }
             if self.eof {
-                return Err(PipeError::Closed);
-            }
-            if self.start > 0 {
-                self.buf.drain(..self.start);
-                self.start = 0;
-            }
-            wait_fd(self.out.as_raw_fd(), libc::POLLIN, deadline)?;
-            let len = self.buf.len();
-            self.buf.resize(len + (1 << 16), 0);
-            let n = loop {
-                match io::Read::read(&mut self.out, &mut self.buf[len..]) {
-                    Ok(n) => break n,
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    Err(e) => {
-                        self.buf.truncate(len);
-                        return Err(PipeError::Io(e));
-                    }
-                }
-            };
-            self.buf.truncate(len + n);
-            if n == 0 {
-                self.eof = true;
                 if self.scanned > 0 {
-                    // A last line without a newline: garbage (a message ends with one).
-                    let rest = String::from_utf8_lossy(&self.buf[self.start..]).into_owned();
-                    self.start = self.buf.len();
+                    // A last line without a newline: not a message (a message ends with one).
+                    let rest = String::from_utf8_lossy(unread).into_owned();
+                    self.start = self.end;
                     self.scanned = 0;
                     return Err(PipeError::Garbage(rest));
                 }
+                return Err(PipeError::Closed);
             }
+            // Make room: move the unread bytes to the front, grow only when they fill it.
+            if self.start > 0 {
+                self.buf.copy_within(self.start..self.end, 0);
+                self.end -= self.start;
+                self.start = 0;
+            }
+            if self.end == self.buf.len() {
+                self.buf.resize(2 * self.buf.len(), 0);
+            }
+            wait_fd(self.out.as_raw_fd(), libc::POLLIN, deadline)?;
+            let n = loop {
+                match io::Read::read(&mut self.out, &mut self.buf[self.end..]) {
+                    Ok(n) => break n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(PipeError::Io(e)),
+                }
+            };
+            self.end += n;
+            self.eof = n == 0;
         }
     }
 }
