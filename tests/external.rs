@@ -346,6 +346,11 @@ fn with_recover_a_crash_forfeits_the_game_and_the_run_goes_on() {
         ],
     );
     assert!(out.status.success(), "{}", stderr(&out));
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        report.contains("forfeits (games lost by a failing bot): crash "),
+        "{report}"
+    );
     let summary = std::fs::read_to_string(out_dir.join("summary.csv")).unwrap();
     let mut lines = summary.lines();
     assert!(lines.next().unwrap().ends_with(",unranked,forfeits"));

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use aeroplane::export::{SummaryWithForfeitsCsv, TABLES, Table};
 use aeroplane::runner::RunSpec;
+use aeroplane::stats::Tally;
 
 /// The folder of bot programs' stderr logs in an output directory.
 pub const LOGS_DIR: &str = "logs";
@@ -32,4 +33,27 @@ pub fn tables(recover: bool) -> Vec<&'static dyn Table> {
             }
         })
         .collect()
+}
+
+/// With `recover`: a line of the report with each bot's forfeits.
+pub fn write_forfeits(
+    out: &mut impl std::io::Write,
+    recover: bool,
+    spec: &RunSpec,
+    tally: &Tally,
+) -> std::io::Result<()> {
+    if !recover {
+        return Ok(());
+    }
+    let parts: Vec<String> = spec
+        .lineup
+        .iter()
+        .zip(&tally.bots)
+        .map(|(b, e)| format!("{} {}", b.name, e.forfeits))
+        .collect();
+    writeln!(
+        out,
+        "\nforfeits (games lost by a failing bot): {}",
+        parts.join(", ")
+    )
 }

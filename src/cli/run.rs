@@ -308,6 +308,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     write_report(&mut out, &title, &summary)?;
+    super::external::write_forfeits(&mut out, args.recover, spec, &tally)?;
     if let Some(dir) = &r.out {
         let report = Report {
             tally: &tally,
