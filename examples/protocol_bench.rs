@@ -52,12 +52,57 @@ static COUNT_FIRST: KindDef = KindDef {
     build: |_: &str, _: &Params| -> Box<dyn Bot> { Box::new(Counting(false)) },
 };
 
-fn cpu(who: i32) -> f64 {
+/// (user, system) CPU seconds of `who`.
+fn cpu2(who: i32) -> (f64, f64) {
     // SAFETY: getrusage fills the struct.
     let mut u: libc::rusage = unsafe { std::mem::zeroed() };
     unsafe { libc::getrusage(who, &mut u) };
     let t = |v: libc::timeval| v.tv_sec as f64 + v.tv_usec as f64 * 1e-6;
-    t(u.ru_utime) + t(u.ru_stime)
+    (t(u.ru_utime), t(u.ru_stime))
+}
+
+fn cpu(who: i32) -> f64 {
+    let (u, s) = cpu2(who);
+    u + s
+}
+
+/// CPU microseconds to encode one `choose` message and decode one `move` answer, in-process: the
+/// harness's own work per decision apart from the pipe's system calls.
+fn codec_micros() -> f64 {
+    use aeroplane::bots::external::protocol::{FromBot, MoveJson, State, ToBot};
+    // A mid-game position with a choice: play greedy games until one has 3 or more moves.
+    let mut game = Game::new(Preset::AppFreeGame.rules(), 4).expect("game");
+    let mut dice = aeroplane::SeededDice::new(5, 0);
+    let (roll, moves) = loop {
+        let roll = aeroplane::Dice::roll(&mut dice, game.to_move()).expect("dice");
+        let moves = game.legal_moves(roll);
+        if moves.len() >= 3 && game.turns() > 40 {
+            break (roll, moves);
+        }
+        let m = moves.first().map(|_| moves[Greedy::pick(&moves)]);
+        game.apply(roll, m);
+    };
+    let mut buf = Vec::with_capacity(4096);
+    let answer = format!("{{\"type\":\"move\",\"id\":\"{}\"}}", moves[1].notation());
+    let n = 200_000;
+    let c0 = cpu(libc::RUSAGE_SELF);
+    let mut found = 0;
+    for _ in 0..n {
+        buf.clear();
+        let msg = ToBot::Choose {
+            game: 1,
+            roll,
+            state: State::of(&game),
+            moves: moves.iter().map(MoveJson::of).collect(),
+        };
+        serde_json::to_writer(&mut buf, &msg).expect("encode");
+        buf.push(b'\n');
+        if let Ok(FromBot::Move { id }) = serde_json::from_str::<FromBot>(&answer) {
+            found += moves.iter().position(|m| m.notation() == id).unwrap_or(0);
+        }
+    }
+    assert!(found > 0);
+    (cpu(libc::RUSAGE_SELF) - c0) / n as f64 * 1e6
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -105,10 +150,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     bot.external.as_mut().expect("set").timeout_ms = 60_000;
     spec.lineup = vec![bot; 4];
     let (s0, k0) = (cpu(libc::RUSAGE_SELF), cpu(libc::RUSAGE_CHILDREN));
+    let (u0, y0) = cpu2(libc::RUSAGE_SELF);
     let t0 = Instant::now();
     let tally = run(&spec, exec, None, &|_| {})?;
     let wall = t0.elapsed().as_secs_f64();
     let harness = cpu(libc::RUSAGE_SELF) - s0;
+    let (u1, y1) = cpu2(libc::RUSAGE_SELF);
     let children = cpu(libc::RUSAGE_CHILDREN) - k0;
     println!(
         "{} games, {decisions} decisions, {threads} thread(s), bot: {}",
@@ -128,6 +175,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         harness / decisions * 1e6,
         inproc_cpu / decisions * 1e6,
         (harness - inproc_cpu) / decisions * 1e6
+    );
+    println!(
+        "  harness user {:.2} µs + system {:.2} µs per decision; encoding a choose and decoding a move in-process: {:.2} µs",
+        (u1 - u0) / decisions * 1e6,
+        (y1 - y0) / decisions * 1e6,
+        codec_micros()
     );
     println!(
         "bot programs' CPU per decision: {:.2} µs; wall per decision per thread: {:.2} µs",
