@@ -797,3 +797,50 @@ fn replay_and_manifests_work_with_bot_programs() {
         std::fs::read_to_string(b.join("games.csv")).unwrap()
     );
 }
+
+#[test]
+fn a_profile_sets_the_working_directory_and_the_environment() {
+    let f = Fixture::new();
+    let marks = f.marks().display().to_string();
+    let good = f.profile(
+        "env",
+        "env",
+        0,
+        &format!("cwd = {marks:?}\nenv = {{ AEROPLANE_TEST_ENV = \"yes\" }}"),
+    );
+    let out = play(&f, &format!("{good},greedy"), &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let bad = f.profile("noenv", "env", 0, "");
+    let out = play(&f, &format!("{bad},greedy"), &[]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("env None"), "{}", stderr(&out));
+    f.assert_no_processes();
+}
+
+#[test]
+fn a_fault_keeps_the_games_finished_before_it() {
+    let f = Fixture::new();
+    let p = f.profile("crash", "crash", 60, "");
+    let out_dir = f.path().join("out");
+    let out = play(
+        &f,
+        &format!("{p},greedy"),
+        &[
+            "--per-game",
+            "--chunk-size",
+            "1",
+            "--out",
+            out_dir.to_str().unwrap(),
+        ],
+    );
+    assert!(!out.status.success());
+    let games = std::fs::read_to_string(out_dir.join("games.csv")).unwrap();
+    let rows = games.lines().count() - 1;
+    assert!((1..6).contains(&rows), "{games}");
+    assert!(
+        stderr(&out).contains(&format!("in game {rows} ")),
+        "{}",
+        stderr(&out)
+    );
+    f.assert_no_processes();
+}

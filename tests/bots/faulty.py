@@ -16,6 +16,8 @@ plays the first legal move. Modes:
   refuse        answers hello with an error (as for a version it does not know)
   slow_start    sleeps before answering hello
   chatty        writes 64 KiB to stderr before each answer (a full pipe must not block it)
+  env           answers hello with an error unless AEROPLANE_TEST_ENV is "yes" and the working
+                directory is DIR
 """
 
 import json
@@ -46,6 +48,9 @@ for line in sys.stdin:
     if kind == "hello":
         if mode == "slow_start":
             sleep_forever()
+        if mode == "env" and (os.environ.get("AEROPLANE_TEST_ENV") != "yes" or os.getcwd() != os.path.realpath(mark)):
+            send(json.dumps({"type": "error", "message": "env %r, cwd %s" % (os.environ.get("AEROPLANE_TEST_ENV"), os.getcwd())}))
+            sys.exit(0)
         if mode == "refuse":
             send(json.dumps({"type": "error", "message": "faulty.py does not speak protocol %d" % msg["protocol"]}))
             sys.exit(0)
