@@ -90,8 +90,12 @@ impl Process {
             }
         }
         install_signal_handler();
+        // No Ctrl-C between the spawn and the registration (the child's mask is reset by
+        // `spawn`).
+        let _blocked = BlockSignals::new();
         let mut child = cmd.spawn()?;
         let slot = register(child.id() as i32);
+        drop(_blocked);
         let stdin = child.stdin.take().expect("piped");
         set_nonblocking(stdin.as_raw_fd())?;
         let stdout = child.stdout.take().expect("piped");
@@ -419,6 +423,34 @@ extern "C" fn on_signal(sig: libc::c_int) {
     unsafe {
         libc::signal(sig, libc::SIG_DFL);
         libc::raise(sig);
+    }
+}
+
+/// Blocks SIGINT, SIGTERM and SIGHUP in this thread while it lives.
+struct BlockSignals(libc::sigset_t);
+
+impl BlockSignals {
+    fn new() -> Self {
+        // SAFETY: builds a signal set and swaps this thread's mask, keeping the old one.
+        unsafe {
+            let mut set: libc::sigset_t = std::mem::zeroed();
+            let mut old: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut set);
+            for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+                libc::sigaddset(&mut set, sig);
+            }
+            libc::pthread_sigmask(libc::SIG_BLOCK, &set, &mut old);
+            BlockSignals(old)
+        }
+    }
+}
+
+impl Drop for BlockSignals {
+    fn drop(&mut self) {
+        // SAFETY: restores the mask saved by `new`; a signal that came meanwhile runs now.
+        unsafe {
+            libc::pthread_sigmask(libc::SIG_SETMASK, &self.0, std::ptr::null_mut());
+        }
     }
 }
 
