@@ -505,7 +505,7 @@ fn ctrl_c_kills_every_bot_process_group() {
     // SAFETY: a valid path.
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
     let p = f.profile("hang", "hang", 3, "timeout_ms = 600000");
-    let mut child = Command::new(BIN)
+    let child = Command::new(BIN)
         .args([
             "run",
             "-q",
@@ -521,13 +521,32 @@ fn ctrl_c_kills_every_bot_process_group() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
+    let pid = child.id();
+    // Should the run end before its bot hangs, this says so through the fifo rather than
+    // leave the read below waiting for ever.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let watch_fifo = fifo.clone();
+    std::thread::spawn(move || {
+        use std::io::Write;
+        use std::os::unix::fs::OpenOptionsExt;
+        let mut child = child;
+        let status = child.wait().unwrap();
+        if let Ok(mut w) = std::fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(&watch_fifo)
+        {
+            let _ = w.write_all(b"the run ended\n");
+        }
+        tx.send(status).unwrap();
+    });
     // Blocks until the bot has started its child and hangs.
     let said = std::fs::read_to_string(&fifo).unwrap();
     assert_eq!(said, "hanging\n");
     assert_eq!(f.pids().len(), 2, "the bot and its child");
     // SAFETY: signals our own child.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let status = child.wait().unwrap();
+    unsafe { libc::kill(pid as i32, libc::SIGINT) };
+    let status = rx.recv().unwrap();
     assert!(!status.success());
     f.assert_no_processes();
 }

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::external::{DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, ExternalBot, ExternalSpec};
+use super::external::{ExternalBot, ExternalSpec, ProfileKeys};
 use super::{Bot, Greedy, RandomBot, expectimax, mcts, montecarlo};
 
 /// A parameter's value.
@@ -370,44 +370,18 @@ fn parse_profile(name: &str, origin: &str, text: &str) -> Result<Profile, BotErr
         origin: origin.to_string(),
         message: e.to_string().trim().to_string(),
     })?;
-    let bad = |message: &str| BotError::Profile {
+    let external = ProfileKeys {
+        command: file.command,
+        cwd: file.cwd,
+        env: file.env,
+        timeout_ms: file.timeout_ms,
+        startup_timeout_ms: file.startup_timeout_ms,
+    }
+    .resolve(file.kind == EXTERNAL)
+    .map_err(|message| BotError::Profile {
         origin: origin.to_string(),
-        message: message.to_string(),
-    };
-    let external = if file.kind == EXTERNAL {
-        let command = file.command.filter(|c| !c.is_empty()).ok_or_else(|| {
-            bad("a bot of kind `external` needs `command = [\"program\", \"arg\", ...]`")
-        })?;
-        let timeout_ms = file.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS);
-        let startup_timeout_ms = file
-            .startup_timeout_ms
-            .unwrap_or(DEFAULT_STARTUP_TIMEOUT_MS);
-        if timeout_ms == 0 || startup_timeout_ms == 0 {
-            return Err(bad(
-                "`timeout_ms` and `startup_timeout_ms` must be at least 1",
-            ));
-        }
-        Some(ExternalSpec {
-            command,
-            cwd: file.cwd,
-            env: file.env,
-            timeout_ms,
-            startup_timeout_ms,
-            log_dir: None,
-        })
-    } else {
-        if file.command.is_some()
-            || file.cwd.is_some()
-            || !file.env.is_empty()
-            || file.timeout_ms.is_some()
-            || file.startup_timeout_ms.is_some()
-        {
-            return Err(bad(
-                "`command`, `cwd`, `env`, `timeout_ms` and `startup_timeout_ms` are only for kind `external`",
-            ));
-        }
-        None
-    };
+        message,
+    })?;
     Ok(Profile {
         name: name.to_string(),
         origin: origin.to_string(),

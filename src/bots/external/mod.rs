@@ -98,6 +98,58 @@ impl ExternalSpec {
     }
 }
 
+/// The keys of a profile file that describe a bot program, as written.
+#[derive(Clone, Debug, Default)]
+pub struct ProfileKeys {
+    /// `command`.
+    pub command: Option<Vec<String>>,
+    /// `cwd`.
+    pub cwd: Option<PathBuf>,
+    /// `env`.
+    pub env: BTreeMap<String, String>,
+    /// `timeout_ms`.
+    pub timeout_ms: Option<u64>,
+    /// `startup_timeout_ms`.
+    pub startup_timeout_ms: Option<u64>,
+}
+
+impl ProfileKeys {
+    /// The program of a profile of kind `external` (`external` true), with defaults filled
+    /// in; `None` for other kinds, which must not set these keys. The error says what is wrong.
+    pub fn resolve(self, external: bool) -> Result<Option<ExternalSpec>, String> {
+        if !external {
+            let any = self.command.is_some()
+                || self.cwd.is_some()
+                || !self.env.is_empty()
+                || self.timeout_ms.is_some()
+                || self.startup_timeout_ms.is_some();
+            if any {
+                return Err("`command`, `cwd`, `env`, `timeout_ms` and `startup_timeout_ms` are only for kind `external`".into());
+            }
+            return Ok(None);
+        }
+        let command = self
+            .command
+            .filter(|c| !c.is_empty())
+            .ok_or("a bot of kind `external` needs `command = [\"program\", \"arg\", ...]`")?;
+        let timeout_ms = self.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS);
+        let startup_timeout_ms = self
+            .startup_timeout_ms
+            .unwrap_or(DEFAULT_STARTUP_TIMEOUT_MS);
+        if timeout_ms == 0 || startup_timeout_ms == 0 {
+            return Err("`timeout_ms` and `startup_timeout_ms` must be at least 1".into());
+        }
+        Ok(Some(ExternalSpec {
+            command,
+            cwd: self.cwd,
+            env: self.env,
+            timeout_ms,
+            startup_timeout_ms,
+            log_dir: None,
+        }))
+    }
+}
+
 /// What the process was started for (a different one needs a new `hello`).
 #[derive(Clone, Copy, PartialEq)]
 struct Table {
