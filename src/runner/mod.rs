@@ -181,6 +181,8 @@ pub fn run_with(
 
     let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
+    // Set with `failure`: workers then drop even the chunk they are in (the run has failed).
+    let failed = AtomicBool::new(false);
     let written = (Mutex::new(0u64), Condvar::new());
     let tallies = Mutex::new(Vec::<Tally>::new());
     let failure = Mutex::new(None::<RunError>);
@@ -189,6 +191,7 @@ pub fn run_with(
     // is lost).
     let halt = |e: RunError| {
         failure.lock().expect("lock").get_or_insert(e);
+        failed.store(true, Ordering::Relaxed);
         stop.store(true, Ordering::Relaxed);
         let _guard = written.0.lock().expect("lock");
         written.1.notify_all();
@@ -199,6 +202,7 @@ pub fn run_with(
         for _ in 0..workers {
             let tx = tx.clone();
             let (next, stop, written, tallies) = (&next, &stop, &written, &tallies);
+            let failed = &failed;
             scope.spawn(move |_| {
                 let mut bots: Vec<Box<dyn Bot>> = spec.lineup.iter().map(BotSpec::build).collect();
                 let mut tally = Tally::new(spec.players(), spec.games_per_deal());
@@ -222,6 +226,9 @@ pub fn run_with(
                         rows.reserve(((hi - lo) * spec.games_per_deal()) as usize);
                     }
                     for deal in lo..hi {
+                        if failed.load(Ordering::Relaxed) {
+                            return;
+                        }
                         let n = match spec::play_deal(spec, deal, &mut bots, &mut games, options) {
                             Ok(n) => n,
                             Err(e) => return halt(e),
