@@ -23,7 +23,10 @@ use crate::record::GameRecord;
 /// runner builds one per worker and seat and calls [`Bot::new_game`] before every game.
 ///
 /// The interface is deliberately small and data-only (a position, a roll, the legal moves, an
-/// index back) so that an out-of-process bot speaking a line protocol can implement it too.
+/// index back) so that an out-of-process bot speaking a line protocol can implement it too
+/// ([`external::ExternalBot`]). A bot implements `choose` (and `new_game` if it has per-game
+/// state); bots that can fail (a program that crashes or hangs) also implement the `try_*`
+/// forms, which the runner calls, and return a [`BotFault`] instead of panicking.
 pub trait Bot: Send {
     /// The bot's display name (its profile name).
     fn name(&self) -> &str;

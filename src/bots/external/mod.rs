@@ -439,6 +439,9 @@ impl Bot for ExternalBot {
         &self.name
     }
 
+    /// # Panics
+    /// If the program fails: callers that can handle it use [`Bot::try_choose`] (as the
+    /// runner and [`crate::driver::try_play_game`] do).
     fn choose(&mut self, game: &Game, roll: u8, moves: &[Move]) -> usize {
         match self.try_choose(game, roll, moves) {
             Ok(k) => k,
