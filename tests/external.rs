@@ -504,8 +504,19 @@ fn ctrl_c_kills_every_bot_process_group() {
     let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
     // SAFETY: a valid path.
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
-    let p = f.profile("hang", "hang", 3, "timeout_ms = 600000");
-    let child = Command::new(BIN)
+    let p = f.profile("hang", "hang", 3, "timeout_ms = 120000");
+    let mut cmd = Command::new(BIN);
+    // SAFETY: between fork and exec, only resets a signal's disposition. Ctrl-C reaches the
+    // run as from a terminal even where this test runs with SIGINT ignored (a background
+    // job), where the harness would rightly leave it ignored.
+    unsafe {
+        use std::os::unix::process::CommandExt;
+        cmd.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    let child = cmd
         .args([
             "run",
             "-q",
