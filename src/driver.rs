@@ -1,8 +1,9 @@
 //! Plays one game from a dice source and one bot per seat.
 
-use crate::bots::Bot;
+use crate::bots::{Bot, BotFault};
 use crate::counters::Counter;
 use crate::dice::Dice;
+use crate::engine::board::Seat;
 use crate::engine::game::{Game, Outcome};
 use crate::engine::moves::MoveList;
 use crate::record::GameRecord;
@@ -28,18 +29,81 @@ pub struct OutOfDice {
     pub game: Game,
 }
 
+/// A bot failed during a game ([`Bot::try_choose`] returned an error).
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("seat {seat}: {fault}")]
+pub struct BotFailed {
+    /// The seat of the bot that failed.
+    pub seat: Seat,
+    /// What went wrong.
+    pub fault: Box<BotFault>,
+    /// What was counted up to that point.
+    pub record: GameRecord,
+    /// The position reached (the failing bot's seat to move).
+    pub game: Game,
+}
+
+/// Why [`try_play_game`] stopped before the end of the game.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum PlayError {
+    /// The dice ran out.
+    #[error(transparent)]
+    OutOfDice(Box<OutOfDice>),
+    /// A bot failed.
+    #[error(transparent)]
+    Bot(Box<BotFailed>),
+}
+
 /// Plays `game` to its end. `bots[k]` plays the k-th seat in play (`game.seats()[k]`) and is
 /// asked only when a roll offers two or more moves.
 /// Each bot must already have had [`Bot::new_game`] called.
 ///
 /// # Panics
-/// If `bots.len()` differs from the number of players, or a bot returns an index out of range.
+/// If `bots.len()` differs from the number of players, a bot returns an index out of range, or
+/// a bot fails ([`Bot::try_choose`] returns an error: use [`try_play_game`] for bots that can,
+/// such as bot programs).
 pub fn play_game<D, O>(
-    mut game: Game,
+    game: Game,
     bots: &mut [Box<dyn Bot>],
     dice: &mut D,
     observer: &mut O,
 ) -> Result<GameRecord, Box<OutOfDice>>
+where
+    D: Dice + ?Sized,
+    O: Observer + ?Sized,
+{
+    match play(game, bots, dice, observer) {
+        Ok(record) => Ok(record),
+        Err(PlayError::OutOfDice(e)) => Err(e),
+        Err(PlayError::Bot(e)) => panic!("{e} (play bots that can fail with try_play_game)"),
+    }
+}
+
+/// [`play_game`] for bots that can fail: a bot's error stops the game and is returned with the
+/// record and position so far.
+///
+/// # Panics
+/// If `bots.len()` differs from the number of players, or a bot returns an index out of range.
+pub fn try_play_game<D, O>(
+    game: Game,
+    bots: &mut [Box<dyn Bot>],
+    dice: &mut D,
+    observer: &mut O,
+) -> Result<GameRecord, PlayError>
+where
+    D: Dice + ?Sized,
+    O: Observer + ?Sized,
+{
+    play(game, bots, dice, observer)
+}
+
+#[inline(always)]
+fn play<D, O>(
+    mut game: Game,
+    bots: &mut [Box<dyn Bot>],
+    dice: &mut D,
+    observer: &mut O,
+) -> Result<GameRecord, PlayError>
 where
     D: Dice + ?Sized,
     O: Observer + ?Sized,
@@ -55,15 +119,25 @@ where
         let seat = game.to_move();
         let Some(roll) = dice.roll(seat) else {
             record.close(&game);
-            return Err(Box::new(OutOfDice { record, game }));
+            return Err(PlayError::OutOfDice(Box::new(OutOfDice { record, game })));
         };
         game.legal_moves_inlined(roll, &mut moves);
         let choice = if moves.len() <= 1 {
             // No choice to make: a pass, or the only legal move.
             moves.first().copied()
         } else {
-            let k = bots[slot[seat.index()]].choose(&game, roll, &moves);
-            Some(moves[k])
+            match bots[slot[seat.index()]].try_choose(&game, roll, &moves) {
+                Ok(k) => Some(moves[k]),
+                Err(fault) => {
+                    record.close(&game);
+                    return Err(PlayError::Bot(Box::new(BotFailed {
+                        seat,
+                        fault,
+                        record,
+                        game,
+                    })));
+                }
+            }
         };
         let before = game;
         let outcome = game.apply_inlined(roll, choice);

@@ -11,6 +11,18 @@
 //! let record = play_game(game, &mut bots, &mut SeededDice::new(42, 0), &mut ()).unwrap();
 //! assert!(record.winner.is_some());
 //! ```
+//!
+//! ## Your own bot
+//!
+//! In Rust, as a plug-in: implement [`Bot`] (`choose` picks an index into the legal moves;
+//! `new_game` gives a seed for any randomness), describe it as a [`KindDef`] with
+//! range-checked [`ParamDef`]s, [`register_kind`] it, and it can be named in a lineup like a
+//! built-in bot ([`parse_lineup`]); [`run`] plays a [`RunSpec`] on all cores and returns a
+//! [`Tally`], [`Summary`] and [`write_report`] show it. `examples/custom_bot.rs` is a whole
+//! program that does this.
+//!
+//! In any other language: a program that speaks the line protocol of `docs/PROTOCOL.md`,
+//! named by a profile of kind `external` ([`bots::external`]).
 
 #![warn(missing_docs)]
 
@@ -34,10 +46,12 @@ pub mod suggest;
 /// Board geometry: seats, steps, ring cells and the special cells.
 pub use engine::board;
 
-pub use bots::{Bot, BotSpec, Greedy, RandomBot};
+pub use bots::registry::{KindDef, ParamDef, ParamKind, Params, register_kind};
+pub use bots::{Bot, BotFault, BotSpec, Greedy, RandomBot};
+pub use config::parse_lineup;
 pub use counters::{Counter, Counters};
 pub use dice::{Dice, ScriptedDice, SeededDice, below, bot_stream, mix, parse_dice, stream};
-pub use driver::{Observer, OutOfDice, play_game};
+pub use driver::{Observer, OutOfDice, PlayError, play_game, try_play_game};
 pub use engine::board::{HANGAR, PLANES, Seat, step_label};
 pub use engine::game::{Action, Game, IllegalMove, Outcome, SetupError, Status};
 pub use engine::moves::{MAX_MOVES, Move, MoveList, flag as move_flags};
@@ -45,4 +59,7 @@ pub use engine::rules::{
     End, LaunchRolls, Overshoot, Preset, RuleOption, Rules, RulesError, RulesSpec, Setting,
     Specials, Stacking, ThreeSixes,
 };
+pub use export::write_report;
 pub use record::{GameRecord, RecordJson, SeatRank};
+pub use runner::{Exec, RunError, RunOptions, RunSpec, run, run_with};
+pub use stats::{Summary, Tally};

@@ -19,6 +19,8 @@ pub struct GameRecord {
     pub counters: Counters,
     /// The game hit `max_turns`.
     pub unfinished: bool,
+    /// The seat whose bot failed and forfeited the game (runs with `recover` only).
+    pub forfeit: Option<Seat>,
     /// Every plane's final step (index = seat), [`HANGAR`] for the hangar.
     pub final_steps: [[u8; PLANES]; 4],
 }

@@ -13,9 +13,11 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use super::external::{ExternalBot, ExternalSpec, ProfileKeys};
 use super::{Bot, Greedy, RandomBot, expectimax, mcts, montecarlo};
 
 /// A parameter's value.
@@ -120,7 +122,11 @@ pub fn kinds() -> &'static [KindDef] {
     &KINDS
 }
 
-static KINDS: [KindDef; 5] = [
+/// The kind of bot programs (`docs/PROTOCOL.md`): its profile names a command instead of
+/// parameters it checks; its `[params]` go to the program as they are.
+pub const EXTERNAL: &str = "external";
+
+static KINDS: [KindDef; 6] = [
     KindDef {
         name: "random",
         summary: "uniform among the distinct legal moves",
@@ -151,7 +157,44 @@ static KINDS: [KindDef; 5] = [
         params: &mcts::PARAMS,
         build: mcts::build,
     },
+    KindDef {
+        name: EXTERNAL,
+        summary: "a bot program in any language over the line protocol (profile: command = [...])",
+        params: &[],
+        build: |name, _| panic!("external bot {name} is built from its profile's command"),
+    },
 ];
+
+static REGISTERED: std::sync::RwLock<Vec<&'static KindDef>> = std::sync::RwLock::new(Vec::new());
+
+/// Adds a bot kind defined outside this crate (a Rust plug-in), so that profiles, inline
+/// parameters and lineups can name it like a built-in kind. Register before resolving bots;
+/// names must be new.
+pub fn register_kind(kind: &'static KindDef) -> Result<(), BotError> {
+    let mut reg = REGISTERED.write().expect("lock");
+    if find_kind_in(&reg, kind.name).is_some() {
+        return Err(BotError::KindExists(kind.name));
+    }
+    reg.push(kind);
+    Ok(())
+}
+
+fn find_kind_in(reg: &[&'static KindDef], name: &str) -> Option<&'static KindDef> {
+    KINDS
+        .iter()
+        .find(|k| k.name == name)
+        .or_else(|| reg.iter().copied().find(|k| k.name == name))
+}
+
+/// Every kind's name: built in, then registered.
+fn kind_names() -> Vec<&'static str> {
+    let reg = REGISTERED.read().expect("lock");
+    KINDS
+        .iter()
+        .chain(reg.iter().copied())
+        .map(|k| k.name)
+        .collect()
+}
 
 /// Profiles built into the binary: every file shipped in `bots/`.
 pub const BUILTIN_PROFILES: &[(&str, &str)] = &[
@@ -219,11 +262,17 @@ pub struct BotSpec {
     pub kind: String,
     /// Every parameter of the kind.
     pub params: Params,
+    /// For an `external` bot: the program to run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub external: Option<ExternalSpec>,
 }
 
 impl BotSpec {
     /// Builds a fresh bot.
     pub fn build(&self) -> Box<dyn Bot> {
+        if let Some(ext) = &self.external {
+            return Box::new(ExternalBot::new(&self.name, ext.clone(), &self.params));
+        }
         let kind = find_kind(&self.kind).expect("spec kinds are validated");
         (kind.build)(&self.name, &self.params)
     }
@@ -256,16 +305,30 @@ impl BotSpec {
             &profile.params,
             &profile.origin,
         )?;
+        if spec.kind == EXTERNAL {
+            spec.external = Some(profile.external.clone().ok_or_else(|| {
+                BotError::Profile {
+                    origin: profile.origin.clone(),
+                    message:
+                        "a bot of kind `external` needs `command = [\"program\", \"arg\", ...]`"
+                            .to_string(),
+                }
+            })?);
+        }
         if !overrides.is_empty() {
             let kind = find_kind(&spec.kind).expect("resolved");
             for (k, v) in &overrides {
-                let def = param_def(kind, k, &profile.origin)?;
-                let value = def.parse(v).ok_or_else(|| BotError::BadValue {
-                    origin: text.to_string(),
-                    param: k.clone(),
-                    value: v.clone(),
-                    allowed: def.allowed(),
-                })?;
+                let value = if kind.name == EXTERNAL {
+                    free_value(v)
+                } else {
+                    let def = param_def(kind, k, &profile.origin)?;
+                    def.parse(v).ok_or_else(|| BotError::BadValue {
+                        origin: text.to_string(),
+                        param: k.clone(),
+                        value: v.clone(),
+                        allowed: def.allowed(),
+                    })?
+                };
                 spec.params.0.insert(k.clone(), value);
             }
             spec.name = text.to_string();
@@ -287,6 +350,8 @@ pub struct Profile {
     pub description: String,
     /// Its parameters as written.
     pub params: BTreeMap<String, toml::Value>,
+    /// For kind `external`: the program to run.
+    pub external: Option<ExternalSpec>,
 }
 
 #[derive(Deserialize)]
@@ -297,6 +362,24 @@ struct ProfileFile {
     description: String,
     #[serde(default)]
     params: BTreeMap<String, toml::Value>,
+    // Kind `external` only.
+    command: Option<Vec<String>>,
+    cwd: Option<PathBuf>,
+    #[serde(default)]
+    env: BTreeMap<String, String>,
+    timeout_ms: Option<u64>,
+    startup_timeout_ms: Option<u64>,
+}
+
+/// A parameter of an external bot: an integer, else a number, else a word.
+fn free_value(text: &str) -> ParamValue {
+    if let Ok(i) = text.parse::<i64>() {
+        ParamValue::Int(i)
+    } else if let Ok(x) = text.parse::<f64>() {
+        ParamValue::Float(x)
+    } else {
+        ParamValue::Word(text.to_string())
+    }
 }
 
 impl Profile {
@@ -306,12 +389,25 @@ impl Profile {
             origin: origin.to_string(),
             message: e.to_string().trim().to_string(),
         })?;
+        let external = ProfileKeys {
+            command: file.command,
+            cwd: file.cwd,
+            env: file.env,
+            timeout_ms: file.timeout_ms,
+            startup_timeout_ms: file.startup_timeout_ms,
+        }
+        .resolve(file.kind == EXTERNAL)
+        .map_err(|message| BotError::Profile {
+            origin: origin.to_string(),
+            message,
+        })?;
         Ok(Profile {
             name: name.to_string(),
             origin: origin.to_string(),
             kind: file.kind,
             description: file.description,
             params: file.params,
+            external,
         })
     }
 
@@ -327,20 +423,18 @@ impl Profile {
             kind: name.to_string(),
             description: String::new(),
             params: BTreeMap::new(),
+            external: None,
         })
     }
 }
 
 /// Every built-in name: the built-in profiles and the kinds (unsorted, may repeat).
 pub fn builtin_names() -> impl Iterator<Item = &'static str> {
-    BUILTIN_PROFILES
-        .iter()
-        .map(|(n, _)| *n)
-        .chain(KINDS.iter().map(|k| k.name))
+    BUILTIN_PROFILES.iter().map(|(n, _)| *n).chain(kind_names())
 }
 
 fn find_kind(name: &str) -> Option<&'static KindDef> {
-    KINDS.iter().find(|k| k.name == name)
+    find_kind_in(&REGISTERED.read().expect("lock"), name)
 }
 
 fn param_def<'k>(kind: &'k KindDef, name: &str, origin: &str) -> Result<&'k ParamDef, BotError> {
@@ -373,9 +467,33 @@ pub fn resolve(
     let def = find_kind(kind).ok_or_else(|| BotError::UnknownKind {
         origin: origin.to_string(),
         kind: kind.to_string(),
-        known: KINDS.iter().map(|k| k.name).collect::<Vec<_>>().join(", "),
+        known: kind_names().join(", "),
     })?;
     let mut params = BTreeMap::new();
+    if def.name == EXTERNAL {
+        for (k, v) in given {
+            let value = match v {
+                toml::Value::Integer(i) => ParamValue::Int(*i),
+                toml::Value::Float(x) => ParamValue::Float(*x),
+                toml::Value::String(s) => ParamValue::Word(s.clone()),
+                other => {
+                    return Err(BotError::BadValue {
+                        origin: origin.to_string(),
+                        param: k.clone(),
+                        value: other.to_string(),
+                        allowed: "an integer, a number or a string (for an external bot)".into(),
+                    });
+                }
+            };
+            params.insert(k.clone(), value);
+        }
+        return Ok(BotSpec {
+            name: name.to_string(),
+            kind: kind.to_string(),
+            params: Params(params),
+            external: None,
+        });
+    }
     for (k, v) in given {
         let p = param_def(def, k, origin)?;
         let text = match v {
@@ -400,6 +518,7 @@ pub fn resolve(
         name: name.to_string(),
         kind: kind.to_string(),
         params: Params(params),
+        external: None,
     })
 }
 
@@ -470,6 +589,9 @@ pub enum BotError {
         /// The bad part.
         part: String,
     },
+    /// A plug-in kind whose name is taken.
+    #[error("a bot kind named `{0}` exists already")]
+    KindExists(&'static str),
     /// A profile file that cannot be parsed.
     #[error("bot profile {origin}: {message}")]
     Profile {

@@ -275,6 +275,7 @@ impl JobArgs {
         let exec = Exec {
             threads: self.threads.or(threads).unwrap_or(0),
             chunk_deals: self.chunk_size.or(chunk).unwrap_or(DEFAULT_CHUNK_DEALS),
+            recover: false,
         };
         if exec.chunk_deals == 0 {
             anyhow::bail!("--chunk-size must be at least 1 deal");

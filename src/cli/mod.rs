@@ -3,6 +3,7 @@
 mod bench;
 mod bots;
 mod common;
+mod external;
 mod league;
 mod progress;
 mod replay;

@@ -82,6 +82,7 @@ pub fn resume(args: ResumeArgs) -> anyhow::Result<ExitCode> {
         exec: Exec {
             threads: args.threads,
             chunk_deals: m.unit_deals,
+            recover: false,
         },
         out: Some(args.dir),
         force: false,

@@ -56,6 +56,11 @@ pub struct RunArgs {
     /// inconclusive [default: --games].
     #[arg(long)]
     pub max_games: Option<u64>,
+    /// A bot program that fails (crashes, hangs, answers nonsense) forfeits the game in
+    /// progress, counted in a `forfeits` column of summary.csv and games.csv; its program is
+    /// restarted and the run goes on. Without it the run stops with the error.
+    #[arg(long)]
+    pub recover: bool,
 }
 
 /// What to run, after layering the command line over a config over a manifest over the
@@ -157,12 +162,15 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
             anyhow::bail!("--max-games applies to --sprt only");
         }
         spec.validate()?;
+        super::external::attach_logs(&mut spec, out.as_deref());
         let exec = a.exec(cfg.threads, cfg.chunk_size)?;
+        let recover = args.recover || manifest.as_ref().is_some_and(|(m, _)| m.recover);
         return Ok(Resolved {
             job: Job::Run(RunJob {
                 spec,
                 rules_name,
                 per_game,
+                recover,
             }),
             exec,
             out,
@@ -170,6 +178,10 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
         });
     };
     let config: SprtConfig = text.parse().with_context(|| format!("--sprt {text}"))?;
+    if args.recover {
+        anyhow::bail!("--recover applies to plain runs, not to --sprt");
+    }
+    super::external::attach_logs(&mut spec, out.as_deref());
     if let Some(m) = args.max_games {
         spec.deals = m;
     }

@@ -235,6 +235,18 @@ impl Game {
     pub fn sixes_this_turn(&self) -> u8 {
         self.sixes
     }
+    /// Bit set of the planes of the seat to move that moved earlier in this turn (for
+    /// `three_sixes`; bit `i` for plane `i`).
+    #[inline]
+    pub fn planes_moved_this_turn(&self) -> u8 {
+        self.moved_turn
+    }
+    /// Bit set of the planes moved by the latest move of this turn (for `three_sixes =
+    /// last_moved`).
+    #[inline]
+    pub fn planes_moved_last(&self) -> u8 {
+        self.moved_last
+    }
     /// Whether the game goes on.
     #[inline]
     pub fn status(&self) -> Status {

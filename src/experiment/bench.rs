@@ -104,7 +104,7 @@ pub fn digest_bare(spec: &RunSpec) -> Result<u64, RunError> {
         spec.game_index(spec.first_deal, 0)..spec.game_index(spec.first_deal + spec.deals, 0)
     {
         let (deal, rotation) = spec.locate(game);
-        let played = spec.play_from(&start, game, &mut bots, &mut ())?;
+        let played = spec.play_from(&start, game, &mut bots, &mut (), false)?;
         digest.add(&GameRow {
             game,
             deal,

@@ -76,6 +76,7 @@ impl Job {
                         spec,
                         rules_name: m.rules_name.clone(),
                         per_game: m.per_game,
+                        recover: m.recover,
                     })),
                 }
             }
@@ -201,6 +202,7 @@ impl Job {
                     parts: j.parts(),
                     rows_for: &kept,
                     per_game: false,
+                    recover: false,
                 };
                 merge(
                     out,
@@ -220,6 +222,7 @@ impl Job {
                     parts: j.parts(),
                     rows_for: &|_| true,
                     per_game: false,
+                    recover: false,
                 };
                 merge(
                     out,

@@ -249,6 +249,7 @@ impl LeagueJob {
             parts: &self.parts,
             rows_for: &|_| true,
             per_game: false,
+            recover: false,
         };
         conduct(ctx, def, &mut fold, |f, out, _| self.report(f, out))
     }

@@ -7,8 +7,8 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use crate::export::{
-    CHECKPOINT_FILE, Checkpoint, ExportError, GAMES_HEADER, GamesCsv, JobStatus, MANIFEST_FILE,
-    Manifest, OutputDir,
+    CHECKPOINT_FILE, Checkpoint, ExportError, GamesCsv, JobStatus, MANIFEST_FILE, Manifest,
+    OutputDir,
 };
 use crate::runner::{Flow, Plan};
 
@@ -122,7 +122,7 @@ pub(crate) fn merge<F: Fold, R>(
         let loaded = Checkpoint::read::<serde_json::Value, UnitLine<F::Record>>(
             &s.dir.join(CHECKPOINT_FILE),
         )?;
-        let mut start = GAMES_HEADER.len() as u64 + 1;
+        let mut start = GamesCsv::header_len(def.recover);
         for line in loaded.records {
             let end = line.games_csv_end.unwrap_or(start);
             pieces.push(Piece {
@@ -151,9 +151,11 @@ pub(crate) fn merge<F: Fold, R>(
 
     manifest.status = Some(JobStatus::Running);
     out.write_json(MANIFEST_FILE, &manifest)?;
-    let mut games = match def.per_game {
-        true => Some(GamesCsv::create(&out.file(GamesCsv::PARTIAL))?),
-        false => None,
+    let partial = out.file(GamesCsv::PARTIAL);
+    let mut games = match (def.per_game, def.recover) {
+        (true, false) => Some(GamesCsv::create(&partial)?),
+        (true, true) => Some(GamesCsv::create_with_forfeits(&partial)?),
+        (false, _) => None,
     };
     let mut played = 0u64;
     let mut open: BTreeMap<usize, std::fs::File> = BTreeMap::new();

@@ -42,8 +42,8 @@ pub use sweep::{
 use std::sync::atomic::{AtomicBool, AtomicU64};
 
 use crate::export::{
-    CHECKPOINT_FILE, Checkpoint, CheckpointError, ExportError, GAMES_HEADER, GamesCsv, JobStatus,
-    MANIFEST_FILE, Manifest, ManifestError, OutputDir, ShardSection,
+    CHECKPOINT_FILE, Checkpoint, CheckpointError, ExportError, GamesCsv, JobStatus, MANIFEST_FILE,
+    Manifest, ManifestError, OutputDir, ShardSection,
 };
 use crate::runner::{Exec, RunError, RunSpec};
 
@@ -160,6 +160,8 @@ pub(crate) struct JobDef<'a> {
     pub rows_for: &'a (dyn Fn(usize) -> bool + Sync),
     /// Stream `games.csv`.
     pub per_game: bool,
+    /// A failing bot program forfeits its game (and `games.csv` has `forfeit_seat`).
+    pub recover: bool,
 }
 
 /// Games of the units of `plan` that `shard` owns.
@@ -181,6 +183,13 @@ pub(crate) fn conduct<F: Fold, R>(
     report: impl FnOnce(&mut F, Option<&OutputDir>, &mut Manifest) -> Result<R, JobError>,
 ) -> Result<Outcome<R>, JobError> {
     let plan = Plan::chunked(def.parts, ctx.exec.chunk_deals)?;
+    let ctx = &Context {
+        exec: Exec {
+            recover: def.recover,
+            ..ctx.exec
+        },
+        ..*ctx
+    };
     let mut manifest = def.manifest;
     manifest.unit_deals = ctx.exec.chunk_deals;
     manifest.shard = ctx.shard.map(|s| ShardSection {
@@ -234,9 +243,13 @@ pub(crate) fn conduct<F: Fold, R>(
                 .iter()
                 .rev()
                 .find_map(|l| l.games_csv_end)
-                .unwrap_or(GAMES_HEADER.len() as u64 + 1);
+                .unwrap_or(GamesCsv::header_len(def.recover));
             let games = match def.per_game {
-                true => Some(GamesCsv::reopen(partial.as_ref().expect("out"), end)?),
+                true => Some(GamesCsv::reopen(
+                    partial.as_ref().expect("out"),
+                    end,
+                    def.recover,
+                )?),
                 false => None,
             };
             dir.write_json(MANIFEST_FILE, &manifest)?;
@@ -245,9 +258,12 @@ pub(crate) fn conduct<F: Fold, R>(
         Some(dir) => {
             dir.write_json(MANIFEST_FILE, &manifest)?;
             let c = Checkpoint::create(&dir.file(CHECKPOINT_FILE), &manifest.identity())?;
-            let games = match def.per_game {
-                true => Some(GamesCsv::create(partial.as_ref().expect("out"))?),
-                false => None,
+            let games = match (def.per_game, def.recover) {
+                (true, false) => Some(GamesCsv::create(partial.as_ref().expect("out"))?),
+                (true, true) => Some(GamesCsv::create_with_forfeits(
+                    partial.as_ref().expect("out"),
+                )?),
+                (false, _) => None,
             };
             (Some(c), games, Vec::new())
         }

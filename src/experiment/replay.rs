@@ -244,7 +244,7 @@ impl ReplayJob {
             ),
             None => (
                 "seeded",
-                spec.play_from(&start, self.game, &mut bots, &mut log)
+                spec.play_from(&start, self.game, &mut bots, &mut log, false)
                     .map(|p| p.record),
             ),
         };

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::export::{Manifest, OutputDir, run_tables, write_report};
+use crate::export::{Manifest, OutputDir, run_tables, summary_with_forfeits, write_report};
 use crate::runner::{Flow, RunSpec, Unit, UnitResult};
 use crate::stats::{Summary, Tally};
 
@@ -18,6 +18,9 @@ pub struct RunJob {
     pub rules_name: String,
     /// Also write `games.csv` (needs an output directory).
     pub per_game: bool,
+    /// A failing bot program forfeits the game in progress (counted in `forfeits` columns)
+    /// instead of stopping the run.
+    pub recover: bool,
 }
 
 /// What a run found: the exact tallies and the figures derived from them.
@@ -30,6 +33,9 @@ pub struct RunReport {
     pub tally: Tally,
     /// The figures.
     pub summary: Summary,
+    /// Whether the run recovered from failing bots (the report then lists forfeits).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub recover: bool,
 }
 
 impl RunReport {
@@ -40,12 +46,27 @@ impl RunReport {
             title,
             tally,
             summary,
+            recover: false,
         }
     }
 
     /// The text report.
     pub fn write_text(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
-        write_report(w, &self.title, &self.summary)
+        write_report(w, &self.title, &self.summary)?;
+        if self.recover {
+            let parts: Vec<String> = self
+                .summary
+                .bots
+                .iter()
+                .map(|b| format!("{} {}", b.name, b.counts.forfeits))
+                .collect();
+            writeln!(
+                w,
+                "\nforfeits (games lost by a failing bot): {}",
+                parts.join(", ")
+            )?;
+        }
+        Ok(())
     }
 
     /// Writes the run's tables and summary.json.
@@ -55,6 +76,10 @@ impl RunReport {
         command: &'static str,
     ) -> Result<(), JobError> {
         for table in run_tables(&self.tally, &self.summary) {
+            let table = match (self.recover, table.file) {
+                (true, "summary.csv") => summary_with_forfeits(table, &self.summary),
+                _ => table,
+            };
             dir.write_table(&table)?;
         }
         dir.write_json("summary.json", &SummaryJson::new(command, self))?;
@@ -81,7 +106,9 @@ impl Fold for RunFold {
 impl RunJob {
     /// The job's manifest (status running).
     pub fn manifest(&self) -> Manifest {
-        Manifest::new(&self.spec, &self.rules_name, self.per_game)
+        let mut m = Manifest::new(&self.spec, &self.rules_name, self.per_game);
+        m.recover = self.recover;
+        m
     }
 
     /// The report's title line.
@@ -108,6 +135,7 @@ impl RunJob {
             parts: std::slice::from_ref(&self.spec),
             rows_for: if self.per_game { &|_| true } else { &|_| false },
             per_game: self.per_game,
+            recover: self.recover,
         })
     }
 
@@ -121,7 +149,8 @@ impl RunJob {
         out: Option<&OutputDir>,
     ) -> Result<RunReport, JobError> {
         let tally = std::mem::replace(&mut fold.0, Tally::new(0, 1));
-        let report = RunReport::new(self.title(), tally, &names(&self.spec.lineup));
+        let mut report = RunReport::new(self.title(), tally, &names(&self.spec.lineup));
+        report.recover = self.recover;
         if let Some(dir) = out {
             report.write_files(dir, "run")?;
         }

@@ -106,6 +106,7 @@ impl SprtJob {
             parts: std::slice::from_ref(&self.spec),
             rows_for: &|_| true,
             per_game: false,
+            recover: false,
         }
     }
 

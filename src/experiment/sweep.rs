@@ -281,6 +281,7 @@ impl SweepJob {
             parts: &self.parts,
             rows_for: &kept,
             per_game: false,
+            recover: false,
         };
         conduct(ctx, def, &mut fold, |f, out, _| self.report(f, out))
     }

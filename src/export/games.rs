@@ -58,6 +58,11 @@ const HEADER_BYTES: [u8; header_len()] = {
 
 /// Writes one `games.csv` row (with its newline), without allocating.
 pub fn write_game_row(w: &mut impl Write, row: &GameRow) -> std::io::Result<()> {
+    write_game_fields(w, row)?;
+    w.write_all(b"\n")
+}
+
+fn write_game_fields(w: &mut impl Write, row: &GameRow) -> std::io::Result<()> {
     let r = &row.played.record;
     let at = &row.played.bot_at_seat;
     write!(w, "{},{},{}", row.game, row.deal, row.rotation)?;
@@ -82,7 +87,7 @@ pub fn write_game_row(w: &mut impl Write, row: &GameRow) -> std::io::Result<()> 
     for (_, n) in r.counters.iter() {
         write!(w, ",{n}")?;
     }
-    writeln!(w, ",{}", u8::from(r.unfinished))
+    write!(w, ",{}", u8::from(r.unfinished))
 }
 
 /// Streams rows into `games.csv`, flushing after every unit so that an interrupted run keeps
@@ -91,6 +96,7 @@ pub struct GamesCsv {
     out: BufWriter<File>,
     path: std::path::PathBuf,
     len: u64,
+    forfeits: bool,
 }
 
 impl GamesCsv {
@@ -99,21 +105,33 @@ impl GamesCsv {
 
     /// Creates `path` and writes the header.
     pub fn create(path: &Path) -> Result<GamesCsv, ExportError> {
+        Self::open(path, false)
+    }
+
+    /// [`GamesCsv::create`] with a last column `forfeit_seat` (the seat whose bot failed and
+    /// forfeited the game, empty for none): for runs with `recover`.
+    pub fn create_with_forfeits(path: &Path) -> Result<GamesCsv, ExportError> {
+        Self::open(path, true)
+    }
+
+    fn open(path: &Path, forfeits: bool) -> Result<GamesCsv, ExportError> {
         let file = File::create(path).map_err(|e| ExportError::new(path, e))?;
         let mut out = BufWriter::with_capacity(1 << 16, file);
-        writeln!(out, "{GAMES_HEADER}")
+        let extra = if forfeits { ",forfeit_seat" } else { "" };
+        writeln!(out, "{GAMES_HEADER}{extra}")
             .and_then(|_| out.flush())
             .map_err(|e| ExportError::new(path, e))?;
         Ok(GamesCsv {
             out,
             path: path.to_path_buf(),
-            len: GAMES_HEADER.len() as u64 + 1,
+            len: (GAMES_HEADER.len() + extra.len()) as u64 + 1,
+            forfeits,
         })
     }
 
     /// Opens a file written before (a resume), cut back to `len` bytes: the end of the last
     /// unit whose record the checkpoint kept.
-    pub fn reopen(path: &Path, len: u64) -> Result<GamesCsv, ExportError> {
+    pub fn reopen(path: &Path, len: u64, forfeits: bool) -> Result<GamesCsv, ExportError> {
         let err = |e| ExportError::new(path, e);
         let file = std::fs::OpenOptions::new()
             .append(true)
@@ -129,6 +147,7 @@ impl GamesCsv {
             out: BufWriter::with_capacity(1 << 16, file),
             path: path.to_path_buf(),
             len,
+            forfeits,
         })
     }
 
@@ -137,7 +156,7 @@ impl GamesCsv {
         let mut line = Vec::with_capacity(128);
         for row in rows {
             line.clear();
-            write_game_row(&mut line, row).expect("writing to memory");
+            self.write_row(&mut line, row).expect("writing to memory");
             self.out
                 .write_all(&line)
                 .map_err(|e| ExportError::new(&self.path, e))?;
@@ -147,6 +166,23 @@ impl GamesCsv {
             .flush()
             .map_err(|e| ExportError::new(&self.path, e))?;
         Ok(self.len)
+    }
+
+    /// One row, with the `forfeit_seat` column if the file has it.
+    fn write_row(&self, w: &mut Vec<u8>, row: &GameRow) -> std::io::Result<()> {
+        write_game_fields(w, row)?;
+        if self.forfeits {
+            match row.played.record.forfeit {
+                Some(s) => write!(w, ",{}", s.index())?,
+                None => w.write_all(b",")?,
+            }
+        }
+        w.write_all(b"\n")
+    }
+
+    /// The length of the header line.
+    pub fn header_len(forfeits: bool) -> u64 {
+        (GAMES_HEADER.len() + if forfeits { ",forfeit_seat".len() } else { 0 }) as u64 + 1
     }
 
     /// Flushes and syncs what was written.

@@ -80,6 +80,10 @@ pub struct Manifest {
     pub games_played: u64,
     /// Whether games.csv was written.
     pub per_game: bool,
+    /// Whether a failing bot program forfeited its game instead of stopping the job (`run
+    /// --recover`; the `forfeits` columns).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub recover: bool,
     /// Deals per unit of work: the plan that checkpoints, resumes and shards share (0 in
     /// format 0, where it was not recorded).
     #[serde(default)]
@@ -166,6 +170,9 @@ pub struct ManifestBot {
     pub kind: String,
     /// Every parameter.
     pub params: BTreeMap<String, serde_json::Value>,
+    /// For a bot program: its command, working directory, environment and timeouts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub external: Option<crate::bots::external::ExternalSpec>,
 }
 
 /// Why a manifest could not be used.
@@ -222,6 +229,7 @@ impl Manifest {
                         .iter()
                         .map(|(k, v)| (k.to_string(), serde_json::to_value(v).expect("param")))
                         .collect(),
+                    external: b.external.clone(),
                 })
                 .collect(),
             players: spec.players(),
@@ -232,6 +240,7 @@ impl Manifest {
             games_planned: spec.total_games(),
             games_played: 0,
             per_game,
+            recover: false,
             unit_deals: 0,
             shard: None,
             numbering: NUMBERING.to_string(),
@@ -374,11 +383,24 @@ impl Manifest {
                     .iter()
                     .map(|(k, v)| (k.clone(), json_to_toml(v)))
                     .collect();
-                resolve(&b.name, &b.kind, &params, file).map_err(|source| ManifestError::Bot {
+                let err = |source| ManifestError::Bot {
                     file: file.to_string(),
                     index,
                     source: Box::new(source),
-                })
+                };
+                let mut spec = resolve(&b.name, &b.kind, &params, file).map_err(err)?;
+                if spec.kind == crate::bots::registry::EXTERNAL {
+                    spec.external = Some(b.external.clone().ok_or_else(|| {
+                        err(BotError::Profile {
+                            origin: file.to_string(),
+                            message: format!(
+                                "bot {} of kind external has no `external` command",
+                                b.name
+                            ),
+                        })
+                    })?);
+                }
+                Ok(spec)
             })
             .collect::<Result<Vec<_>, _>>()
     }

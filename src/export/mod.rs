@@ -6,6 +6,7 @@
 //! Every CSV header is a constant here and part of the project's stable interface.
 
 mod checkpoint;
+mod forfeits;
 mod games;
 mod manifest;
 mod out_dir;
@@ -14,6 +15,7 @@ mod tables;
 mod text;
 
 pub use checkpoint::{CHECKPOINT_FILE, Checkpoint, CheckpointError, Loaded, fnv1a};
+pub use forfeits::{SUMMARY_FORFEITS_HEADER, summary_with_forfeits};
 pub use games::{GAMES_HEADER, GamesCsv, write_game_row};
 pub use manifest::{
     JobStatus, LeagueSection, MANIFEST_FILE, MANIFEST_FORMAT, Manifest, ManifestBot, ManifestError,

@@ -66,6 +66,43 @@ pub enum RunError {
     /// The consumer of unit results failed.
     #[error("{0}")]
     Consumer(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// A bot failed (a bot program crashed, hung, or answered nonsense) and the run was not
+    /// told to recover.
+    #[error(
+        "{fault}\n  in game {game} (seed {seed}, deal {deal}, rotation {rotation}{}); the run stopped (finished chunks were kept; --recover forfeits such games and goes on)",
+        seat.map(|s| format!(", seat {s}")).unwrap_or_default()
+    )]
+    Bot {
+        /// What went wrong.
+        fault: Box<crate::bots::BotFault>,
+        /// The game index.
+        game: u64,
+        /// The master seed.
+        seed: u64,
+        /// The deal.
+        deal: u64,
+        /// The rotation.
+        rotation: u64,
+        /// The seat of the failing bot.
+        seat: Option<usize>,
+    },
+}
+
+/// Options of a run beyond [`Exec`] that change what is recorded when something goes wrong.
+#[derive(Clone, Copy, Debug, Default)]
+#[non_exhaustive]
+pub struct RunOptions {
+    /// A bot that fails forfeits the game in progress (recorded as lost by it, counted in
+    /// `forfeits`); its program is restarted and the run goes on. Without it a failing bot
+    /// stops the run with [`RunError::Bot`].
+    pub recover: bool,
+}
+
+impl RunOptions {
+    /// Options with `recover` set as given.
+    pub fn recover(recover: bool) -> Self {
+        RunOptions { recover }
+    }
 }
 
 /// One game of a run, as written to `games.csv`.
@@ -94,13 +131,16 @@ pub trait GameSink {
     }
 }
 
-/// How to execute a run: none of this changes its results.
+/// How to execute a run: none of this changes its results (`recover` only matters when a bot
+/// program fails).
 #[derive(Clone, Copy, Debug)]
 pub struct Exec {
     /// Worker threads; 0 for one per core.
     pub threads: usize,
     /// Deals per chunk (the unit of work and of progress).
     pub chunk_deals: u64,
+    /// A failing bot program forfeits the game in progress instead of stopping the run.
+    pub recover: bool,
 }
 
 impl Default for Exec {
@@ -108,6 +148,7 @@ impl Default for Exec {
         Exec {
             threads: 0,
             chunk_deals: DEFAULT_CHUNK_DEALS,
+            recover: false,
         }
     }
 }
@@ -281,7 +322,14 @@ pub fn execute_until(
                     }
                     let unit = units[i as usize];
                     let spec = &parts[unit.part];
-                    match worker.play(spec, unit, rows_for(unit.part), progress, interrupt) {
+                    match worker.play(
+                        spec,
+                        unit,
+                        rows_for(unit.part),
+                        progress,
+                        interrupt,
+                        exec.recover,
+                    ) {
                         Ok((tally, rows)) => {
                             let result = UnitResult {
                                 index: i as usize,
@@ -359,6 +407,7 @@ impl Worker {
         want_rows: bool,
         progress: &AtomicU64,
         interrupt: Option<&AtomicBool>,
+        recover: bool,
     ) -> Result<(Tally, Vec<GameRow>), RunError> {
         if self.bots.is_empty() || self.lineup != spec.lineup {
             self.lineup = spec.lineup.clone();
@@ -379,7 +428,8 @@ impl Worker {
             }
             for r in 0..per_deal {
                 let game = spec.game_index(deal, r);
-                games[r as usize] = spec.play_from(&start, game, &mut self.bots, &mut ())?;
+                games[r as usize] =
+                    spec.play_from(&start, game, &mut self.bots, &mut (), recover)?;
                 progress.fetch_add(1, Ordering::Relaxed);
             }
             let n = per_deal as usize;
@@ -430,6 +480,21 @@ pub fn run(
     Ok(total)
 }
 
+/// [`run`] with [`RunOptions`].
+pub fn run_with(
+    spec: &RunSpec,
+    exec: Exec,
+    options: RunOptions,
+    sink: Option<&mut dyn GameSink>,
+    progress: &AtomicU64,
+) -> Result<Tally, RunError> {
+    let exec = Exec {
+        recover: options.recover,
+        ..exec
+    };
+    run(spec, exec, sink, progress)
+}
+
 fn empty_played() -> Played {
     Played {
         record: crate::record::GameRecord::default(),
@@ -468,6 +533,7 @@ mod tests {
         let exec = Exec {
             threads,
             chunk_deals: chunk,
+            recover: false,
         };
         let t = run(s, exec, Some(&mut rows), &AtomicU64::new(0)).unwrap();
         (t, rows.0)
@@ -600,6 +666,7 @@ mod tests {
         let exec = Exec {
             threads: 1,
             chunk_deals: 0,
+            recover: false,
         };
         assert!(matches!(
             run(&s, exec, None, &AtomicU64::new(0)),
@@ -635,6 +702,7 @@ mod tests {
             let exec = Exec {
                 threads,
                 chunk_deals: 8,
+                recover: false,
             };
             run(&s, exec, Some(&mut sink), &AtomicU64::new(0)).unwrap();
             // 50 rows = 25 deals: the fourth chunk of 8 deals (64 rows) is the last written.
@@ -650,6 +718,7 @@ mod tests {
         let exec = Exec {
             threads: 2,
             chunk_deals: 10,
+            recover: false,
         };
         let e = run(&s, exec, Some(&mut Failing), &AtomicU64::new(0)).unwrap_err();
         assert!(e.to_string().contains("disk full"), "{e}");

@@ -11,9 +11,10 @@
 //! `game = d * n + r` (without rotation `game = d`, `r = 0`).
 
 use crate::bots::Bot;
+use crate::bots::BotFault;
 use crate::bots::registry::BotSpec;
 use crate::dice::{Dice, SeededDice, bot_stream};
-use crate::driver::{Observer, play_game};
+use crate::driver::{Observer, PlayError, try_play_game};
 use crate::engine::board::Seat;
 use crate::engine::game::Game;
 use crate::engine::rules::Rules;
@@ -131,20 +132,22 @@ impl RunSpec {
         observer: &mut O,
     ) -> Result<Played, RunError> {
         let start = Game::new(self.rules, self.players())?;
-        self.play_from(&start, game, bots, observer)
+        self.play_from(&start, game, bots, observer, false)
     }
 
-    /// Plays `game` from the set-up position `start` of this run.
+    /// Plays `game` from the set-up position `start` of this run; with `recover` a failing bot
+    /// forfeits the game instead of failing the run.
     pub(crate) fn play_from<O: Observer + ?Sized>(
         &self,
         start: &Game,
         game: u64,
         bots: &mut [Box<dyn Bot>],
         observer: &mut O,
+        recover: bool,
     ) -> Result<Played, RunError> {
         let (deal, rotation) = self.locate(game);
         let mut dice = SeededDice::new(self.seed, deal);
-        let record = self.play_dice(start, game, bots, &mut dice, observer)?;
+        let record = self.play_dice_with(start, game, bots, &mut dice, observer, recover)?;
         Ok(Played {
             record,
             bot_at_seat: self.bot_at_seat(rotation),
@@ -161,15 +164,94 @@ impl RunSpec {
         dice: &mut D,
         observer: &mut O,
     ) -> Result<GameRecord, RunError> {
-        let (deal, rotation) = self.locate(game);
+        self.play_dice_with(start, game, bots, dice, observer, false)
+    }
+
+    fn play_dice_with<D: Dice + ?Sized, O: Observer + ?Sized>(
+        &self,
+        start: &Game,
+        game: u64,
+        bots: &mut [Box<dyn Bot>],
+        dice: &mut D,
+        observer: &mut O,
+        recover: bool,
+    ) -> Result<GameRecord, RunError> {
+        let (_, rotation) = self.locate(game);
         let turn = (rotation as usize) % bots.len().max(1);
         // bots[k] now plays the k-th seat: lineup entry (k + r) mod n.
         bots.rotate_left(turn);
-        for (bot, &seat) in bots.iter_mut().zip(start.seats()) {
-            bot.new_game(seat, bot_stream(self.seed, deal, seat));
-        }
-        let result = play_game(*start, bots, dice, observer);
+        let result = self.play_seated(start, game, bots, dice, observer, recover);
         bots.rotate_right(turn);
-        result.map_err(RunError::OutOfDice)
+        result
     }
+
+    /// Plays `game` with `bots[k]` in the k-th seat.
+    fn play_seated<D: Dice + ?Sized, O: Observer + ?Sized>(
+        &self,
+        start: &Game,
+        game: u64,
+        bots: &mut [Box<dyn Bot>],
+        dice: &mut D,
+        observer: &mut O,
+        recover: bool,
+    ) -> Result<GameRecord, RunError> {
+        let (deal, rotation) = self.locate(game);
+        let fail = |fault: Box<BotFault>, seat: Option<Seat>| RunError::Bot {
+            fault,
+            game,
+            seed: self.seed,
+            deal,
+            rotation,
+            seat: seat.map(Seat::index),
+        };
+        let mut forfeit = None;
+        for (bot, &seat) in bots.iter_mut().zip(start.seats()) {
+            if let Err(f) = bot.try_new_game(start, seat, bot_stream(self.seed, deal, seat), game) {
+                if !recover {
+                    return Err(fail(f, Some(seat)));
+                }
+                forfeit.get_or_insert(seat);
+            }
+        }
+        let record = match forfeit {
+            Some(seat) => forfeited(start, seat, GameRecord::new(self.players())),
+            None => match try_play_game(*start, bots, dice, observer) {
+                Ok(record) => record,
+                Err(PlayError::OutOfDice(e)) => return Err(RunError::OutOfDice(e)),
+                Err(PlayError::Bot(b)) if recover => forfeited(&b.game, b.seat, b.record),
+                Err(PlayError::Bot(b)) => return Err(fail(b.fault, Some(b.seat))),
+            },
+        };
+        for (bot, &seat) in bots.iter_mut().zip(start.seats()) {
+            // A bot that fails here has played its game out; with `recover` its program is
+            // restarted for the next one.
+            if let Err(f) = bot.game_over(&record)
+                && !recover
+            {
+                return Err(fail(f, Some(seat)));
+            }
+        }
+        Ok(record)
+    }
+}
+
+/// The record of a game that `seat` forfeits at position `game`: the counters so far, ranks
+/// already won kept, the forfeiting seat unranked; with two players the other seat wins (rank
+/// 1, the forfeiter rank 2, as in a finished two-player game).
+fn forfeited(game: &Game, seat: Seat, mut record: GameRecord) -> GameRecord {
+    record.close(game);
+    record.forfeit = Some(seat);
+    record.unfinished = false;
+    record.ranks[seat.index()] = 0;
+    if game.players() == 2 {
+        let other = *game
+            .seats()
+            .iter()
+            .find(|&&s| s != seat)
+            .expect("two seats");
+        record.ranks[other.index()] = 1;
+        record.ranks[seat.index()] = 2;
+        record.winner = Some(other);
+    }
+    record
 }

@@ -29,6 +29,8 @@ pub struct Entrant {
     pub ranks: [u64; 5],
     /// Σ over deals of (wins within the deal)²: the spread across rotation groups.
     pub group_wins_sq: u64,
+    /// Games forfeited because the bot failed (runs with `recover`; counted as lost).
+    pub forfeits: u64,
 }
 
 impl Entrant {
@@ -39,6 +41,7 @@ impl Entrant {
             *a += b;
         }
         self.group_wins_sq += o.group_wins_sq;
+        self.forfeits += o.forfeits;
     }
 
     /// Games that gave this entrant a rank.
@@ -113,10 +116,12 @@ impl Tally {
                 }
                 let rank = usize::from(r.ranks[seat]).min(4);
                 let won = u64::from(rank == 1);
+                let forfeit = u64::from(r.forfeit.is_some_and(|s| s.index() == seat));
                 for who in [&mut self.bots[usize::from(bot)], &mut self.seats[seat]] {
                     who.games += 1;
                     who.wins += won;
                     who.ranks[rank] += 1;
+                    who.forfeits += forfeit;
                 }
                 bot_wins[usize::from(bot)] += won;
                 seat_wins[seat] += won;
