@@ -455,6 +455,7 @@ fn greedy_games(rules: &str, bots: &str, threads: &str, dir: &Path) -> String {
             "--per-game",
             "--threads",
             threads,
+            "--force",
             "--out",
         ])
         .arg(dir)
@@ -873,7 +874,9 @@ fn a_fault_keeps_the_games_finished_before_it() {
         ],
     );
     assert!(!out.status.success());
-    let games = std::fs::read_to_string(out_dir.join("games.csv")).unwrap();
+    // A failed job's games.csv keeps its partial name.
+    assert!(!out_dir.join("games.csv").exists());
+    let games = std::fs::read_to_string(out_dir.join("games.csv.partial")).unwrap();
     let rows = games.lines().count() - 1;
     assert!((1..6).contains(&rows), "{games}");
     assert!(
