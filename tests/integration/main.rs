@@ -1,0 +1,22 @@
+//! The integration tests, gathered into one test binary (as ripgrep does): every file in
+//! `tests/` is otherwise its own crate, linked again after every library edit. Shared helpers
+//! live in `common` (the position language of the rule tests) and `reference` (an independent
+//! model of move generation). `tests/alloc.rs` stays a binary of its own: it installs a
+//! counting global allocator.
+//!
+//! Run one group with a filter, e.g. `cargo test --test integration rules::` or
+//! `cargo test --test integration cli_run::`.
+
+mod common;
+mod reference;
+
+mod bots;
+mod cli_league;
+mod cli_replay;
+mod cli_run;
+mod cli_sprt;
+mod cli_sweep;
+mod properties;
+mod rules;
+mod rules_bots;
+mod smoke;
