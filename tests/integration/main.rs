@@ -5,7 +5,7 @@
 //! counting global allocator.
 //!
 //! Run one group with a filter, e.g. `cargo test --test integration rules::` or
-//! `cargo test --test integration cli_run::`.
+//! `cargo test golden`.
 
 mod common;
 mod reference;
@@ -16,6 +16,7 @@ mod cli_replay;
 mod cli_run;
 mod cli_sprt;
 mod cli_sweep;
+mod golden;
 mod properties;
 mod rules;
 mod rules_bots;
