@@ -1,14 +1,12 @@
 //! The bots RULES.md defines (greedy priority and every tie-break, random among distinct
 //! moves) and the game record's counters on scripted games played through `play_game`.
 
-mod common;
-
+use crate::common::*;
 use aeroplane::bot_stream;
 use aeroplane::{
     Bot, Counter, Game, GameRecord, Greedy, Observer, Outcome, RandomBot, Rules, ScriptedDice,
     Seat, play_game,
 };
-use common::*;
 
 /// The greedy choice for `die` in `start`, shown with [`show`]; checks `pick` and `choose` agree.
 #[track_caller]

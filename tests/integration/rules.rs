@@ -4,13 +4,11 @@
 //! red's step s is yellow's s-13 (s >= 14, else s+39), blue's s-26 (else s+26), green's s-39
 //! (else s+13); a value above 50 is a lane cell of that seat, not a ring cell.
 
-mod common;
-
+use crate::common::*;
 use aeroplane::{
     Action, End, Game, IllegalMove, LaunchRolls, Overshoot, Preset, Rules, Specials, Stacking,
     Status, ThreeSixes,
 };
-use common::*;
 
 // ---------------------------------------------------------------------------------------------
 // The presets table

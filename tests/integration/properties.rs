@@ -4,8 +4,7 @@
 //! checked `Game::play`, every plane change is accounted for, steps stay valid; the game
 //! record must agree with the log the observer keeps.
 
-mod common;
-mod reference;
+use crate::{common, reference};
 
 use aeroplane::bot_stream;
 use aeroplane::{

@@ -1,0 +1,27 @@
+//! The integration tests, gathered into one test binary (as ripgrep does): every file in
+//! `tests/` is otherwise its own crate, linked again after every library edit. Shared helpers
+//! live in `common` (the position language of the rule tests) and `reference` (an independent
+//! model of move generation). `tests/alloc.rs` stays a binary of its own: it installs a
+//! counting global allocator, and `tests/external.rs` (bot programs
+//! over the line protocol, with its fault scripts) is one too.
+//!
+//! Run one group with a filter, e.g. `cargo test --test integration rules::` or
+//! `cargo test golden`.
+
+mod common;
+mod reference;
+
+mod bots;
+mod cli_league;
+mod cli_messages;
+mod cli_outputs;
+mod cli_replay;
+mod cli_resume;
+mod cli_run;
+mod cli_sprt;
+mod cli_sweep;
+mod golden;
+mod properties;
+mod rules;
+mod rules_bots;
+mod smoke;
