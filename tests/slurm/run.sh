@@ -81,7 +81,6 @@ if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null ||
     apt-get install -y -qq slurm-wlm munge >>"$work/daemons/apt.log" 2>&1 ||
         fail "apt-get install slurm-wlm munge (see $work/daemons/apt.log)"
 fi
-say "$(sbatch --version)"
 
 # --- the binary ------------------------------------------------------------------------------
 if [ -n "${AEROPLANE:-}" ]; then
@@ -136,6 +135,8 @@ SelectTypeParameters=CR_CPU
 JobAcctGatherType=jobacct_gather/none
 MpiDefault=none
 ReturnToService=2
+# Look at pending jobs every 2 s (default 60 s), so that a requeued task starts soon.
+SchedulerParameters=sched_interval=2,bf_interval=2
 StateSaveLocation=$work/state
 SlurmdSpoolDir=$work/spool
 SlurmctldPidFile=$work/daemons/slurmctld.pid
@@ -152,14 +153,14 @@ slurmd -D >"$work/daemons/slurmd.out" 2>&1 &
 echo "slurmd $!" >>"$work/daemons/pids"
 node_idle() { [ "$(sinfo --noheader --responding --states=idle --format=%D 2>/dev/null)" = 1 ]; }
 await 30 node_idle || fail "the node did not come up: $(sinfo 2>&1)"
-ok "a one-node cluster is up (munged, slurmctld, slurmd; $(nproc) CPUs)"
+ok "a one-node cluster is up ($(sbatch --version): munged, slurmctld, slurmd; $(nproc) CPUs)"
 
 # --- the jobs, and their local reference runs ------------------------------------------------
 # The run is long enough (4 shards of ~3 s on one core, in 47 units each) for a task to be
 # signalled midway.
 run_args=(run --bots "montecarlo,random" --games 3000 --rotate-seats --per-game --seed 11 --chunk-size 16)
 sweep_args=(sweep --vary "overshoot=illegal,bounce" --vary "launch_rolls=[6];[5,6]" --bots "greedy,random"
-    --games 3000 --rotate-seats --seed 5 --compare 1,2)
+    --games 3000 --rotate-seats --seed 5 --compare "1,2")
 "$bin" "${run_args[@]}" --out "$work/local-run" --quiet >"$work/local-run.txt"
 "$bin" "${sweep_args[@]}" --out "$work/local-sweep" --quiet >"$work/local-sweep.txt"
 say "local reference runs done"
@@ -174,7 +175,10 @@ victim=1
 ckpt="$work/slurm-run/shard-$victim/checkpoint"
 units_done() { [ -f "$ckpt" ] && [ "$(wc -l <"$ckpt")" -ge 3 ]; }
 await 120 units_done || fail "task ${run_array}_$victim did not start playing"
-scancel --signal=USR1 "${run_array}_$victim" 2>"$work/scancel.err" || true
+# The task's srun step (.0): a job-level `scancel --signal=USR1 JOB_K` delivers the signal too,
+# but while other tasks of the array are pending Slurm 22.05 answers "Job can not be altered
+# now" and scancel keeps retrying for a while, signalling the requeued task again.
+scancel --signal=USR1 "${run_array}_$victim.0" 2>"$work/scancel.err" || true
 vlog="$work/slurm-run/logs/aeroplane-${run_array}_$victim.out"
 requeued() { grep -q "requeueing the task" "$vlog" 2>/dev/null; }
 await 60 requeued || fail "task ${run_array}_$victim did not stop and requeue after scancel --signal=USR1: $(cat "$work/scancel.err")"
@@ -189,6 +193,7 @@ say "queue empty"
 grep -q "(restart 1) .* status interrupted" "$vlog" || fail "the requeued task did not find its shard interrupted"
 grep -q "+ .* resume $work/slurm-run/shard-$victim " "$vlog" || fail "the requeued task did not resume its shard"
 grep -q '"status": "complete"' "$work/slurm-run/shard-$victim/run.json" || fail "shard $victim is not complete"
+[ "$(grep -c "stopped cleanly" "$vlog")" = 1 ] || fail "task ${run_array}_$victim stopped more than once"
 ok "the requeued task resumed its shard to the end"
 
 # --- the merged results are those of the local run -------------------------------------------
