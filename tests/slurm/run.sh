@@ -216,6 +216,26 @@ same_results() {
 same_results run "$work/local-run" "$work/slurm-run/merged" "$work/local-run.txt" "$work/slurm-run/report.txt"
 same_results sweep "$work/local-sweep" "$work/slurm-sweep/merged" "$work/local-sweep.txt" "$work/slurm-sweep/report.txt"
 
+# --- the batch shell forwards a signal (how --signal=B:USR1@120 reaches aeroplane) ----------
+# Shard 3 through the script outside Slurm: USR1 to the shell stops aeroplane cleanly (no
+# requeue outside an array job), the script run again resumes it, and it merges with the
+# Slurm shards 0-2 into the same results again.
+fwd=$work/forward
+SLURM_ARRAY_TASK_ID=3 AEROPLANE_SLURM_SRUN=0 bash scripts/slurm/shard.sbatch "$fwd" 4 "${run_args[@]}" >"$work/forward.log" 2>&1 &
+shell=$!
+ckpt="$fwd/shard-3/checkpoint"
+await 60 units_done || fail "the script did not start shard 3: $(cat "$work/forward.log")"
+kill -USR1 "$shell"
+rc=0
+wait "$shell" || rc=$?
+[ "$rc" = 130 ] || fail "the script stopped by USR1 exited with $rc, not 130: $(cat "$work/forward.log")"
+grep -q '"status": "interrupted"' "$fwd/shard-3/run.json" || fail "shard 3 is not interrupted after USR1"
+SLURM_ARRAY_TASK_ID=3 AEROPLANE_SLURM_SRUN=0 bash scripts/slurm/shard.sbatch "$fwd" 4 "${run_args[@]}" >>"$work/forward.log" 2>&1 ||
+    fail "the script did not resume shard 3: $(cat "$work/forward.log")"
+grep -q "resume $fwd/shard-3" "$work/forward.log" || fail "the script run again did not resume shard 3"
+"$bin" merge "$fwd/merged" "$work"/slurm-run/shard-{0,1,2} "$fwd/shard-3" >"$fwd/report.txt"
+same_results "run (shard 3 stopped through the shell, resumed)" "$work/local-run" "$fwd/merged" "$work/local-run.txt" "$fwd/report.txt"
+
 # --- a task run again leaves its complete shard alone ----------------------------------------
 again=$(SLURM_ARRAY_TASK_ID=2 AEROPLANE_SLURM_SRUN=0 bash scripts/slurm/shard.sbatch "$work/slurm-run" 4 "${run_args[@]}")
 grep -q "already complete" <<<"$again" || fail "a re-run task did not see its shard complete: $again"
