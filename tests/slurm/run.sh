@@ -69,6 +69,7 @@ queue_empty() { [ -z "$(squeue --noheader 2>/dev/null)" ] && scontrol ping >/dev
 export SLURM_CONF="$work/etc/slurm.conf"
 stop_daemons
 trap 'stop_daemons' EXIT
+trap 'exit 130' INT TERM
 rm -rf "$work"
 mkdir -p "$work/daemons" "$work/etc" "$work/state" "$work/spool"
 
