@@ -158,7 +158,9 @@ pub(crate) fn merge<F: Fold, R>(
         (false, _) => None,
     };
     let mut played = 0u64;
-    let mut open: BTreeMap<usize, std::fs::File> = BTreeMap::new();
+    // One shard's rows file open at a time: a merge of thousands of shards must not hold
+    // thousands of files open (the usual limit is 1,024).
+    let mut open: Option<(usize, std::fs::File)> = None;
     for piece in pieces {
         let unit = plan.units.get(piece.line.unit).copied().ok_or_else(|| {
             JobError::Invalid(format!(
@@ -169,13 +171,12 @@ pub(crate) fn merge<F: Fold, R>(
         })?;
         if games.is_some() {
             let shard_dir = &shards[piece.shard].dir;
-            let file = match open.entry(piece.shard) {
-                std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
-                std::collections::btree_map::Entry::Vacant(e) => {
-                    let p = shard_dir.join(GamesCsv::PARTIAL);
-                    e.insert(std::fs::File::open(&p).map_err(|e| ExportError::new(&p, e))?)
-                }
-            };
+            if open.as_ref().is_none_or(|(k, _)| *k != piece.shard) {
+                let p = shard_dir.join(GamesCsv::PARTIAL);
+                let f = std::fs::File::open(&p).map_err(|e| ExportError::new(&p, e))?;
+                open = Some((piece.shard, f));
+            }
+            let (_, file) = open.as_mut().expect("opened above");
             copy_range(
                 file,
                 piece.rows.clone(),
