@@ -57,6 +57,94 @@ pub fn design_effect(groups: u64, m: u64, wins: u64, wins_sq: u64) -> f64 {
     num as f64 / den as f64
 }
 
+/// Fewer deals than this are too few to trust an interval or a test: the design effect of
+/// rotated runs is then a rough estimate, and the normal approximations behind every test are
+/// poor. Reports say so.
+pub const MIN_DEALS: u64 = 30;
+
+/// How a win-rate interval was computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IntervalMethod {
+    /// The Wilson score interval on the games (independent games: no rotation).
+    Wilson,
+    /// Rotated runs: the Wilson interval on the effective sample size `games / d` (Kish design
+    /// effect `d` of the deal, the unit of randomisation): cluster-robust by deal.
+    ClusterByDeal,
+    /// Rotated runs where the cluster-robust interval is narrower than the Wilson interval on
+    /// the number of deals: that Wilson interval (each deal one sample) is reported instead,
+    /// the floor no rotated interval goes below.
+    WilsonOnDeals,
+}
+
+impl IntervalMethod {
+    /// The value written in CSV columns (`interval_method`).
+    pub fn name(self) -> &'static str {
+        match self {
+            IntervalMethod::Wilson => "wilson",
+            IntervalMethod::ClusterByDeal => "cluster_by_deal",
+            IntervalMethod::WilsonOnDeals => "wilson_on_deals",
+        }
+    }
+}
+
+/// A win rate's interval and how it was computed.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct RateInterval {
+    /// Lower bound.
+    pub low: f64,
+    /// Upper bound.
+    pub high: f64,
+    /// The method.
+    pub method: IntervalMethod,
+    /// The estimated design effect of the deal (rotated runs only).
+    pub design_effect: Option<f64>,
+}
+
+/// The interval of a win rate: `wins` of `games` played in `deals` deals of `group_size`
+/// games each; `wins_sq` = Σ over deals of (wins in the deal)². Without rotation
+/// (`group_size == 1`) the Wilson interval on the games. With rotation, the cluster-robust
+/// (Kish) Wilson interval on `games / d`, but never narrower than the Wilson interval on the
+/// number of deals: an estimated `d` can be tiny or 0 (every deal alike), which would claim
+/// far more precision than `deals` samples hold. `None` without games.
+pub fn rate_interval(
+    wins: u64,
+    games: u64,
+    deals: u64,
+    group_size: u64,
+    wins_sq: u64,
+    z: f64,
+) -> Option<RateInterval> {
+    if group_size <= 1 {
+        let (low, high) = wilson(wins, games, games as f64, z)?;
+        return Some(RateInterval {
+            low,
+            high,
+            method: IntervalMethod::Wilson,
+            design_effect: None,
+        });
+    }
+    let deff = design_effect(deals, group_size, wins, wins_sq);
+    let n_eff = if deff > 0.0 {
+        games as f64 / deff
+    } else {
+        f64::INFINITY
+    };
+    let (klo, khi) = wilson(wins, games, n_eff, z)?;
+    let (flo, fhi) = wilson(wins, games, deals as f64, z)?;
+    let (low, high, method) = if klo <= flo && khi >= fhi {
+        (klo, khi, IntervalMethod::ClusterByDeal)
+    } else {
+        (klo.min(flo), khi.max(fhi), IntervalMethod::WilsonOnDeals)
+    };
+    Some(RateInterval {
+        low,
+        high,
+        method,
+        design_effect: Some(deff),
+    })
+}
+
 /// The result of the chi-square test that every seat wins equally often.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct ChiSquare {
@@ -148,5 +236,25 @@ mod tests {
         let halved = equal_rates(&[30, 20], 2.0).unwrap();
         assert!((halved.statistic - 1.0).abs() < 1e-12);
         assert!(equal_rates(&[0, 0], 1.0).is_none());
+    }
+
+    #[test]
+    fn rotated_intervals_are_never_narrower_than_wilson_on_the_deals() {
+        let z = z_for(0.95);
+        // 4 deals of 2 rotations, one win in each deal: d = 0, which alone gives a point.
+        let r = rate_interval(4, 8, 4, 2, 4, z).unwrap();
+        assert_eq!(r.design_effect, Some(0.0));
+        assert_eq!(r.method, IntervalMethod::WilsonOnDeals);
+        assert_eq!((r.low, r.high), wilson(4, 8, 4.0, z).unwrap());
+        assert!(r.high - r.low > 0.5, "{r:?}");
+        // All-or-nothing deals (d > m): the cluster-robust interval is the wider one.
+        let r = rate_interval(200, 400, 100, 4, 50 * 16, z).unwrap();
+        assert_eq!(r.method, IntervalMethod::ClusterByDeal);
+        let (lo, hi) = wilson(200, 400, 400.0 / (4.0 * 100.0 / 99.0), z).unwrap();
+        assert_eq!((r.low, r.high), (lo, hi));
+        // Without rotation: plain Wilson on the games.
+        let r = rate_interval(81, 263, 263, 1, 81, z).unwrap();
+        assert_eq!((r.low, r.high), wilson(81, 263, 263.0, z).unwrap());
+        assert_eq!((r.method, r.design_effect), (IntervalMethod::Wilson, None));
     }
 }
