@@ -619,7 +619,7 @@ impl SweepReport {
             w,
             "seat intervals in sweep.csv: {}",
             if rotated {
-                "95% cluster-robust by deal (Kish design effect), never narrower than Wilson on the deals"
+                "95% cluster-robust by deal (Kish design effect d); Wilson on the deals where d cannot be trusted"
             } else {
                 "95% Wilson score"
             }

@@ -36,8 +36,8 @@ pub fn p_equals(p: f64) -> String {
     }
 }
 
-/// The method column of a rotated run: `deals` (Wilson on the deals, the floor) or `d=0.79`
-/// (cluster-robust with that design effect).
+/// The method column of a rotated run: `deals` (Wilson on the deals, the floor for an
+/// untrustworthy design effect) or `d=0.79` (cluster-robust with that design effect).
 fn method_cell(m: Option<RateInterval>) -> String {
     match m {
         Some(RateInterval {
@@ -56,8 +56,8 @@ fn method_cell(m: Option<RateInterval>) -> String {
 fn intervals_line(s: &Summary) -> String {
     if s.group_size > 1 {
         format!(
-            "95% intervals: cluster-robust by deal (Wilson on games / d, d = Kish design effect of the deal), \
-             never narrower than Wilson on the {} deals (`deals`: that floor applies)",
+            "95% intervals: cluster-robust by deal (Wilson on games / d, d = Kish design effect of the \
+             deal); `deals` = Wilson on the {} deals, the floor when d cannot be trusted (under {MIN_DEALS} deals, or d = 0)",
             s.deals
         )
     } else {

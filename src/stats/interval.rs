@@ -71,9 +71,9 @@ pub enum IntervalMethod {
     /// Rotated runs: the Wilson interval on the effective sample size `games / d` (Kish design
     /// effect `d` of the deal, the unit of randomisation): cluster-robust by deal.
     ClusterByDeal,
-    /// Rotated runs where the cluster-robust interval is narrower than the Wilson interval on
-    /// the number of deals: that Wilson interval (each deal one sample) is reported instead,
-    /// the floor no rotated interval goes below.
+    /// Rotated runs whose design effect cannot be trusted (fewer than [`MIN_DEALS`] deals, or
+    /// `d = 0`) and whose cluster-robust interval is narrower than the Wilson interval on the
+    /// number of deals: that Wilson interval (each deal one sample) is reported instead.
     WilsonOnDeals,
 }
 
@@ -104,9 +104,12 @@ pub struct RateInterval {
 /// The interval of a win rate: `wins` of `games` played in `deals` deals of `group_size`
 /// games each; `wins_sq` = Σ over deals of (wins in the deal)². Without rotation
 /// (`group_size == 1`) the Wilson interval on the games. With rotation, the cluster-robust
-/// (Kish) Wilson interval on `games / d`, but never narrower than the Wilson interval on the
-/// number of deals: an estimated `d` can be tiny or 0 (every deal alike), which would claim
-/// far more precision than `deals` samples hold. `None` without games.
+/// (Kish) Wilson interval on `games / d`. When `d` cannot be trusted (fewer than
+/// [`MIN_DEALS`] deals, or `d = 0`: every deal alike, which would make the interval a point),
+/// the interval is never narrower than the Wilson interval on the number of deals (each deal
+/// one sample). That floor is not applied to larger samples: `d` is at most about `m`, so the
+/// cluster-robust interval is nearly always the narrower one, and with enough deals it is the
+/// right one (rotation genuinely cancels seat luck). `None` without games.
 pub fn rate_interval(
     wins: u64,
     games: u64,
@@ -132,7 +135,8 @@ pub fn rate_interval(
     };
     let (klo, khi) = wilson(wins, games, n_eff, z)?;
     let (flo, fhi) = wilson(wins, games, deals as f64, z)?;
-    let (low, high, method) = if klo <= flo && khi >= fhi {
+    let trusted = deals >= MIN_DEALS && deff > 0.0;
+    let (low, high, method) = if trusted || (klo <= flo && khi >= fhi) {
         (klo, khi, IntervalMethod::ClusterByDeal)
     } else {
         (klo.min(flo), khi.max(fhi), IntervalMethod::WilsonOnDeals)
@@ -247,6 +251,16 @@ mod tests {
         assert_eq!(r.method, IntervalMethod::WilsonOnDeals);
         assert_eq!((r.low, r.high), wilson(4, 8, 4.0, z).unwrap());
         assert!(r.high - r.low > 0.5, "{r:?}");
+        // Enough deals and d > 0: the cluster-robust interval, even when it is the narrower.
+        let r = rate_interval(300, 400, 200, 2, 100 * 4 + 100, z).unwrap();
+        assert_eq!(r.method, IntervalMethod::ClusterByDeal);
+        let d = r.design_effect.unwrap();
+        assert!(d > 0.0 && d < 1.0, "{d}");
+        assert_eq!((r.low, r.high), wilson(300, 400, 400.0 / d, z).unwrap());
+        // Every deal alike (d = 0) with many deals: still the floor, not a point.
+        let r = rate_interval(100, 400, 100, 4, 100, z).unwrap();
+        assert_eq!(r.method, IntervalMethod::WilsonOnDeals);
+        assert_eq!((r.low, r.high), wilson(100, 400, 100.0, z).unwrap());
         // All-or-nothing deals (d > m): the cluster-robust interval is the wider one.
         let r = rate_interval(200, 400, 100, 4, 50 * 16, z).unwrap();
         assert_eq!(r.method, IntervalMethod::ClusterByDeal);
