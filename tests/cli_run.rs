@@ -97,7 +97,7 @@ fn every_flag_shapes_the_output_files() {
         stdout.contains("mean rank"),
         "full_ranking shows ranks: {stdout}"
     );
-    assert!(stdout.contains("all seats equal? chi-square"));
+    assert!(stdout.contains("seat order (first-player) test"));
 
     let games = read(&dir, "games.csv");
     let lines: Vec<&str> = games.lines().collect();
@@ -118,13 +118,13 @@ fn every_flag_shapes_the_output_files() {
     let s: Vec<&str> = summary.lines().collect();
     assert_eq!(
         s[0],
-        "bot,name,games,wins,win_rate,win_lo95,win_hi95,mean_rank,rank_1,rank_2,rank_3,rank_4,unranked"
+        "bot,name,games,wins,win_rate,win_lo95,win_hi95,mean_rank,rank_1,rank_2,rank_3,rank_4,unranked,design_effect,interval_method"
     );
     assert_eq!(s.len(), 4);
     assert!(s[1].starts_with("0,greedy,900,"), "{}", s[1]);
     let seats = read(&dir, "seats.csv");
     assert!(seats.starts_with(
-        "seat,colour,games,wins,win_rate,win_lo95,win_hi95,chi2,df,p_all_equal\n0,red,900,"
+        "seat,colour,games,wins,win_rate,win_lo95,win_hi95,chi2,df,p_all_equal,design_effect,interval_method,seat_test\n0,red,900,"
     ));
     assert_eq!(seats.lines().count(), 4);
     let lengths = read(&dir, "lengths.csv");

@@ -69,12 +69,12 @@ fn sweeps_are_identical_across_thread_counts() {
         .sum();
     assert!((rates - 1.0).abs() < 1e-5, "{rates}");
     let cmp = read(a.path(), "compare.csv");
-    assert!(cmp.starts_with("a,b,metric,mean_a,mean_b,diff,diff_lo95,diff_hi95,p\n"));
+    assert!(cmp.starts_with("a,b,metric,mean_a,mean_b,diff,diff_lo95,diff_hi95,p,deals,method\n"));
     assert!(
         cmp.contains(",seat0_win,") && cmp.contains(",turns,"),
         "{cmp}"
     );
-    assert!(out_a.contains("paired comparison over 300 shared games"));
+    assert!(out_a.contains("paired comparison over 300 shared deals (one game each)"));
 }
 
 #[test]

@@ -86,7 +86,7 @@ fn report(out: &mut Vec<u8>, title: &str, s: &Summary) -> std::io::Result<()> {
     if s.group_size > 1 {
         writeln!(
             out,
-            "{} deals x {} seat rotations = {} games; intervals treat each deal as one sample",
+            "{} deals x {} seat rotations = {} games; the deal is the unit of every interval and test",
             s.deals, s.group_size, s.games
         )?;
     } else {
@@ -238,4 +238,18 @@ fn report(out: &mut Vec<u8>, title: &str, s: &Summary) -> std::io::Result<()> {
         s.unfinished
     )?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn p_values_have_one_form() {
+        assert_eq!(format_p(0.38654), "0.3865");
+        assert_eq!(format_p(5.503e-8), "5.50e-8");
+        assert_eq!(format_p(0.0), "<1e-300");
+        assert_eq!(p_equals(0.0), "p < 1e-300");
+        assert_eq!(p_equals(0.0066), "p = 0.0066");
+    }
 }
