@@ -109,7 +109,7 @@ fn sort_orders_the_table() {
         .lines()
         .filter(|l| l.contains("overshoot="))
         .take(4)
-        .map(|l| l.split_whitespace().nth(8).unwrap().parse().unwrap())
+        .map(|l| l.split_whitespace().nth(10).unwrap().parse().unwrap())
         .collect();
     assert_eq!(means.len(), 4, "{out}");
     assert!(means.windows(2).all(|w| w[0] >= w[1]), "{means:?}\n{out}");

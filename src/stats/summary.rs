@@ -137,7 +137,12 @@ impl Summary {
                 }
             })
             .collect();
-        let mean_deff = deffs.iter().sum::<f64>() / deffs.len().max(1) as f64;
+        let mut mean_deff = deffs.iter().sum::<f64>() / deffs.len().max(1) as f64;
+        // As for the intervals: a design effect from too few deals, or of 0, is not trusted;
+        // the test then counts each deal as one sample (d = games per deal) at the least.
+        if t.group_size > 1 && (t.deals < MIN_DEALS || deffs.contains(&0.0)) {
+            mean_deff = mean_deff.max(t.group_size as f64);
+        }
         let wins: Vec<u64> = seats.iter().map(|s| s.counts.wins).collect();
         Summary {
             players: t.players,
