@@ -601,3 +601,42 @@ impl LeagueReport {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pair_scores_are_cluster_robust_by_deal() {
+        // 40 deals of 4 meetings: deal g gives `ahead` meetings won and no ties.
+        let deals: Vec<u64> = (0..40).map(|g| [0, 2, 4, 3, 1][g % 5]).collect();
+        let mut acc = PairDeals::default();
+        for &a in &deals {
+            acc.add(4, 2 * a);
+        }
+        let (n, s): (f64, f64) = (160.0, deals.iter().sum::<u64>() as f64);
+        let r = s / n;
+        let g = 40.0;
+        let var = g / (g - 1.0)
+            * deals
+                .iter()
+                .map(|&a| (a as f64 - r * 4.0).powi(2))
+                .sum::<f64>()
+            / (n * n);
+        let (lo, hi) = wilson(s as u64, n as u64, r * (1.0 - r) / var, z_for(0.95)).unwrap();
+        let (a, b) = acc.interval().unwrap();
+        assert!(
+            (a - lo).abs() < 1e-12 && (b - hi).abs() < 1e-12,
+            "{a} {b} vs {lo} {hi}"
+        );
+        assert_eq!(acc.deals, 40);
+        // Few deals, all alike: at least the Wilson interval on the deals, never a point.
+        let mut few = PairDeals::default();
+        for _ in 0..3 {
+            few.add(4, 4);
+        }
+        let (a, b) = few.interval().unwrap();
+        let (flo, fhi) = wilson(6, 12, 3.0, z_for(0.95)).unwrap();
+        assert!(a <= flo && b >= fhi && b - a > 0.3, "{a} {b}");
+    }
+}

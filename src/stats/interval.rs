@@ -243,7 +243,7 @@ mod tests {
     }
 
     #[test]
-    fn rotated_intervals_are_never_narrower_than_wilson_on_the_deals() {
+    fn rotated_intervals_floor_at_wilson_on_the_deals_where_d_is_not_trusted() {
         let z = z_for(0.95);
         // 4 deals of 2 rotations, one win in each deal: d = 0, which alone gives a point.
         let r = rate_interval(4, 8, 4, 2, 4, z).unwrap();
