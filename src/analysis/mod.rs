@@ -7,9 +7,12 @@
 //!   difference with its interval, likelihood of superiority.
 //! - [`ratings`]: Plackett-Luce / Bradley-Terry ratings from finishing orders (Hunter's MM
 //!   algorithm), bootstrap intervals, and a pairwise win matrix.
-//! - [`paired`]: paired comparison of a metric between two variants over shared seeds.
+//! - [`paired`]: paired comparison of a metric between two variants over shared seeds (by deal,
+//!   cluster-robust, when seats are rotated).
+//! - [`multiple`]: Holm and Benjamini-Hochberg adjustments of a sweep's p-values.
 //! - [`vary`]: the `--vary option=v1,v2,...` grammar and the Cartesian product of rule variants.
 
+pub mod multiple;
 pub mod paired;
 pub mod ratings;
 pub mod sprt;

@@ -7,6 +7,14 @@
 //! Student's t with `n - 1` degrees of freedom (the normal above 100 000).
 //! [`PairedIndicators`] compares a proportion (e.g. seat 0's win rate) McNemar-style, from the
 //! discordant pairs only. Both are integer accumulators that merge exactly in any order.
+//!
+//! **Clusters.** With seats rotated, the games of one deal share its dice and are not
+//! independent pairs: the deal is the unit of randomisation. [`PairedSums::clustered`] and
+//! [`PairedIndicators::clustered`] take whole deals ([`PairedSums::add_deal`]) and compare by
+//! deal: the per-deal sums of the differences are the observations, so the standard errors are
+//! cluster-robust (the paired t on deal totals; for proportions the clustered McNemar test of
+//! Durkalski et al. (2003), `z = Σ D_g / sqrt(Σ D_g²)` over deals g, which is McNemar's test
+//! when every deal is one game). With deals of one game both are exactly the plain tests.
 
 use serde::Serialize;
 use statrs::distribution::{Binomial, ContinuousCDF, DiscreteCDF, StudentsT};
@@ -19,8 +27,10 @@ const NORMAL_DF: u64 = 100_000;
 /// The result of a paired comparison of A against B.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct PairedSummary {
-    /// Pairs compared.
+    /// Pairs compared: deals (a deal of `group_size` games is one pair of clusters).
     pub n: u64,
+    /// Games per deal (1 without rotation).
+    pub group_size: u64,
     /// Mean of A.
     pub mean_a: f64,
     /// Mean of B.
@@ -41,31 +51,60 @@ pub struct PairedSummary {
 
 /// Exact sums for a paired comparison of an integer metric; exact while the sums fit in 128
 /// bits (any game metric).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PairedSums {
     n: u64,
+    group_size: u64,
     sum_a: i128,
     sum_b: i128,
     sum_d2: u128,
 }
 
+impl Default for PairedSums {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl PairedSums {
-    /// An empty accumulator.
+    /// An empty accumulator of independent pairs.
     pub fn new() -> Self {
-        Self::default()
+        Self::clustered(1)
     }
 
-    /// Records one pair: the metric under A and under B for the same seed.
+    /// An empty accumulator of deals of `group_size` paired games each.
+    pub fn clustered(group_size: u64) -> Self {
+        PairedSums {
+            n: 0,
+            group_size: group_size.max(1),
+            sum_a: 0,
+            sum_b: 0,
+            sum_d2: 0,
+        }
+    }
+
+    /// Records one pair: the metric under A and under B for the same seed (deals of one game).
     pub fn add(&mut self, a: i64, b: i64) {
-        let d = i128::from(a) - i128::from(b);
+        self.add_deal(&[(a, b)]);
+    }
+
+    /// Records one deal: its games' metric under A and under B, game by game.
+    pub fn add_deal(&mut self, games: &[(i64, i64)]) {
+        debug_assert_eq!(games.len() as u64, self.group_size);
+        let a: i128 = games.iter().map(|g| i128::from(g.0)).sum();
+        let b: i128 = games.iter().map(|g| i128::from(g.1)).sum();
         self.n += 1;
-        self.sum_a += i128::from(a);
-        self.sum_b += i128::from(b);
-        self.sum_d2 += d.unsigned_abs().pow(2);
+        self.sum_a += a;
+        self.sum_b += b;
+        self.sum_d2 += (a - b).unsigned_abs().pow(2);
     }
 
     /// Adds another accumulator's pairs.
+    ///
+    /// # Panics
+    /// If the group sizes differ.
     pub fn merge(&mut self, other: &PairedSums) {
+        assert_eq!(self.group_size, other.group_size, "different group sizes");
         self.n += other.n;
         self.sum_a += other.sum_a;
         self.sum_b += other.sum_b;
@@ -77,11 +116,13 @@ impl PairedSums {
         self.n
     }
 
-    /// The comparison; `None` with fewer than two pairs.
+    /// The comparison per game (deal totals divided by the group size); `None` with fewer
+    /// than two deals.
     pub fn summary(&self) -> Option<PairedSummary> {
         if self.n < 2 {
             return None;
         }
+        let m = self.group_size as f64;
         let n = self.n as f64;
         let sum_d = self.sum_a - self.sum_b;
         // n * sum(d^2) - sum(d)^2, exactly when it fits.
@@ -112,26 +153,30 @@ impl PairedSums {
         };
         Some(PairedSummary {
             n: self.n,
-            mean_a: self.sum_a as f64 / n,
-            mean_b: self.sum_b as f64 / n,
-            diff,
-            se,
+            group_size: self.group_size,
+            mean_a: self.sum_a as f64 / n / m,
+            mean_b: self.sum_b as f64 / n / m,
+            diff: diff / m,
+            se: se / m,
             statistic,
             p_value,
-            low: diff - half,
-            high: diff + half,
+            low: (diff - half) / m,
+            high: (diff + half) / m,
         })
     }
 }
 
 /// Exact counts for a paired comparison of a proportion: how often the event happened under
 /// both variants, only under A, only under B, or under neither.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PairedIndicators {
     n: u64,
+    group_size: u64,
     both: u64,
     only_a: u64,
     only_b: u64,
+    /// Σ over deals of D_g², D_g = (games where only A had it) - (only B) in deal g.
+    sum_d2: u64,
 }
 
 /// The result of a paired comparison of two proportions.
@@ -142,37 +187,78 @@ pub struct ProportionSummary {
     /// `z = (only_a - only_b) / sqrt(only_a + only_b)` and `p_value` its two-sided normal
     /// p-value (McNemar's chi-square without continuity correction).
     pub test: PairedSummary,
-    /// Pairs where only A had the event.
+    /// Games where only A had the event.
     pub only_a: u64,
-    /// Pairs where only B had the event.
+    /// Games where only B had the event.
     pub only_b: u64,
-    /// McNemar's exact (binomial) two-sided p-value, for few discordant pairs.
-    pub p_exact: f64,
+    /// McNemar's exact (binomial) two-sided p-value, for few discordant pairs; only for deals of
+    /// one game (there is no exact form for clusters).
+    pub p_exact: Option<f64>,
+}
+
+impl Default for PairedIndicators {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl PairedIndicators {
-    /// An empty accumulator.
+    /// An empty accumulator of independent pairs.
     pub fn new() -> Self {
-        Self::default()
+        Self::clustered(1)
     }
 
-    /// Records one pair: whether the event happened under A and under B for the same seed.
-    pub fn add(&mut self, a: bool, b: bool) {
-        self.n += 1;
-        match (a, b) {
-            (true, true) => self.both += 1,
-            (true, false) => self.only_a += 1,
-            (false, true) => self.only_b += 1,
-            (false, false) => {}
+    /// An empty accumulator of deals of `group_size` paired games each.
+    pub fn clustered(group_size: u64) -> Self {
+        PairedIndicators {
+            n: 0,
+            group_size: group_size.max(1),
+            both: 0,
+            only_a: 0,
+            only_b: 0,
+            sum_d2: 0,
         }
     }
 
+    /// Records one pair: whether the event happened under A and under B for the same seed
+    /// (deals of one game).
+    pub fn add(&mut self, a: bool, b: bool) {
+        self.add_deal(&[(a, b)]);
+    }
+
+    /// Records one deal: whether the event happened under A and under B, game by game.
+    pub fn add_deal(&mut self, games: &[(bool, bool)]) {
+        debug_assert_eq!(games.len() as u64, self.group_size);
+        self.n += 1;
+        let mut d = 0i64;
+        for &(a, b) in games {
+            match (a, b) {
+                (true, true) => self.both += 1,
+                (true, false) => {
+                    self.only_a += 1;
+                    d += 1;
+                }
+                (false, true) => {
+                    self.only_b += 1;
+                    d -= 1;
+                }
+                (false, false) => {}
+            }
+        }
+        self.sum_d2 += d.unsigned_abs().pow(2);
+    }
+
     /// Adds another accumulator's pairs.
+    ///
+    /// # Panics
+    /// If the group sizes differ.
     pub fn merge(&mut self, other: &PairedIndicators) {
+        assert_eq!(self.group_size, other.group_size, "different group sizes");
         self.n += other.n;
         self.both += other.both;
         self.only_a += other.only_a;
         self.only_b += other.only_b;
+        self.sum_d2 += other.sum_d2;
     }
 
     /// Pairs recorded.
@@ -180,29 +266,42 @@ impl PairedIndicators {
         self.n
     }
 
-    /// The comparison; `None` before any pair.
+    /// The comparison; `None` before any pair. With deals of several games, `diff` is per game,
+    /// its standard error is cluster-robust by deal (`sqrt(Σ D_g² - (Σ D_g)²/G) / (G m)`) and the
+    /// test is the clustered McNemar `z = Σ D_g / sqrt(Σ D_g²)`; with one game per deal these
+    /// are McNemar's `(b - c) / sqrt(b + c)` and the Wald interval of `(b - c) / n`.
     pub fn summary(&self) -> Option<ProportionSummary> {
         if self.n == 0 {
             return None;
         }
         let n = self.n as f64;
+        let m = self.group_size as f64;
         let (b, c) = (self.only_a, self.only_b);
-        let diff = (b as f64 - c as f64) / n;
-        let discordant = b + c;
-        let se = ((discordant as f64) - n * diff * diff).max(0.0).sqrt() / n;
-        let (statistic, p_value, p_exact) = if discordant == 0 {
-            (0.0, 1.0, 1.0)
+        let sum_d = b as f64 - c as f64;
+        let diff = sum_d / (n * m);
+        let se = (self.sum_d2 as f64 - sum_d * sum_d / n).max(0.0).sqrt() / (n * m);
+        let (statistic, p_value) = if self.sum_d2 == 0 {
+            (0.0, 1.0)
         } else {
-            let z = (b as f64 - c as f64) / (discordant as f64).sqrt();
-            let bin = Binomial::new(0.5, discordant).expect("valid binomial");
-            let exact = (2.0 * bin.cdf(b.min(c))).min(1.0);
-            (z, normal_two_sided_p(z), exact)
+            let z = sum_d / (self.sum_d2 as f64).sqrt();
+            (z, normal_two_sided_p(z))
         };
+        let p_exact = (self.group_size == 1).then(|| {
+            let discordant = b + c;
+            if discordant == 0 {
+                1.0
+            } else {
+                let bin = Binomial::new(0.5, discordant).expect("valid binomial");
+                (2.0 * bin.cdf(b.min(c))).min(1.0)
+            }
+        });
+        let games = n * m;
         Some(ProportionSummary {
             test: PairedSummary {
                 n: self.n,
-                mean_a: (self.both + b) as f64 / n,
-                mean_b: (self.both + c) as f64 / n,
+                group_size: self.group_size,
+                mean_a: (self.both + b) as f64 / games,
+                mean_b: (self.both + c) as f64 / games,
                 diff,
                 se,
                 statistic,
@@ -306,7 +405,7 @@ mod tests {
         close(r.test.high, 0.185_432_849_415_894_1, 1e-12);
         close(r.test.statistic, 10.0 / 20f64.sqrt(), 1e-12);
         close(r.test.p_value, 0.025_347_318_677_468_27, 1e-9);
-        close(r.p_exact, 0.041_389_465_332_031_25, 1e-12);
+        close(r.p_exact.unwrap(), 0.041_389_465_332_031_25, 1e-12);
     }
 
     #[test]
@@ -315,11 +414,57 @@ mod tests {
         s.add(true, true);
         s.add(false, false);
         let r = s.summary().unwrap();
-        assert_eq!((r.test.diff, r.test.p_value, r.p_exact), (0.0, 1.0, 1.0));
+        assert_eq!(
+            (r.test.diff, r.test.p_value, r.p_exact),
+            (0.0, 1.0, Some(1.0))
+        );
         assert!(PairedIndicators::new().summary().is_none());
         let mut m = PairedIndicators::new();
         m.merge(&s);
         m.merge(&s);
         assert_eq!(m.n(), 4);
+    }
+
+    #[test]
+    fn deals_of_identical_games_count_once() {
+        // Each deal's 4 games are one game repeated: the clustered comparison must equal the
+        // plain one over the deals (the same mean, the same standard error, the same test).
+        let deals: Vec<(bool, bool, i64, i64)> = (0..400)
+            .map(|i| (i % 3 == 0, i % 5 == 0, 100 + i % 7, 98 + i % 11))
+            .collect();
+        let (mut plain_p, mut plain_t) = (PairedIndicators::new(), PairedSums::new());
+        let (mut all_p, mut all_t) = (PairedIndicators::new(), PairedSums::new());
+        let (mut dp, mut dt) = (PairedIndicators::clustered(4), PairedSums::clustered(4));
+        for &(a, b, x, y) in &deals {
+            plain_p.add(a, b);
+            plain_t.add(x, y);
+            dp.add_deal(&[(a, b); 4]);
+            dt.add_deal(&[(x, y); 4]);
+            for _ in 0..4 {
+                all_p.add(a, b);
+                all_t.add(x, y);
+            }
+        }
+        let (p, q, naive) = (
+            plain_p.summary().unwrap(),
+            dp.summary().unwrap(),
+            all_p.summary().unwrap(),
+        );
+        close(q.test.diff, p.test.diff, 1e-15);
+        close(q.test.se, p.test.se, 1e-15);
+        close(q.test.p_value, p.test.p_value, 1e-12);
+        assert_eq!((q.test.n, q.only_a, q.p_exact), (400, 4 * p.only_a, None));
+        // Treating the 1600 games as independent pairs halves the standard error.
+        close(naive.test.se * 2.0, q.test.se, 1e-12);
+        let (p, q, naive) = (
+            plain_t.summary().unwrap(),
+            dt.summary().unwrap(),
+            all_t.summary().unwrap(),
+        );
+        close(q.diff, p.diff, 1e-12);
+        close(q.se, p.se, 1e-12);
+        close(q.high - q.low, p.high - p.low, 1e-9);
+        close(q.p_value, p.p_value, 1e-12);
+        assert!(naive.se * 1.9 < q.se, "{} vs {}", naive.se, q.se);
     }
 }

@@ -7,6 +7,13 @@
 //! dice. Over the `K` tables every bot holds every seat equally often and meets every other
 //! bot at `P`-player tables. Each table is one part of the job. Ratings are a Plackett-Luce fit
 //! of all finishing orders ([`crate::analysis::ratings`]) with bootstrap 95% intervals.
+//!
+//! **What the scale means.** A rating is `400 log10` of the bot's Plackett-Luce strength at
+//! these `P`-player tables (mean 0): the chance a bot wins a table is proportional to
+//! `10^(rating / 400)`. It is fitted to multi-player finishing orders (only winners under
+//! `end = first_finisher`) and does not predict a two-player match between the same bots: that
+//! is a different game. The measured head-to-head scores at the league's tables are reported
+//! beside it (`pairs.csv`), with 95% intervals cluster-robust by deal.
 
 use serde::Serialize;
 
@@ -16,7 +23,7 @@ use crate::engine::board::Seat;
 use crate::engine::rules::Rules;
 use crate::export::{Cell, LeagueSection, Manifest, OutputDir, Table};
 use crate::runner::{Flow, RunSpec, Unit, UnitResult};
-use crate::stats::NO_BOT;
+use crate::stats::{MIN_DEALS, NO_BOT, wilson, z_for};
 
 use super::drive::Fold;
 use super::run::SummaryJson;
@@ -35,10 +42,22 @@ pub const LEAGUE_HEADER: [&str; 10] = [
     "mean_rank",
     "ranked_games",
 ];
-/// Columns of `pairs.csv`, one row per ordered pair of distinct bots: how often `bot` finished
-/// ahead of `opponent` when they met, and its head-to-head score (ties, between two unranked
-/// bots, count half).
-pub const PAIRS_HEADER: [&str; 5] = ["bot", "opponent", "met", "ahead", "score"];
+/// Columns of `pairs.csv`, one row per ordered pair of distinct bots: `met` counts their
+/// meetings (pairs of seats, one bot in each, in one game), `ahead` the meetings where `bot`
+/// finished ahead of that `opponent` (not its wins against everyone), `score` its head-to-head
+/// score (ties, between two unranked bots, count half). Added at the end: `score_lo95`,
+/// `score_hi95` (95% interval of the score, cluster-robust by deal: the meetings of one deal's
+/// rotations share its dice) and `deals` (deals in which they met).
+pub const PAIRS_HEADER: [&str; 8] = [
+    "bot",
+    "opponent",
+    "met",
+    "ahead",
+    "score",
+    "score_lo95",
+    "score_hi95",
+    "deals",
+];
 
 /// How the schedule is written in the manifest.
 const SCHEDULE: &str = "table t seats pool bot (t + k) mod K in the k-th seat in play, seats rotated, deals t*games..(t+1)*games";
@@ -100,6 +119,81 @@ pub struct PairRow {
     pub ahead: u64,
     /// Head-to-head score (ties count half), if they met.
     pub score: Option<f64>,
+    /// 95% interval of the score, cluster-robust by deal.
+    pub score_interval: Option<(f64, f64)>,
+    /// Deals in which they met.
+    pub deals: u64,
+}
+
+/// Per ordered pair of bots, sums over deals of its meetings `n_g` and doubled points `s_g`
+/// (2 per meeting finished ahead, 1 per tie): a ratio estimate with cluster-robust variance.
+#[derive(Clone, Copy, Debug, Default)]
+#[derive(serde::Serialize, serde::Deserialize)]
+struct PairDeals {
+    deals: u64,
+    n: u128,
+    s: u128,
+    nn: u128,
+    ss: u128,
+    ns: u128,
+}
+
+impl PairDeals {
+    /// Adds another unit's sums (units are whole deals, so the sums add exactly).
+    fn merge(&mut self, o: &PairDeals) {
+        self.deals += o.deals;
+        self.n += o.n;
+        self.s += o.s;
+        self.nn += o.nn;
+        self.ss += o.ss;
+        self.ns += o.ns;
+    }
+
+    fn add(&mut self, n: u64, s: u64) {
+        if n == 0 {
+            return;
+        }
+        let (n, s) = (u128::from(n), u128::from(s));
+        self.deals += 1;
+        self.n += n;
+        self.s += s;
+        self.nn += n * n;
+        self.ss += s * s;
+        self.ns += n * s;
+    }
+
+    /// The score's 95% interval: Wilson on the effective number of meetings
+    /// `r (1 - r) / var`, `var` the cluster-robust (by deal) variance of the ratio
+    /// `r = Σ s_g / (2 Σ n_g)`; never narrower than Wilson on the deals when they are too few
+    /// (or alike) to estimate the variance.
+    fn interval(&self) -> Option<(f64, f64)> {
+        if self.n == 0 {
+            return None;
+        }
+        let z = z_for(0.95);
+        let (n, s) = (self.n as f64, self.s as f64 / 2.0);
+        let r = s / n;
+        let g = self.deals as f64;
+        // Σ (s_g/2 - r n_g)², expanded.
+        let resid = self.ss as f64 / 4.0 - r * self.ns as f64 + r * r * self.nn as f64;
+        let var = if self.deals > 1 {
+            g / (g - 1.0) * resid.max(0.0) / (n * n)
+        } else {
+            0.0
+        };
+        let (succ, trials) = (self.s as u64, 2 * self.n as u64);
+        let n_eff = if var > 0.0 {
+            r * (1.0 - r) / var
+        } else {
+            f64::INFINITY
+        };
+        let kish = wilson(succ, trials, n_eff, z)?;
+        if self.deals >= MIN_DEALS && var > 0.0 {
+            return Some(kish);
+        }
+        let floor = wilson(succ, trials, g, z)?;
+        Some((kish.0.min(floor.0), kish.1.max(floor.1)))
+    }
 }
 
 /// What a league found.
@@ -109,6 +203,8 @@ pub struct LeagueReport {
     pub title: String,
     /// Bootstrap resamples.
     pub bootstrap: u32,
+    /// Players per table.
+    pub players: usize,
     /// Bots, best first.
     pub rows: Vec<LeagueRow>,
     /// Every ordered pair, rows in league order.
@@ -260,6 +356,7 @@ impl LeagueJob {
             tables: self.tables.clone(),
             finishes: FinishTally::new(k),
             counts: vec![BotCounts::default(); k],
+            by_deal: vec![PairDeals::default(); k * k],
             error: None,
         }
     }
@@ -292,7 +389,10 @@ impl LeagueJob {
                     rating_hi95: intervals[b].high,
                     games: c.games,
                     wins: c.wins,
-                    mean_rank: (c.ranked > 0).then(|| c.rank_sum as f64 / c.ranked as f64),
+                    // Only where every game ranked the bot: under first_finisher at 3-4 player
+                    // tables only winners are ranked, and the mean would be 1 for everyone.
+                    mean_rank: (c.ranked > 0 && c.ranked == c.games)
+                        .then(|| c.rank_sum as f64 / c.ranked as f64),
                     ranked_games: c.ranked,
                 }
             })
@@ -308,6 +408,8 @@ impl LeagueJob {
                         met: matrix.met(a, b),
                         ahead: matrix.ahead(a, b),
                         score: matrix.score(a, b),
+                        score_interval: fold.by_deal[a * k + b].interval(),
+                        deals: fold.by_deal[a * k + b].deals,
                     });
                 }
             }
@@ -315,6 +417,7 @@ impl LeagueJob {
         let report = LeagueReport {
             title: self.title(),
             bootstrap: self.bootstrap,
+            players: self.players,
             rows,
             pairs,
         };
@@ -342,6 +445,8 @@ pub(crate) struct LeagueFold {
     tables: Vec<Vec<usize>>,
     finishes: FinishTally,
     counts: Vec<BotCounts>,
+    /// Per ordered pair `a * k + b`: meetings and points, summed by deal.
+    by_deal: Vec<PairDeals>,
     error: Option<crate::analysis::ratings::RatingsError>,
 }
 
@@ -354,6 +459,8 @@ pub(crate) struct LeagueRecord {
     /// The ranks of a game that gave no finishing order (never, for games the engine plays).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     bad_ranks: Option<Vec<u8>>,
+    /// Per ordered pair that met (`a * k + b`): its meetings and points summed by deal.
+    pairs: Vec<(usize, PairDeals)>,
 }
 
 impl Fold for LeagueFold {
@@ -365,7 +472,22 @@ impl Fold for LeagueFold {
         let mut finishes = FinishTally::new(k);
         let mut counts = vec![BotCounts::default(); k];
         let mut bad_ranks = None;
+        let mut by_deal = vec![PairDeals::default(); k * k];
+        // This deal's meetings and doubled points per ordered pair.
+        let (mut met_now, mut pts_now) = (vec![0u64; k * k], vec![0u64; k * k]);
+        let flush = |met: &mut [u64], pts: &mut [u64], acc: &mut [PairDeals]| {
+            for i in 0..met.len() {
+                acc[i].add(met[i], pts[i]);
+            }
+            met.fill(0);
+            pts.fill(0);
+        };
+        let mut deal = None;
         for row in &unit.rows {
+            if deal.is_some_and(|d| d != row.deal) {
+                flush(&mut met_now, &mut pts_now, &mut by_deal);
+            }
+            deal = Some(row.deal);
             let rec = &row.played.record;
             let mut entries = Vec::with_capacity(4);
             for (seat, &entry) in row.played.bot_at_seat.iter().enumerate() {
@@ -385,13 +507,34 @@ impl Fold for LeagueFold {
                     c.ranked += 1;
                 }
             }
-            if Finish::from_ranks(&entries)
-                .and_then(|f| finishes.add(f))
-                .is_err()
-            {
-                bad_ranks.get_or_insert_with(|| entries.iter().map(|e| e.1).collect());
+            match Finish::from_ranks(&entries) {
+                Ok(finish) => {
+                    let mut one = crate::analysis::PairMatrix::new(k);
+                    one.add_count(&finish, 1);
+                    for a in 0..k {
+                        for b in 0..k {
+                            let m = one.met(a, b);
+                            if a != b && m > 0 {
+                                met_now[a * k + b] += m;
+                                pts_now[a * k + b] += m + one.ahead(a, b) - one.ahead(b, a);
+                            }
+                        }
+                    }
+                    if finishes.add(finish).is_err() {
+                        bad_ranks.get_or_insert_with(|| entries.iter().map(|e| e.1).collect());
+                    }
+                }
+                Err(_) => {
+                    bad_ranks.get_or_insert_with(|| entries.iter().map(|e| e.1).collect());
+                }
             }
         }
+        flush(&mut met_now, &mut pts_now, &mut by_deal);
+        let pairs = by_deal
+            .into_iter()
+            .enumerate()
+            .filter(|(_, p)| p.deals > 0)
+            .collect();
         let finishes = finishes
             .iter()
             .map(|(f, n)| (f.entries().collect(), f.ranked(), n))
@@ -400,6 +543,7 @@ impl Fold for LeagueFold {
             finishes,
             counts,
             bad_ranks,
+            pairs,
         }
     }
 
@@ -415,6 +559,11 @@ impl Fold for LeagueFold {
             let finish = Finish::new(&entries[..ranked], &entries[ranked..]);
             if let Err(e) = self.finishes.add_count(finish, n) {
                 self.error.get_or_insert(e);
+            }
+        }
+        for (i, p) in &record.pairs {
+            if let Some(acc) = self.by_deal.get_mut(*i) {
+                acc.merge(p);
             }
         }
         for (a, b) in self.counts.iter_mut().zip(&record.counts) {
@@ -457,6 +606,9 @@ impl LeagueReport {
                 Cell::int(p.met),
                 Cell::int(p.ahead),
                 Cell::fixed(p.score),
+                Cell::fixed(p.score_interval.map(|i| i.0)),
+                Cell::fixed(p.score_interval.map(|i| i.1)),
+                Cell::int(p.deals),
             ]);
         }
         [league, pairs]
@@ -467,7 +619,14 @@ impl LeagueReport {
         writeln!(out, "{}", self.title)?;
         writeln!(
             out,
-            "Plackett-Luce ratings (mean 0; 400 points = 10:1 odds), {} bootstrap resamples",
+            "rating = 400 log10(Plackett-Luce strength), mean 0, fitted to the finishing orders of \
+             these {}-player tables: a bot's chance to win one is proportional to 10^(rating/400)",
+            self.players
+        )?;
+        writeln!(
+            out,
+            "(not a head-to-head Elo: rating gaps do not predict 2-player matches; the measured \
+             head-to-head scores follow); 95% intervals: bootstrap percentile, {} resamples of the games",
             self.bootstrap
         )?;
         let w = self
@@ -480,7 +639,7 @@ impl LeagueReport {
         writeln!(
             out,
             "{:>4}  {:<w$}  {:>8}  {:>20}  {:>8}  {:>8}  {:>9}",
-            "rank", "bot", "rating", "95% interval", "games", "wins", "mean rank"
+            "rank", "bot", "rating", "bootstrap 95%", "games", "wins", "mean rank"
         )?;
         for r in &self.rows {
             writeln!(
@@ -492,16 +651,21 @@ impl LeagueReport {
                 format!("[{:.2}, {:.2}]", r.rating_lo95, r.rating_hi95),
                 r.games,
                 format!("{:.2}%", 100.0 * r.wins as f64 / r.games.max(1) as f64),
-                // Mean rank only when every game was fully ranked (end = full_ranking).
-                match (r.ranked_games == r.games, r.mean_rank) {
-                    (true, Some(v)) => format!("{v:.3}"),
-                    _ => "-".to_string(),
-                },
+                // Mean rank only when every game ranked the bot (see `LeagueRow::mean_rank`).
+                r.mean_rank
+                    .map_or_else(|| "-".to_string(), |v| format!("{v:.3}")),
+            )?;
+        }
+        if self.rows.iter().any(|r| r.mean_rank.is_none()) {
+            writeln!(
+                out,
+                "mean rank -: not defined (some games rank only the winner, e.g. end = first_finisher)"
             )?;
         }
         writeln!(
             out,
-            "\nhead to head (row finished ahead of column, share of meetings):"
+            "\nhead to head at these {}-player tables (row finished ahead of column, share of meetings, ties half):",
+            self.players
         )?;
         let mut head = format!("{:<w$}", "");
         for r in &self.rows {
@@ -525,6 +689,67 @@ impl LeagueReport {
             }
             writeln!(out, "{line}")?;
         }
+        writeln!(
+            out,
+            "scores with 95% intervals (cluster-robust by deal, Wilson form):"
+        )?;
+        for (i, a) in self.rows.iter().enumerate() {
+            for b in &self.rows[i + 1..] {
+                let Some(p) = self
+                    .pairs
+                    .iter()
+                    .find(|p| p.bot == a.bot && p.opponent == b.bot)
+                else {
+                    continue;
+                };
+                if let (Some(sc), Some((lo, hi))) = (p.score, p.score_interval) {
+                    writeln!(
+                        out,
+                        "  {:<w$} vs {:<w$}  {sc:.3} [{lo:.3}, {hi:.3}]  ({} meetings in {} deals)",
+                        a.bot, b.bot, p.met, p.deals
+                    )?;
+                }
+            }
+        }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pair_scores_are_cluster_robust_by_deal() {
+        // 40 deals of 4 meetings: deal g gives `ahead` meetings won and no ties.
+        let deals: Vec<u64> = (0..40).map(|g| [0, 2, 4, 3, 1][g % 5]).collect();
+        let mut acc = PairDeals::default();
+        for &a in &deals {
+            acc.add(4, 2 * a);
+        }
+        let (n, s): (f64, f64) = (160.0, deals.iter().sum::<u64>() as f64);
+        let r = s / n;
+        let g = 40.0;
+        let var = g / (g - 1.0)
+            * deals
+                .iter()
+                .map(|&a| (a as f64 - r * 4.0).powi(2))
+                .sum::<f64>()
+            / (n * n);
+        let (lo, hi) = wilson(s as u64, n as u64, r * (1.0 - r) / var, z_for(0.95)).unwrap();
+        let (a, b) = acc.interval().unwrap();
+        assert!(
+            (a - lo).abs() < 1e-12 && (b - hi).abs() < 1e-12,
+            "{a} {b} vs {lo} {hi}"
+        );
+        assert_eq!(acc.deals, 40);
+        // Few deals, all alike: at least the Wilson interval on the deals, never a point.
+        let mut few = PairDeals::default();
+        for _ in 0..3 {
+            few.add(4, 4);
+        }
+        let (a, b) = few.interval().unwrap();
+        let (flo, fhi) = wilson(6, 12, 3.0, z_for(0.95)).unwrap();
+        assert!(a <= flo && b >= fhi && b - a > 0.3, "{a} {b}");
     }
 }

@@ -236,7 +236,7 @@ impl SprtReport {
         )?;
         writeln!(
             w,
-            "  Elo {:.1} [{:.1}, {:.1}] (95%), LOS {:.4}, score {:.4}",
+            "  Elo {:.1} [{:.1}, {:.1}] (95% normal interval of the mean pair score, by pair), LOS {:.4}, score {:.4}",
             s.elo.elo, s.elo.low, s.elo.high, s.los, s.score
         )?;
         let result = match s.verdict {

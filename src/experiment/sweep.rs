@@ -8,12 +8,15 @@
 use serde::Serialize;
 
 use crate::Counter;
+use crate::analysis::multiple::{benjamini_hochberg, holm};
 use crate::analysis::paired::ProportionSummary;
 use crate::analysis::{Axis, PairedIndicators, PairedSummary, PairedSums, Variant, variants};
 use crate::bots::registry::BotSpec;
 use crate::engine::board::Seat;
 use crate::engine::rules::Rules;
-use crate::export::{Cell, Manifest, OutputDir, SortKey, SweepSection, Table};
+use crate::export::{
+    Cell, Manifest, OutputDir, SortKey, SweepSection, Table, format_p, p_equals, seat_test_kind,
+};
 use crate::runner::{Flow, RunSpec, Unit, UnitResult};
 use crate::stats::{Summary, Tally};
 
@@ -22,10 +25,15 @@ use super::run::SummaryJson;
 use super::{Context, JobDef, JobError, Outcome, conduct, names};
 
 /// The columns of `sweep.csv`. Seat columns exist for all four seats; those not in play are
-/// empty. Rates are fractions; `*_lo95`/`*_hi95` are Wilson 95% bounds; `chi2_p` is the p-value
-/// of "all seats win equally often"; `max_seat_edge` is the largest |seat win rate - 1/players|;
-/// event columns are means per game.
-pub const SWEEP_HEADER: [&str; 33] = [
+/// empty. Rates are fractions; `*_lo95`/`*_hi95` are 95% bounds (Wilson; cluster-robust by deal
+/// when seats are rotated, see `interval_method`); `chi2_p` is the p-value of "all seats win
+/// equally often" for that variant alone; `max_seat_edge` is the largest |seat win rate -
+/// 1/players|; event columns are means per game. Added at the end: `seat_test` (`seat_order`,
+/// or `bots_and_seats` when seat j holds bot j), `chi2_p_holm` and `chi2_p_bh` (`chi2_p`
+/// adjusted over all the variants: Holm, family-wise; Benjamini-Hochberg, false discovery
+/// rate), `interval_method` (of the seat intervals: `wilson`, `cluster_by_deal`,
+/// `wilson_on_deals`, or one per seat separated by `;`).
+pub const SWEEP_HEADER: [&str; 37] = [
     "index",
     "variant",
     "players",
@@ -59,11 +67,18 @@ pub const SWEEP_HEADER: [&str; 33] = [
     "flights_per_game",
     "bounces_per_game",
     "unfinished",
+    "seat_test",
+    "chi2_p_holm",
+    "chi2_p_bh",
+    "interval_method",
 ];
 
 /// The columns of `compare.csv`: one row per compared metric (`seat0_win`, `turns`); `p` is
-/// McNemar's test for the win rate and the paired t-test for turns.
-pub const COMPARE_HEADER: [&str; 9] = [
+/// McNemar's test for the win rate and the paired t-test for turns. With seats rotated the deal
+/// (all its rotations) is the pair: the clustered McNemar test and the paired t on deal totals,
+/// with cluster-robust intervals. Added at the end: `deals` (pairs compared) and `method`
+/// (`mcnemar`, `mcnemar_by_deal`, `paired_t`, `paired_t_by_deal`).
+pub const COMPARE_HEADER: [&str; 11] = [
     "a",
     "b",
     "metric",
@@ -73,6 +88,8 @@ pub const COMPARE_HEADER: [&str; 9] = [
     "diff_lo95",
     "diff_hi95",
     "p",
+    "deals",
+    "method",
 ];
 
 /// The counters of the `*_per_game` columns, in column order.
@@ -126,6 +143,10 @@ pub struct SweepRow {
     pub summary: Summary,
     /// The largest |seat win rate - 1/players|.
     pub max_seat_edge: f64,
+    /// `chi2_p` adjusted over the sweep's variants by Holm's method.
+    pub chi2_p_holm: Option<f64>,
+    /// `chi2_p` adjusted by Benjamini-Hochberg.
+    pub chi2_p_bh: Option<f64>,
 }
 
 /// A paired comparison of two variants over the shared deals.
@@ -135,11 +156,15 @@ pub struct Comparison {
     pub a: usize,
     /// Variant B (0-based).
     pub b: usize,
-    /// Games compared pairwise.
+    /// Games in each variant's side of the comparison.
     pub games: u64,
-    /// Seat 0's win rate, McNemar.
+    /// Deals compared pairwise (the unit: a deal's rotations share its dice).
+    pub deals: u64,
+    /// Games per deal (rotations; 1 without).
+    pub group_size: u64,
+    /// Seat 0's win rate, McNemar (clustered by deal with rotations).
     pub seat0: Option<ProportionSummary>,
-    /// Turns per game, paired t.
+    /// Turns per game, paired t (on deal totals with rotations).
     pub turns: Option<PairedSummary>,
 }
 
@@ -309,7 +334,7 @@ impl SweepJob {
     ) -> Result<SweepReport, JobError> {
         let spec0 = &self.parts[0];
         let names = names(&self.lineup);
-        let rows: Vec<SweepRow> = self
+        let mut rows: Vec<SweepRow> = self
             .variants
             .iter()
             .zip(&fold.tallies)
@@ -321,20 +346,47 @@ impl SweepJob {
                     variant: v.label(),
                     max_seat_edge: max_edge(&summary),
                     summary,
+                    chi2_p_holm: None,
+                    chi2_p_bh: None,
                 }
             })
             .collect();
+        let raw: Vec<Option<f64>> = rows
+            .iter()
+            .map(|r| r.summary.seat_test.map(|t| t.p_value))
+            .collect();
+        for (r, (h, bh)) in rows
+            .iter_mut()
+            .zip(holm(&raw).into_iter().zip(benjamini_hochberg(&raw)))
+        {
+            (r.chi2_p_holm, r.chi2_p_bh) = (h, bh);
+        }
         let comparison = self.compare.map(|(a, b)| {
-            let mut seat0 = PairedIndicators::new();
-            let mut turns = PairedSums::new();
-            for (x, y) in fold.outcomes[a].iter().zip(&fold.outcomes[b]) {
-                seat0.add(x.0, y.0);
-                turns.add(i64::from(x.1), i64::from(y.1));
+            // The deal is the pair: its rotations share its dice (and with identical bots are
+            // the same game), so they are one observation, not `m` independent ones.
+            let m = spec0.games_per_deal();
+            let mut seat0 = PairedIndicators::clustered(m);
+            let mut turns = PairedSums::clustered(m);
+            let (mut wins, mut lengths) = (Vec::new(), Vec::new());
+            for (x, y) in fold.outcomes[a]
+                .chunks(m as usize)
+                .zip(fold.outcomes[b].chunks(m as usize))
+            {
+                wins.clear();
+                lengths.clear();
+                for (x, y) in x.iter().zip(y) {
+                    wins.push((x.0, y.0));
+                    lengths.push((i64::from(x.1), i64::from(y.1)));
+                }
+                seat0.add_deal(&wins);
+                turns.add_deal(&lengths);
             }
             Comparison {
                 a,
                 b,
-                games: self.deals * spec0.games_per_deal(),
+                games: self.deals * m,
+                deals: self.deals,
+                group_size: m,
                 seat0: seat0.summary(),
                 turns: turns.summary(),
             }
@@ -461,6 +513,19 @@ impl SweepRow {
             cells.push(per(s.counters[c]));
         }
         cells.push(Cell::int(s.unfinished));
+        cells.push(Cell::text(seat_test_kind(s)));
+        cells.push(Cell::sci(self.chi2_p_holm, 3));
+        cells.push(Cell::sci(self.chi2_p_bh, 3));
+        let methods: Vec<&str> = s
+            .seats
+            .iter()
+            .map(|l| l.method.map_or("", |m| m.method.name()))
+            .collect();
+        cells.push(Cell::text(if methods.iter().all(|m| *m == methods[0]) {
+            methods[0].to_string()
+        } else {
+            methods.join(";")
+        }));
         cells
     }
 }
@@ -480,7 +545,27 @@ impl SweepReport {
         let c = self.comparison.as_ref()?;
         let mut t = Table::new("compare.csv", &COMPARE_HEADER);
         let (la, lb) = (&self.rows[c.a].variant, &self.rows[c.b].variant);
-        for (metric, s) in [("seat0_win", c.seat0.map(|p| p.test)), ("turns", c.turns)] {
+        let by_deal = c.group_size > 1;
+        for (metric, s, method) in [
+            (
+                "seat0_win",
+                c.seat0.map(|p| p.test),
+                if by_deal {
+                    "mcnemar_by_deal"
+                } else {
+                    "mcnemar"
+                },
+            ),
+            (
+                "turns",
+                c.turns,
+                if by_deal {
+                    "paired_t_by_deal"
+                } else {
+                    "paired_t"
+                },
+            ),
+        ] {
             let mut r = vec![
                 Cell::text(la.clone()),
                 Cell::text(lb.clone()),
@@ -497,6 +582,8 @@ impl SweepReport {
                 ]),
                 None => r.extend(std::iter::repeat_n(Cell::empty(), 6)),
             }
+            r.push(Cell::int(c.deals));
+            r.push(Cell::text(method));
             t.push(r);
         }
         Some(t)
@@ -522,11 +609,12 @@ impl SweepReport {
             head.push_str(&format!("  {:>7}", format!("seat{}", s.index())));
         }
         head.push_str(&format!(
-            "  {:>9}  {:>6}  {:>7}  {:>5}  {:>5}  {:>10}",
-            "chi2_p", "edge", "turns", "med", "p95", "unfinished"
+            "  {:>9}  {:>9}  {:>9}  {:>6}  {:>7}  {:>5}  {:>5}  {:>10}",
+            "chi2_p", "holm", "bh", "edge", "turns", "med", "p95", "unfinished"
         ));
         writeln!(w, "{head}")?;
         let short = |x: &Cell| x.value.map(|v| format!("{v:.4}")).unwrap_or_default();
+        let p = |x: Option<f64>| x.map(format_p).unwrap_or_default();
         for &i in &order {
             let (row, r) = (&self.rows[i], &table.rows[i]);
             let mut line = format!("{:>3}  {:<width$}", row.index, row.variant);
@@ -535,8 +623,10 @@ impl SweepReport {
             }
             let turns = row.summary.lengths[0].spread;
             line.push_str(&format!(
-                "  {:>9}  {:>6}  {:>7}  {:>5}  {:>5}  {:>10}",
-                r[16].text,
+                "  {:>9}  {:>9}  {:>9}  {:>6}  {:>7}  {:>5}  {:>5}  {:>10}",
+                p(row.summary.seat_test.map(|t| t.p_value)),
+                p(row.chi2_p_holm),
+                p(row.chi2_p_bh),
                 short(&r[17]),
                 turns.map(|t| format!("{:.1}", t.mean)).unwrap_or_default(),
                 r[20].text,
@@ -545,23 +635,88 @@ impl SweepReport {
             ));
             writeln!(w, "{line}")?;
         }
-        if let (Some(c), Some(t)) = (&self.comparison, self.compare_table()) {
-            writeln!(w)?;
+        let tested = self
+            .rows
+            .iter()
+            .filter(|r| r.summary.seat_test.is_some())
+            .count();
+        let first = self.rows.first().map(|r| &r.summary);
+        let what = match first {
+            Some(s) if !s.seat_order_test => {
+                "all seats equal, per variant; NOT a seat-order test: seat j holds bot j, so it \
+                 compares bots and seats together (add --rotate-seats to test seat order)"
+            }
+            Some(s) if s.group_size > 1 => {
+                "seat-order test per variant (all seats win equally often), Rao-Scott corrected \
+                 for the deal"
+            }
+            _ => "seat-order test per variant (all seats win equally often)",
+        };
+        writeln!(w, "chi2_p: {what}")?;
+        writeln!(
+            w,
+            "holm: chi2_p Holm-adjusted over the {tested} variants (family-wise error); bh: \
+             Benjamini-Hochberg (false discovery rate, for large sweeps); judge a variant by \
+             these, not by chi2_p"
+        )?;
+        let rotated = first.is_some_and(|s| s.group_size > 1);
+        writeln!(
+            w,
+            "seat intervals in sweep.csv: {}",
+            if rotated {
+                "95% cluster-robust by deal (Kish design effect d); Wilson on the deals where d cannot be trusted"
+            } else {
+                "95% Wilson score"
+            }
+        )?;
+        if let Some(s) = first.filter(|s| s.too_few_deals) {
             writeln!(
                 w,
-                "paired comparison over {} shared games: A = #{} {}, B = #{} {}",
-                c.games,
+                "warning: only {} deals per variant: too few to trust these intervals and tests (give at least {})",
+                s.deals,
+                crate::stats::MIN_DEALS
+            )?;
+        }
+        if let Some(c) = &self.comparison {
+            writeln!(w)?;
+            let unit = if c.group_size > 1 {
+                format!(
+                    "{} shared deals ({} seat rotations each, the deal as the unit: cluster-robust)",
+                    c.deals, c.group_size
+                )
+            } else {
+                format!("{} shared deals (one game each)", c.deals)
+            };
+            writeln!(
+                w,
+                "paired comparison over {unit}: A = #{} {}, B = #{} {}",
                 c.a + 1,
                 self.rows[c.a].variant,
                 c.b + 1,
                 self.rows[c.b].variant
             )?;
-            for r in &t.rows {
-                writeln!(
-                    w,
-                    "  {:<14} A {:>10}  B {:>10}  A-B {:>10}  95% [{}, {}]  p {}",
-                    r[2].text, r[3].text, r[4].text, r[5].text, r[6].text, r[7].text, r[8].text
-                )?;
+            let by_deal = if c.group_size > 1 { " by deal" } else { "" };
+            for (metric, s, method) in [
+                (
+                    "seat0_win",
+                    c.seat0.map(|p| p.test),
+                    format!("McNemar{by_deal}, Wald 95% CI"),
+                ),
+                ("turns", c.turns, format!("paired t{by_deal}, t 95% CI")),
+            ] {
+                match s {
+                    Some(s) => writeln!(
+                        w,
+                        "  {metric:<10} A {:>10.6}  B {:>10.6}  A-B {:>10.6}  95% CI [{:.6}, {:.6}]  {}  ({method})",
+                        s.mean_a,
+                        s.mean_b,
+                        s.diff,
+                        s.low,
+                        s.high,
+                        p_equals(s.p_value)
+                    )?,
+                    None => writeln!(w, "  {metric:<10} too few deals to compare")?,
+                }
             }
         }
         Ok(())

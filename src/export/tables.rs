@@ -5,8 +5,11 @@ use crate::stats::{Summary, Tally};
 
 use super::table::{Cell, Table};
 
-/// `summary.csv` columns: one row per lineup entry.
-pub const SUMMARY_HEADER: [&str; 13] = [
+/// `summary.csv` columns: one row per lineup entry. `mean_rank` is empty unless every game
+/// ranked the bot; `design_effect` (rotated runs) is the Kish design effect of the deal;
+/// `interval_method` is `wilson`, `cluster_by_deal` or `wilson_on_deals` (see
+/// [`crate::stats::IntervalMethod`]).
+pub const SUMMARY_HEADER: [&str; 15] = [
     "bot",
     "name",
     "games",
@@ -20,10 +23,14 @@ pub const SUMMARY_HEADER: [&str; 13] = [
     "rank_3",
     "rank_4",
     "unranked",
+    "design_effect",
+    "interval_method",
 ];
 /// `seats.csv` columns: one row per seat in play, with the equal-seats test on every row
-/// (`chi2`, `df`, `p_all_equal` in scientific notation: it is often tiny).
-pub const SEATS_HEADER: [&str; 10] = [
+/// (`chi2`, `df`, `p_all_equal` in scientific notation: it is often tiny). `seat_test` says
+/// what that test measures: `seat_order` (one bot in every seat, or seats rotated) or
+/// `bots_and_seats` (seat j holds bot j: bot and seat are confounded).
+pub const SEATS_HEADER: [&str; 13] = [
     "seat",
     "colour",
     "games",
@@ -34,6 +41,9 @@ pub const SEATS_HEADER: [&str; 10] = [
     "chi2",
     "df",
     "p_all_equal",
+    "design_effect",
+    "interval_method",
+    "seat_test",
 ];
 /// `lengths.csv` columns: the game-length histograms, one row per (measure, value) seen.
 pub const LENGTHS_HEADER: [&str; 3] = ["measure", "value", "games"];
@@ -74,6 +84,8 @@ fn summary_table(s: &Summary) -> Table {
             Cell::int(c.ranks[3]),
             Cell::int(c.ranks[4]),
             Cell::int(c.ranks[0]),
+            Cell::fixed(b.method.and_then(|m| m.design_effect)),
+            method(b.method),
         ]);
     }
     t
@@ -94,9 +106,25 @@ fn seats_table(s: &Summary) -> Table {
             Cell::fixed(test.map(|t| t.statistic)),
             test.map_or_else(Cell::empty, |t| Cell::int(t.df)),
             Cell::sci(test.map(|t| t.p_value), 6),
+            Cell::fixed(seat.method.and_then(|m| m.design_effect)),
+            method(seat.method),
+            Cell::text(seat_test_kind(s)),
         ]);
     }
     t
+}
+
+fn method(m: Option<crate::stats::RateInterval>) -> Cell {
+    m.map_or_else(Cell::empty, |m| Cell::text(m.method.name()))
+}
+
+/// What the seat test of a run measures: `seat_order` or `bots_and_seats`.
+pub fn seat_test_kind(s: &Summary) -> &'static str {
+    if s.seat_order_test {
+        "seat_order"
+    } else {
+        "bots_and_seats"
+    }
 }
 
 fn lengths_table(tally: &Tally) -> Table {

@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use crate::counters::Counter;
-use crate::stats::Summary;
+use crate::stats::{IntervalMethod, MIN_DEALS, RateInterval, Summary};
 
 fn pct(x: f64) -> String {
     format!("{:.2}%", 100.0 * x)
@@ -16,15 +16,53 @@ fn interval(i: Option<(f64, f64)>) -> String {
     }
 }
 
-/// A p-value for text output: four decimals, scientific below 1e-4, and a true zero (underflow)
-/// said as such.
+/// A p-value for text output, the one form every command prints: four decimals, scientific
+/// (`5.50e-8`) below 1e-4, and `<1e-300` for a value that underflows to 0.
 pub fn format_p(p: f64) -> String {
     if p >= 1e-4 {
         format!("{p:.4}")
     } else if p == 0.0 {
-        "0 (below 1e-300)".to_string()
+        "<1e-300".to_string()
     } else {
         format!("{p:.2e}")
+    }
+}
+
+/// `p = 0.0123`, `p = 5.50e-8` or `p < 1e-300`.
+pub fn p_equals(p: f64) -> String {
+    let text = format_p(p);
+    match text.strip_prefix('<') {
+        Some(rest) => format!("p < {rest}"),
+        None => format!("p = {text}"),
+    }
+}
+
+/// The method column of a rotated run: `deals` (Wilson on the deals, the floor for an
+/// untrustworthy design effect) or `d=0.79` (cluster-robust with that design effect).
+fn method_cell(m: Option<RateInterval>) -> String {
+    match m {
+        Some(RateInterval {
+            method: IntervalMethod::WilsonOnDeals,
+            ..
+        }) => "deals".to_string(),
+        Some(RateInterval {
+            design_effect: Some(d),
+            ..
+        }) => format!("d={d:.2}"),
+        _ => String::new(),
+    }
+}
+
+/// The line that says what the intervals of a run are.
+fn intervals_line(s: &Summary) -> String {
+    if s.group_size > 1 {
+        format!(
+            "95% intervals: cluster-robust by deal (Wilson on games / d, d = Kish design effect of the \
+             deal); `deals` = Wilson on the {} deals, the floor when d cannot be trusted (under {MIN_DEALS} deals, or d = 0)",
+            s.deals
+        )
+    } else {
+        format!("95% intervals: Wilson score on the {} games", s.games)
     }
 }
 
@@ -49,7 +87,7 @@ fn report(out: &mut Vec<u8>, title: &str, s: &Summary) -> std::io::Result<()> {
     if s.group_size > 1 {
         writeln!(
             out,
-            "{} deals x {} seat rotations = {} games; intervals treat each deal as one sample",
+            "{} deals x {} seat rotations = {} games; the deal is the unit of every interval and test",
             s.deals, s.group_size, s.games
         )?;
     } else {
@@ -67,11 +105,15 @@ fn report(out: &mut Vec<u8>, title: &str, s: &Summary) -> std::io::Result<()> {
         .bots
         .iter()
         .any(|b| b.mean_rank.is_some() && b.counts.ranked() > b.counts.wins);
+    let rotated = s.group_size > 1;
     write!(
         out,
         "{:>3}  {:<name_w$}  {:>10}  {:>10}  {:>8}  {:<20}",
         "bot", "name", "games", "wins", "win rate", "95% interval"
     )?;
+    if rotated {
+        write!(out, "  {:<7}", "method")?;
+    }
     if ranked {
         write!(out, "  {:>9}", "mean rank")?;
         for r in 1..=s.players {
@@ -90,6 +132,9 @@ fn report(out: &mut Vec<u8>, title: &str, s: &Summary) -> std::io::Result<()> {
             pct(b.win_rate),
             interval(b.interval)
         )?;
+        if rotated {
+            write!(out, "  {:<7}", method_cell(b.method))?;
+        }
         if ranked {
             match b.mean_rank {
                 Some(m) => write!(out, "  {m:>9.3}")?,
@@ -101,14 +146,24 @@ fn report(out: &mut Vec<u8>, title: &str, s: &Summary) -> std::io::Result<()> {
         }
         writeln!(out)?;
     }
+    if !ranked && s.bots.iter().any(|b| b.counts.ranks[0] > 0) {
+        writeln!(
+            out,
+            "mean rank: not defined (some games rank only the winner, e.g. end = first_finisher)"
+        )?;
+    }
     writeln!(out)?;
-    writeln!(
+    write!(
         out,
         "{:>4}  {:<6}  {:>10}  {:>10}  {:>8}  {:<20}",
         "seat", "colour", "games", "wins", "win rate", "95% interval"
     )?;
+    if rotated {
+        write!(out, "  {:<7}", "method")?;
+    }
+    writeln!(out)?;
     for seat in &s.seats {
-        writeln!(
+        write!(
             out,
             "{:>4}  {:<6}  {:>10}  {:>10}  {:>8}  {:<20}",
             seat.seat.index(),
@@ -118,16 +173,41 @@ fn report(out: &mut Vec<u8>, title: &str, s: &Summary) -> std::io::Result<()> {
             pct(seat.win_rate),
             interval(seat.interval)
         )?;
+        if rotated {
+            write!(out, "  {:<7}", method_cell(seat.method))?;
+        }
+        writeln!(out)?;
     }
-    match s.seat_test {
-        Some(t) => writeln!(
+    writeln!(out, "{}", intervals_line(s))?;
+    let correction = if rotated {
+        ", Rao-Scott corrected for the deal"
+    } else {
+        ""
+    };
+    match (s.seat_test, s.seat_order_test) {
+        (Some(t), true) => writeln!(
             out,
-            "all seats equal? chi-square {:.3}, df {}, p = {}",
+            "seat order (first-player) test, all seats win equally often? chi-square {:.3}, df {}{correction}, {}",
             t.statistic,
             t.df,
-            format_p(t.p_value)
+            p_equals(t.p_value)
         )?,
-        None => writeln!(out, "all seats equal? no wins to test")?,
+        (Some(t), false) => writeln!(
+            out,
+            "not a seat-order test: seat j holds bot j, so seats differ because the bots do \
+             (chi-square {:.3}, df {}, {}); add --rotate-seats to test seat order",
+            t.statistic,
+            t.df,
+            p_equals(t.p_value)
+        )?,
+        (None, _) => writeln!(out, "all seats equal? no wins to test")?,
+    }
+    if s.too_few_deals {
+        writeln!(
+            out,
+            "warning: only {} deals: too few to trust these intervals and tests (give at least {MIN_DEALS})",
+            s.deals
+        )?;
     }
     writeln!(out)?;
     writeln!(
@@ -157,4 +237,18 @@ fn report(out: &mut Vec<u8>, title: &str, s: &Summary) -> std::io::Result<()> {
         s.unfinished
     )?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn p_values_have_one_form() {
+        assert_eq!(format_p(0.38654), "0.3865");
+        assert_eq!(format_p(5.503e-8), "5.50e-8");
+        assert_eq!(format_p(0.0), "<1e-300");
+        assert_eq!(p_equals(0.0), "p < 1e-300");
+        assert_eq!(p_equals(0.0066), "p = 0.0066");
+    }
 }

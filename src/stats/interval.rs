@@ -57,6 +57,98 @@ pub fn design_effect(groups: u64, m: u64, wins: u64, wins_sq: u64) -> f64 {
     num as f64 / den as f64
 }
 
+/// Fewer deals than this are too few to trust an interval or a test: the design effect of
+/// rotated runs is then a rough estimate, and the normal approximations behind every test are
+/// poor. Reports say so.
+pub const MIN_DEALS: u64 = 30;
+
+/// How a win-rate interval was computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IntervalMethod {
+    /// The Wilson score interval on the games (independent games: no rotation).
+    Wilson,
+    /// Rotated runs: the Wilson interval on the effective sample size `games / d` (Kish design
+    /// effect `d` of the deal, the unit of randomisation): cluster-robust by deal.
+    ClusterByDeal,
+    /// Rotated runs whose design effect cannot be trusted (fewer than [`MIN_DEALS`] deals, or
+    /// `d = 0`) and whose cluster-robust interval is narrower than the Wilson interval on the
+    /// number of deals: that Wilson interval (each deal one sample) is reported instead.
+    WilsonOnDeals,
+}
+
+impl IntervalMethod {
+    /// The value written in CSV columns (`interval_method`).
+    pub fn name(self) -> &'static str {
+        match self {
+            IntervalMethod::Wilson => "wilson",
+            IntervalMethod::ClusterByDeal => "cluster_by_deal",
+            IntervalMethod::WilsonOnDeals => "wilson_on_deals",
+        }
+    }
+}
+
+/// A win rate's interval and how it was computed.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct RateInterval {
+    /// Lower bound.
+    pub low: f64,
+    /// Upper bound.
+    pub high: f64,
+    /// The method.
+    pub method: IntervalMethod,
+    /// The estimated design effect of the deal (rotated runs only).
+    pub design_effect: Option<f64>,
+}
+
+/// The interval of a win rate: `wins` of `games` played in `deals` deals of `group_size`
+/// games each; `wins_sq` = Σ over deals of (wins in the deal)². Without rotation
+/// (`group_size == 1`) the Wilson interval on the games. With rotation, the cluster-robust
+/// (Kish) Wilson interval on `games / d`. When `d` cannot be trusted (fewer than
+/// [`MIN_DEALS`] deals, or `d = 0`: every deal alike, which would make the interval a point),
+/// the interval is never narrower than the Wilson interval on the number of deals (each deal
+/// one sample). That floor is not applied to larger samples: `d` is at most about `m`, so the
+/// cluster-robust interval is nearly always the narrower one, and with enough deals it is the
+/// right one (rotation genuinely cancels seat luck). `None` without games.
+pub fn rate_interval(
+    wins: u64,
+    games: u64,
+    deals: u64,
+    group_size: u64,
+    wins_sq: u64,
+    z: f64,
+) -> Option<RateInterval> {
+    if group_size <= 1 {
+        let (low, high) = wilson(wins, games, games as f64, z)?;
+        return Some(RateInterval {
+            low,
+            high,
+            method: IntervalMethod::Wilson,
+            design_effect: None,
+        });
+    }
+    let deff = design_effect(deals, group_size, wins, wins_sq);
+    let n_eff = if deff > 0.0 {
+        games as f64 / deff
+    } else {
+        f64::INFINITY
+    };
+    let (klo, khi) = wilson(wins, games, n_eff, z)?;
+    let (flo, fhi) = wilson(wins, games, deals as f64, z)?;
+    let trusted = deals >= MIN_DEALS && deff > 0.0;
+    let (low, high, method) = if trusted || (klo <= flo && khi >= fhi) {
+        (klo, khi, IntervalMethod::ClusterByDeal)
+    } else {
+        (klo.min(flo), khi.max(fhi), IntervalMethod::WilsonOnDeals)
+    };
+    Some(RateInterval {
+        low,
+        high,
+        method,
+        design_effect: Some(deff),
+    })
+}
+
 /// The result of the chi-square test that every seat wins equally often.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct ChiSquare {
@@ -148,5 +240,35 @@ mod tests {
         let halved = equal_rates(&[30, 20], 2.0).unwrap();
         assert!((halved.statistic - 1.0).abs() < 1e-12);
         assert!(equal_rates(&[0, 0], 1.0).is_none());
+    }
+
+    #[test]
+    fn rotated_intervals_floor_at_wilson_on_the_deals_where_d_is_not_trusted() {
+        let z = z_for(0.95);
+        // 4 deals of 2 rotations, one win in each deal: d = 0, which alone gives a point.
+        let r = rate_interval(4, 8, 4, 2, 4, z).unwrap();
+        assert_eq!(r.design_effect, Some(0.0));
+        assert_eq!(r.method, IntervalMethod::WilsonOnDeals);
+        assert_eq!((r.low, r.high), wilson(4, 8, 4.0, z).unwrap());
+        assert!(r.high - r.low > 0.5, "{r:?}");
+        // Enough deals and d > 0: the cluster-robust interval, even when it is the narrower.
+        let r = rate_interval(300, 400, 200, 2, 100 * 4 + 100, z).unwrap();
+        assert_eq!(r.method, IntervalMethod::ClusterByDeal);
+        let d = r.design_effect.unwrap();
+        assert!(d > 0.0 && d < 1.0, "{d}");
+        assert_eq!((r.low, r.high), wilson(300, 400, 400.0 / d, z).unwrap());
+        // Every deal alike (d = 0) with many deals: still the floor, not a point.
+        let r = rate_interval(100, 400, 100, 4, 100, z).unwrap();
+        assert_eq!(r.method, IntervalMethod::WilsonOnDeals);
+        assert_eq!((r.low, r.high), wilson(100, 400, 100.0, z).unwrap());
+        // All-or-nothing deals (d > m): the cluster-robust interval is the wider one.
+        let r = rate_interval(200, 400, 100, 4, 50 * 16, z).unwrap();
+        assert_eq!(r.method, IntervalMethod::ClusterByDeal);
+        let (lo, hi) = wilson(200, 400, 400.0 / (4.0 * 100.0 / 99.0), z).unwrap();
+        assert_eq!((r.low, r.high), (lo, hi));
+        // Without rotation: plain Wilson on the games.
+        let r = rate_interval(81, 263, 263, 1, 81, z).unwrap();
+        assert_eq!((r.low, r.high), wilson(81, 263, 263.0, z).unwrap());
+        assert_eq!((r.method, r.design_effect), (IntervalMethod::Wilson, None));
     }
 }

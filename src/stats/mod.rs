@@ -8,6 +8,9 @@ mod summary;
 mod tally;
 
 pub use histogram::{Histogram, Spread};
-pub use interval::{ChiSquare, design_effect, equal_rates, wilson, z_for};
+pub use interval::{
+    ChiSquare, IntervalMethod, MIN_DEALS, RateInterval, design_effect, equal_rates, rate_interval,
+    wilson, z_for,
+};
 pub use summary::{BotLine, LengthLine, SeatLine, Summary};
 pub use tally::{Entrant, NO_BOT, Played, Tally};

@@ -70,7 +70,7 @@ fn greedy_ranks_above_random_and_outputs_do_not_depend_on_threads() {
         .sum();
     assert_eq!(wins, 360);
     let pairs = read(a.path(), "pairs.csv");
-    assert!(pairs.starts_with("bot,opponent,met,ahead,score\n"));
+    assert!(pairs.starts_with("bot,opponent,met,ahead,score,score_lo95,score_hi95,deals\n"));
     assert_eq!(pairs.lines().count(), 1 + 6);
 }
 

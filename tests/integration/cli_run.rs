@@ -110,7 +110,7 @@ fn every_flag_shapes_the_output_files() {
         stdout.contains("mean rank"),
         "full_ranking shows ranks: {stdout}"
     );
-    assert!(stdout.contains("all seats equal? chi-square"));
+    assert!(stdout.contains("seat order (first-player) test"));
 
     let games = read(&dir, "games.csv");
     let lines: Vec<&str> = games.lines().collect();
@@ -131,13 +131,13 @@ fn every_flag_shapes_the_output_files() {
     let s: Vec<&str> = summary.lines().collect();
     assert_eq!(
         s[0],
-        "bot,name,games,wins,win_rate,win_lo95,win_hi95,mean_rank,rank_1,rank_2,rank_3,rank_4,unranked"
+        "bot,name,games,wins,win_rate,win_lo95,win_hi95,mean_rank,rank_1,rank_2,rank_3,rank_4,unranked,design_effect,interval_method"
     );
     assert_eq!(s.len(), 4);
     assert!(s[1].starts_with("0,greedy,900,"), "{}", s[1]);
     let seats = read(&dir, "seats.csv");
     assert!(seats.starts_with(
-        "seat,colour,games,wins,win_rate,win_lo95,win_hi95,chi2,df,p_all_equal\n0,red,900,"
+        "seat,colour,games,wins,win_rate,win_lo95,win_hi95,chi2,df,p_all_equal,design_effect,interval_method,seat_test\n0,red,900,"
     ));
     assert_eq!(seats.lines().count(), 4);
     let lengths = read(&dir, "lengths.csv");
@@ -354,11 +354,19 @@ fn rotation_moves_the_bots_and_keeps_the_dice_with_the_seats() {
         assert_eq!(winners.len(), 4);
     }
     let summary = read(&dir, "summary.csv");
+    // Every bot wins exactly once per deal: the design effect is 0, so the interval is the
+    // Wilson interval on the 30 deals, not the point [25%, 25%].
     for k in 0..4 {
         assert!(
-            summary.contains(&format!("\n{k},greedy,120,30,0.250000,0.250000,0.250000,")),
+            summary.contains(&format!("\n{k},greedy,120,30,0.250000,0.")),
             "{summary}"
         );
+    }
+    for line in summary.lines().skip(1) {
+        let cells: Vec<&str> = line.split(',').collect();
+        let (lo, hi): (f64, f64) = (cells[5].parse().unwrap(), cells[6].parse().unwrap());
+        assert!(lo < 0.2 && hi > 0.3, "{line}");
+        assert!(line.ends_with(",0.000000,wilson_on_deals"), "{line}");
     }
 }
 

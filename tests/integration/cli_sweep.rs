@@ -69,12 +69,12 @@ fn sweeps_are_identical_across_thread_counts() {
         .sum();
     assert!((rates - 1.0).abs() < 1e-5, "{rates}");
     let cmp = read(a.path(), "compare.csv");
-    assert!(cmp.starts_with("a,b,metric,mean_a,mean_b,diff,diff_lo95,diff_hi95,p\n"));
+    assert!(cmp.starts_with("a,b,metric,mean_a,mean_b,diff,diff_lo95,diff_hi95,p,deals,method\n"));
     assert!(
         cmp.contains(",seat0_win,") && cmp.contains(",turns,"),
         "{cmp}"
     );
-    assert!(out_a.contains("paired comparison over 300 shared games"));
+    assert!(out_a.contains("paired comparison over 300 shared deals (one game each)"));
 }
 
 #[test]
@@ -109,7 +109,7 @@ fn sort_orders_the_table() {
         .lines()
         .filter(|l| l.contains("overshoot="))
         .take(4)
-        .map(|l| l.split_whitespace().nth(8).unwrap().parse().unwrap())
+        .map(|l| l.split_whitespace().nth(10).unwrap().parse().unwrap())
         .collect();
     assert_eq!(means.len(), 4, "{out}");
     assert!(means.windows(2).all(|w| w[0] >= w[1]), "{means:?}\n{out}");

@@ -13,12 +13,14 @@ mod reference;
 
 mod bots;
 mod cli_league;
+mod cli_merge_shards;
 mod cli_messages;
 mod cli_outputs;
 mod cli_replay;
 mod cli_resume;
 mod cli_run;
 mod cli_sprt;
+mod cli_stats;
 mod cli_sweep;
 mod golden;
 mod properties;
