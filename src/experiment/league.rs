@@ -127,8 +127,7 @@ pub struct PairRow {
 
 /// Per ordered pair of bots, sums over deals of its meetings `n_g` and doubled points `s_g`
 /// (2 per meeting finished ahead, 1 per tie): a ratio estimate with cluster-robust variance.
-#[derive(Clone, Copy, Debug, Default)]
-#[derive(serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, Default, serde::Serialize, serde::Deserialize)]
 struct PairDeals {
     deals: u64,
     n: u128,

@@ -15,7 +15,7 @@ mod tables;
 mod text;
 
 pub use checkpoint::{CHECKPOINT_FILE, Checkpoint, CheckpointError, Loaded, fnv1a};
-pub use forfeits::{SUMMARY_FORFEITS_HEADER, summary_with_forfeits};
+pub use forfeits::{FORFEITS_COLUMN, summary_with_forfeits};
 pub use games::{GAMES_HEADER, GamesCsv, write_game_row};
 pub use manifest::{
     JobStatus, LeagueSection, MANIFEST_FILE, MANIFEST_FORMAT, Manifest, ManifestBot, ManifestError,
