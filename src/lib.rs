@@ -20,6 +20,7 @@ pub mod engine;
 pub mod experiment;
 pub mod export;
 pub mod record;
+pub mod report;
 pub mod runner;
 pub mod stats;
 pub mod suggest;

@@ -64,6 +64,10 @@ pub struct JobArgs {
     /// Directory of bot profiles [default: bots].
     #[arg(long)]
     pub bots_dir: Option<PathBuf>,
+    /// After the job, also write report.html into --out (charts and tables; see `aeroplane
+    /// report`).
+    #[arg(long)]
+    pub report: bool,
 }
 
 impl JobArgs {
@@ -109,10 +113,26 @@ pub fn load_lineup(text: &str, bots_dir: &Path) -> anyhow::Result<Vec<BotSpec>> 
     Ok(specs)
 }
 
-/// Opens the output directory, if one is asked for.
-pub fn open_out(out: Option<&Path>, force: bool) -> anyhow::Result<Option<OutputDir>> {
+/// Opens the output directory, if one is asked for; `--report` needs one.
+pub fn open_out(
+    out: Option<&Path>,
+    force: bool,
+    report: bool,
+) -> anyhow::Result<Option<OutputDir>> {
+    if report && out.is_none() {
+        anyhow::bail!("--report writes report.html into the output directory: give --out DIR");
+    }
     out.map(|p| OutputDir::create(p, force).map_err(anyhow::Error::from))
         .transpose()
+}
+
+/// With `--report`, writes report.html into the output directory (after the job's files).
+pub fn write_report(out: Option<&OutputDir>, report: bool) -> anyhow::Result<()> {
+    if let (Some(dir), true) = (out, report) {
+        aeroplane::report::write(dir)
+            .with_context(|| format!("writing the report of {}", dir.path().display()))?;
+    }
+    Ok(())
 }
 
 /// The report's last line: where the files are.

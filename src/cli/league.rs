@@ -8,7 +8,7 @@ use clap::Args;
 use aeroplane::bots::registry::parse_lineup;
 use aeroplane::experiment::{self, LeagueJob};
 
-use super::common::{DEFAULT_BOTS_DIR, JobArgs, load_rules, open_out, print_written};
+use super::common::{DEFAULT_BOTS_DIR, JobArgs, load_rules, open_out, print_written, write_report};
 use super::progress::Progress;
 
 /// Arguments of `aeroplane league`.
@@ -56,7 +56,7 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<ExitCode> {
         args.bootstrap,
     )?;
     let exec = a.exec(None, None)?;
-    let out = open_out(a.out.as_deref(), a.force)?;
+    let out = open_out(a.out.as_deref(), a.force, a.report)?;
     let progress = Progress::new(job.total_games(), a.quiet);
     let ctx = experiment::Context {
         exec,
@@ -68,6 +68,7 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<ExitCode> {
     let report = report?;
     let mut stdout = std::io::stdout().lock();
     report.write_text(&mut stdout)?;
+    write_report(out.as_ref(), a.report)?;
     print_written(&mut stdout, out.as_ref())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -6,6 +6,7 @@ mod common;
 mod league;
 mod progress;
 mod replay;
+mod report;
 mod run;
 mod sweep;
 
@@ -29,6 +30,8 @@ enum Command {
     Sweep(Box<sweep::SweepArgs>),
     /// Rate a pool of bots from balanced mixed tables (Plackett-Luce, bootstrap intervals).
     League(Box<league::LeagueArgs>),
+    /// Write report.html (charts and tables, one self-contained page) from a job's --out folder.
+    Report(report::ReportArgs),
     /// Time a fixed workload and print a digest of every game's outcome.
     Bench(bench::BenchArgs),
     /// Play one game from given dice (or from a seed and game index) and print its move log.
@@ -46,6 +49,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Run(args) => run::run(*args),
         Command::Sweep(args) => sweep::run(*args),
         Command::League(args) => league::run(*args),
+        Command::Report(args) => report::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Rules(args) => common::print_rules(args),

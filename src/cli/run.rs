@@ -13,7 +13,9 @@ use aeroplane::experiment::{self, RunJob, SPRT_CHUNK_DEALS, SprtJob};
 use aeroplane::export::Manifest;
 use aeroplane::runner::{RunConfigFile, RunSpec};
 
-use super::common::{DEFAULT_BOTS_DIR, JobArgs, load_lineup, load_rules, open_out, print_written};
+use super::common::{
+    DEFAULT_BOTS_DIR, JobArgs, load_lineup, load_rules, open_out, print_written, write_report,
+};
 use super::progress::Progress;
 
 /// The lineup of the default tournament.
@@ -196,7 +198,7 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
 pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let r = resolve(&args)?;
     let quiet = r.quiet;
-    let out = open_out(r.out.as_deref(), args.job.force)?;
+    let out = open_out(r.out.as_deref(), args.job.force, args.job.report)?;
     let total = match &r.job {
         Job::Run(j) => j.spec.total_games(),
         Job::Sprt(j) => j.spec.total_games(),
@@ -225,6 +227,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
             report.run.tally.games
         }
     };
+    write_report(out.as_ref(), args.job.report)?;
     print_written(&mut stdout, out.as_ref())?;
     let secs = start.elapsed().as_secs_f64();
     if !quiet {

@@ -10,7 +10,9 @@ use aeroplane::analysis::vary::OPTIONS;
 use aeroplane::experiment::{self, DEFAULT_SORT, SweepJob};
 use aeroplane::export::SortKey;
 
-use super::common::{DEFAULT_BOTS_DIR, JobArgs, load_lineup, load_rules, open_out, print_written};
+use super::common::{
+    DEFAULT_BOTS_DIR, JobArgs, load_lineup, load_rules, open_out, print_written, write_report,
+};
 use super::progress::Progress;
 
 /// A sweep config (TOML): optional `rules`, `bots`, `games`, `seed` and a `[sweep]` table of
@@ -141,7 +143,7 @@ fn resolve(args: &SweepArgs) -> anyhow::Result<SweepJob> {
 pub fn run(args: SweepArgs) -> anyhow::Result<ExitCode> {
     let job = resolve(&args)?;
     let exec = args.job.exec(None, None)?;
-    let out = open_out(args.job.out.as_deref(), args.job.force)?;
+    let out = open_out(args.job.out.as_deref(), args.job.force, args.job.report)?;
     let progress = Progress::new(job.total_games(), args.job.quiet);
     let ctx = experiment::Context {
         exec,
@@ -153,6 +155,7 @@ pub fn run(args: SweepArgs) -> anyhow::Result<ExitCode> {
     let report = report?;
     let mut stdout = std::io::stdout().lock();
     report.write_text(&mut stdout)?;
+    write_report(out.as_ref(), args.job.report)?;
     print_written(&mut stdout, out.as_ref())?;
     Ok(ExitCode::SUCCESS)
 }

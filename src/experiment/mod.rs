@@ -90,11 +90,7 @@ fn finish<T>(
             Ok(value)
         }
         Err(e) => {
-            manifest.finish(
-                JobStatus::Failed,
-                manifest.games_played,
-                Some(chain(&e)),
-            );
+            manifest.finish(JobStatus::Failed, manifest.games_played, Some(chain(&e)));
             if let Some(dir) = out {
                 // The job's error matters more than a second failure to write.
                 let _ = dir.write_json(MANIFEST_FILE, manifest);

@@ -44,6 +44,8 @@ pub struct SprtReport {
     pub bot_b: String,
     /// The test's state at the stop.
     pub sprt: SprtSummary,
+    /// The log-likelihood ratio after each check of the test: (games played, LLR).
+    pub path: Vec<(u64, f64)>,
 }
 
 impl SprtJob {
@@ -106,6 +108,7 @@ impl SprtJob {
         let per_deal = spec.games_per_deal() as usize;
         let mut test = Sprt::new(self.config, 2 * per_deal as u32);
         let mut tally = Tally::new(spec.players(), spec.games_per_deal());
+        let mut path = Vec::new();
         let parts = std::slice::from_ref(spec);
         let plan = Plan::chunked(parts, self.chunk_deals)?;
         runner::execute(
@@ -131,6 +134,7 @@ impl SprtJob {
                     test.add(points);
                 }
                 tally.merge(&unit.tally);
+                path.push((tally.games, test.llr()));
                 Ok(match test.status() {
                     Verdict::Continue => Flow::Continue,
                     _ => Flow::Stop,
@@ -144,6 +148,7 @@ impl SprtJob {
             bot_a: names[0].clone(),
             bot_b: names[1].clone(),
             sprt: test.summary(),
+            path,
         };
         if let Some(dir) = ctx.out {
             for table in run_tables(&report.run.tally, &report.run.summary) {

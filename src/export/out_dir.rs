@@ -20,7 +20,7 @@ pub const LOCK_FILE: &str = ".aeroplane.lock";
 
 /// Files (and suffixes) this tool writes into an output directory: what `--force` removes and
 /// what makes a directory count as holding results.
-pub const OWN_FILES: [&str; 14] = [
+pub const OWN_FILES: [&str; 15] = [
     "run.json",
     "summary.json",
     "summary.csv",
@@ -35,6 +35,7 @@ pub const OWN_FILES: [&str; 14] = [
     "league.csv",
     "pairs.csv",
     "sprt.json",
+    "report.html",
 ];
 
 /// Why an output directory cannot be used.
@@ -74,6 +75,9 @@ pub enum OutDirError {
     /// The path exists and is not a directory.
     #[error("--out {0} exists and is not a directory")]
     NotADirectory(String),
+    /// A folder of results to add to does not exist.
+    #[error("{0} is not a folder: give the --out folder of a run, sweep or league")]
+    NoFolder(String),
     /// Reading or writing failed.
     #[error(transparent)]
     Io(#[from] ExportError),
@@ -117,6 +121,15 @@ impl OutputDir {
             }
         }
         Ok(dir)
+    }
+
+    /// Opens a folder that already holds a job's results to add a file to it (a report):
+    /// takes the lock, so a job still writing there is not read half-way, and removes nothing.
+    pub fn open_existing(path: &Path) -> Result<OutputDir, OutDirError> {
+        if !path.is_dir() {
+            return Err(OutDirError::NoFolder(path.display().to_string()));
+        }
+        OutputDir::lock(path)
     }
 
     /// Takes the directory's lock (a file holding this process's id); a lock left by a process
