@@ -651,9 +651,10 @@ pub(crate) fn heat_map(
                     Some(v) => (
                         blues(*v),
                         format!("{v:.3}"),
-                        if *v > 0.55 { WHITE } else { INK },
+                        // Pure black, not INK: the page gives INK labels a white halo.
+                        if *v > 0.55 { WHITE } else { BLACK },
                     ),
-                    None => (RGBColor(235, 235, 235), "-".to_string(), INK),
+                    None => (RGBColor(235, 235, 235), "-".to_string(), BLACK),
                 };
                 chart
                     .draw_series([Rectangle::new([(x, y), (x + 1.0, y + 1.0)], fill.filled())])

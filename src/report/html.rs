@@ -66,7 +66,7 @@ pub(crate) fn tn(text: impl Into<String>) -> Td {
     }
 }
 
-const STYLE: &str = r#"
+const STYLE: &str = r##"
 :root { color-scheme: light; }
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", Arial, sans-serif;
   color: #1a1a1a; background: #ffffff; max-width: 62rem; margin: 1.5rem auto; padding: 0 1.2rem;
@@ -79,6 +79,8 @@ p.finding { font-size: 1.05rem; background: #f2f6fa; border-left: 4px solid #007
 p.note { color: #444; font-size: .92rem; border-left: 4px solid #E69F00; padding: .3rem .8rem; background: #fffaf0; }
 figure { margin: .8rem 0 1rem 0; }
 figure svg { display: block; max-width: 100%; height: auto; }
+/* A white halo keeps dark chart labels readable where a line crosses them. */
+figure svg text[fill="#1A1A1A"] { paint-order: stroke; stroke: #ffffff; stroke-width: 3px; stroke-linejoin: round; }
 figcaption { font-size: .9rem; color: #444; margin-top: .3rem; }
 table { border-collapse: collapse; margin: .5rem 0 1rem 0; font-size: .9rem; }
 th, td { border: 1px solid #bbb; padding: .2rem .5rem; text-align: left; vertical-align: top; }
@@ -97,7 +99,7 @@ footer { margin-top: 2.5rem; font-size: .85rem; color: #555; border-top: 1px sol
   figure, table, pre, p.finding { break-inside: avoid; }
   a { color: inherit; text-decoration: none; }
 }
-"#;
+"##;
 
 /// A report page under construction.
 pub(crate) struct Page {

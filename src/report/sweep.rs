@@ -138,7 +138,7 @@ pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
                     .num(&format!("seat{s}_win"))
                     .map_or(String::new(), pct)));
             }
-            row.push(tn(r.text("chi2_p")));
+            row.push(tn(r.num("chi2_p").map_or(String::new(), format_p)));
             row.push(tn(r
                 .num("max_seat_edge")
                 .map_or(String::new(), |x| format!("{:.2}", 100.0 * x))));
