@@ -221,7 +221,7 @@ pub(crate) fn intervals(c: &IntervalChart<'_>) -> Result<String, ReportError> {
         entries.push((s.name.clone(), Mark::Marker(0, 0)));
     }
     if let Some((_, name)) = &c.reference {
-        entries.push((name.clone(), Mark::Line(INK, 8)));
+        entries.push((name.clone(), Mark::Line(INK, 14)));
     }
     let legend_h = legend_height(&entries);
     svg(360 + legend_h, |root| {
@@ -243,7 +243,7 @@ pub(crate) fn intervals(c: &IntervalChart<'_>) -> Result<String, ReportError> {
         chart
             .configure_mesh()
             .disable_x_mesh()
-            .light_line_style(WHITE)
+            .max_light_lines(0)
             .bold_line_style(GRID)
             .x_desc(c.x_label)
             .y_desc(c.y_label)
@@ -262,8 +262,8 @@ pub(crate) fn intervals(c: &IntervalChart<'_>) -> Result<String, ReportError> {
             chart
                 .draw_series(DashedLineSeries::new(
                     vec![(-0.5, *r), (n as f64 - 0.5, *r)],
-                    8,
-                    4,
+                    14,
+                    6,
                     INK.stroke_width(2),
                 ))
                 .map_err(e)?;
@@ -363,7 +363,7 @@ pub(crate) fn histogram(
         entries.push((format!("mean {m:.1} {unit}"), Mark::Line(PALETTE[1], 0)));
     }
     if let Some(m) = median {
-        entries.push((format!("median {m:.0} {unit}"), Mark::Line(INK, 7)));
+        entries.push((format!("median {m:.0} {unit}"), Mark::Line(INK, 12)));
     }
     let strip_h = legend_height(&entries);
     svg(360 + strip_h, |root| {
@@ -380,7 +380,7 @@ pub(crate) fn histogram(
         chart
             .configure_mesh()
             .disable_x_mesh()
-            .light_line_style(WHITE)
+            .max_light_lines(0)
             .bold_line_style(GRID)
             .x_desc(format!("game length ({unit})"))
             .y_desc(if w == 1 {
@@ -433,8 +433,8 @@ pub(crate) fn histogram(
             chart
                 .draw_series(DashedLineSeries::new(
                     vec![(m + 0.5, 0.0), (m + 0.5, top)],
-                    7,
-                    4,
+                    12,
+                    6,
                     INK.stroke_width(3),
                 ))
                 .map_err(e)?;
@@ -465,7 +465,7 @@ pub(crate) fn bars(
         chart
             .configure_mesh()
             .disable_y_mesh()
-            .light_line_style(WHITE)
+            .max_light_lines(0)
             .bold_line_style(GRID)
             .x_desc(x_label)
             .axis_desc_style((FONT, DESC))
@@ -534,7 +534,7 @@ pub(crate) fn llr_path(path: &[(u64, f64)], lower: f64, upper: f64) -> Result<St
             .map_err(e)?;
         chart
             .configure_mesh()
-            .light_line_style(WHITE)
+            .max_light_lines(0)
             .bold_line_style(GRID)
             .x_desc("games played")
             .y_desc("log-likelihood ratio")
