@@ -227,6 +227,11 @@ fn sweep_report_sorts_by_fairness_and_shows_the_comparison() {
         assert!(html.contains(&r[col(&h, "diff")]));
     }
     assert!(html.contains("McNemar"));
+    assert!(
+        html.contains("overshoot=illegal home_lane_cells=6 (the base rules)")
+            || html.contains("overshoot=illegal home_lane_cells=6 (fairest) (the base rules)"),
+        "the preset's own variant is marked"
+    );
 }
 
 #[test]

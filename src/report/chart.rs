@@ -677,3 +677,38 @@ pub(crate) fn heat_map(
         Ok(())
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bins_are_round_and_cover_the_span() {
+        assert_eq!(bin_width(50, 70), 1);
+        assert_eq!(bin_width(71, 70), 2);
+        assert_eq!(bin_width(400, 70), 10);
+        assert_eq!(bin_width(3000, 70), 50);
+    }
+
+    #[test]
+    fn the_ramp_darkens_monotonically() {
+        let lum = |c: RGBColor| 0.2126 * c.0 as f64 + 0.7152 * c.1 as f64 + 0.0722 * c.2 as f64;
+        let steps: Vec<f64> = (0..=10).map(|i| lum(blues(i as f64 / 10.0))).collect();
+        assert!(steps.windows(2).all(|w| w[0] > w[1]), "{steps:?}");
+    }
+
+    #[test]
+    fn charts_are_svg_documents() {
+        let svg = histogram(
+            &[(10, 3), (11, 5), (14, 1)],
+            Some(11.2),
+            Some(11.0),
+            "turns",
+        )
+        .unwrap();
+        assert!(svg.trim_start().starts_with("<svg"));
+        assert!(svg.contains("mean 11.2 turns") && svg.contains("median 11 turns"));
+        let empty = histogram(&[], None, None, "turns").unwrap();
+        assert!(empty.contains("no games"));
+    }
+}

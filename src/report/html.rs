@@ -223,3 +223,21 @@ fn strip_prolog(svg: &str) -> &str {
         s
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_is_escaped_and_svg_prologs_are_dropped() {
+        assert_eq!(
+            esc("a<b & \"c\" 'd'"),
+            "a&lt;b &amp; &quot;c&quot; &#39;d&#39;"
+        );
+        assert_eq!(strip_prolog("<?xml version=\"1.0\"?>\n<svg/>"), "<svg/>");
+        assert_eq!(
+            pct_interval(0.25, Some(0.2), Some(0.3)),
+            "25.00% [20.00, 30.00]"
+        );
+    }
+}

@@ -7,7 +7,7 @@ use crate::export::format_p;
 
 use super::ReportError;
 use super::chart::{self, IntervalChart, Point, Series};
-use super::html::{Page, pct, td, tn};
+use super::html::{Page, json_text, pct, td, tn};
 use super::load::{Csv, Folder, Row};
 use super::run;
 
@@ -18,6 +18,17 @@ fn settings(label: &str) -> Vec<(String, String)> {
         .filter_map(|t| t.split_once('='))
         .map(|(o, v)| (o.to_string(), v.to_string()))
         .collect()
+}
+
+/// Whether every setting of a variant label is the base rules' own value.
+fn is_base(rules: &Value, label: &str) -> bool {
+    let s = settings(label);
+    !s.is_empty()
+        && s.iter().all(|(o, v)| {
+            rules
+                .get(o)
+                .is_some_and(|b| json_text(b).replace(' ', "") == v.replace(' ', ""))
+        })
 }
 
 /// The varied options, in product order: from run.json, else from the first variant's label.
@@ -120,19 +131,20 @@ pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
     ] {
         head.push(h.into());
     }
+    let base = f.manifest_field("rules");
     let table_rows = order
         .iter()
         .enumerate()
         .map(|(place, &i)| {
             let r = &rows[i];
-            let mut row = vec![
-                tn(r.text("index")),
-                td(if place == 0 {
-                    format!("{} (fairest)", r.text("variant"))
-                } else {
-                    r.text("variant").to_string()
-                }),
-            ];
+            let mut label = r.text("variant").to_string();
+            if place == 0 {
+                label.push_str(" (fairest)");
+            }
+            if base.is_some_and(|b| is_base(b, r.text("variant"))) {
+                label.push_str(" (the base rules)");
+            }
+            let mut row = vec![tn(r.text("index")), td(label)];
             for s in 0..players {
                 row.push(tn(r
                     .num(&format!("seat{s}_win"))
@@ -345,4 +357,25 @@ fn comparison(page: &mut Page, f: &Folder) -> Result<(), ReportError> {
         None,
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_split_into_settings_and_the_base_is_recognised() {
+        assert_eq!(
+            settings("overshoot=bounce launch_rolls=[2,4,6]"),
+            vec![
+                ("overshoot".to_string(), "bounce".to_string()),
+                ("launch_rolls".to_string(), "[2,4,6]".to_string())
+            ]
+        );
+        assert!(settings("base").is_empty());
+        let rules = serde_json::json!({"overshoot": "bounce", "launch_rolls": [2, 4, 6]});
+        assert!(is_base(&rules, "overshoot=bounce launch_rolls=[2,4,6]"));
+        assert!(!is_base(&rules, "overshoot=illegal launch_rolls=[2,4,6]"));
+        assert!(!is_base(&rules, "base"));
+    }
 }
