@@ -228,6 +228,10 @@ fn sweep_report_sorts_by_fairness_and_shows_the_comparison() {
     }
     assert!(html.contains("McNemar"));
     assert!(
+        html.contains("<th>a - b</th>"),
+        "compare.csv's diff is a - b"
+    );
+    assert!(
         html.contains("overshoot=illegal home_lane_cells=6 (the base rules)")
             || html.contains("overshoot=illegal home_lane_cells=6 (fairest) (the base rules)"),
         "the preset's own variant is marked"

@@ -343,15 +343,24 @@ fn comparison(page: &mut Page, f: &Folder) -> Result<(), ReportError> {
         .rows()
         .map(|r| {
             let mut row = vec![td(r.text("a")), td(r.text("b")), td(r.text("metric"))];
-            for c in ["mean_a", "mean_b", "diff", "diff_lo95", "diff_hi95", "p"] {
+            for c in ["mean_a", "mean_b", "diff", "diff_lo95", "diff_hi95"] {
                 row.push(tn(r.text(c)));
             }
+            row.push(tn(r.num("p").map_or(String::new(), format_p)));
             row
         })
         .collect();
     page.table(
         &[
-            "a", "b", "metric", "mean a", "mean b", "b - a", "low 95%", "high 95%", "p",
+            "a",
+            "b",
+            "metric",
+            "mean a",
+            "mean b",
+            "a - b",
+            "a - b low 95%",
+            "a - b high 95%",
+            "p",
         ],
         rows,
         None,
