@@ -82,6 +82,7 @@ figure svg { display: block; max-width: 100%; height: auto; }
 /* A white halo keeps dark chart labels readable where a line crosses them. */
 figure svg text[fill="#1A1A1A"] { paint-order: stroke; stroke: #ffffff; stroke-width: 3px; stroke-linejoin: round; }
 figcaption { font-size: .9rem; color: #444; margin-top: .3rem; }
+div.scroll { max-width: 100%; overflow-x: auto; }
 table { border-collapse: collapse; margin: .5rem 0 1rem 0; font-size: .9rem; }
 th, td { border: 1px solid #bbb; padding: .2rem .5rem; text-align: left; vertical-align: top; }
 th { background: #eef1f4; }
@@ -97,6 +98,8 @@ footer { margin-top: 2.5rem; font-size: .85rem; color: #555; border-top: 1px sol
   body { max-width: none; margin: 0; font-size: 10pt; }
   h2 { break-after: avoid; }
   figure, table, pre, p.finding { break-inside: avoid; }
+  div.scroll { overflow: visible; }
+  table { font-size: 8pt; }
   a { color: inherit; text-decoration: none; }
 }
 "##;
@@ -178,7 +181,8 @@ impl Page {
 
     /// A table; the row at `highlight` is marked (bold on a tinted background).
     pub fn table(&mut self, head: &[&str], rows: Vec<Vec<Td>>, highlight: Option<usize>) {
-        self.body.push_str("<table>\n<thead><tr>");
+        self.body
+            .push_str("<div class=\"scroll\">\n<table>\n<thead><tr>");
         for h in head {
             self.body.push_str(&format!("<th>{}</th>", esc(h)));
         }
@@ -199,7 +203,7 @@ impl Page {
             }
             self.body.push_str("</tr>\n");
         }
-        self.body.push_str("</tbody>\n</table>\n");
+        self.body.push_str("</tbody>\n</table>\n</div>\n");
     }
 
     /// The finished document.

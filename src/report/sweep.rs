@@ -137,12 +137,16 @@ pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
         .enumerate()
         .map(|(place, &i)| {
             let r = &rows[i];
-            let mut label = r.text("variant").to_string();
+            let mut marks = Vec::new();
             if place == 0 {
-                label.push_str(" (fairest)");
+                marks.push("fairest");
             }
             if base.is_some_and(|b| is_base(b, r.text("variant"))) {
-                label.push_str(" (the base rules)");
+                marks.push("the base rules");
+            }
+            let mut label = r.text("variant").to_string();
+            if !marks.is_empty() {
+                label.push_str(&format!(" ({})", marks.join("; ")));
             }
             let mut row = vec![tn(r.text("index")), td(label)];
             for s in 0..players {
