@@ -39,6 +39,7 @@ pub mod bots;
 pub mod config;
 pub mod experiment;
 pub mod export;
+pub mod report;
 pub mod runner;
 pub mod stats;
 pub mod suggest;

@@ -76,6 +76,10 @@ pub struct JobArgs {
     /// combine the shards' folders with `aeroplane merge`.
     #[arg(long, value_name = "K/N|slurm")]
     pub shard: Option<String>,
+    /// After the job, also write report.html into --out (charts and tables; see `aeroplane
+    /// report`).
+    #[arg(long)]
+    pub report: bool,
 }
 
 /// Parses `--shard K/N` (0-based) or `--shard slurm`.
@@ -136,6 +140,8 @@ pub struct Launch {
     pub shard: Option<Shard>,
     /// Go on with the job in `out`.
     pub resume: bool,
+    /// Also write report.html when the job is complete.
+    pub report: bool,
 }
 
 /// Runs a job: opens its folder, shows progress, stops cleanly on a signal, prints the report
@@ -143,7 +149,7 @@ pub struct Launch {
 pub fn launch(l: Launch) -> anyhow::Result<ExitCode> {
     let out = match (&l.out, l.resume) {
         (Some(p), true) => Some(OutputDir::reopen(p)?),
-        (p, _) => open_out(p.as_deref(), l.force)?,
+        (p, _) => open_out(p.as_deref(), l.force, l.report)?,
     };
     let planned = l.job.planned_games(l.exec.chunk_deals, l.shard);
     let progress = Progress::new(planned, l.quiet);
@@ -160,7 +166,7 @@ pub fn launch(l: Launch) -> anyhow::Result<ExitCode> {
     let outcome = l.job.execute(&ctx);
     progress.finish();
     let outcome = outcome?;
-    finish(outcome, out.as_ref(), start, l.quiet)
+    finish(outcome, out.as_ref(), start, l.quiet, l.report)
 }
 
 /// A test hook: with `AEROPLANE_TEST_SIGNAL_AFTER_UNITS=N` (and optionally
@@ -194,6 +200,7 @@ pub fn finish(
     out: Option<&OutputDir>,
     start: Instant,
     quiet: bool,
+    report_html: bool,
 ) -> anyhow::Result<ExitCode> {
     for n in &outcome.notes {
         eprintln!("note: {n}");
@@ -206,6 +213,7 @@ pub fn finish(
     match outcome.ended {
         JobEnd::Finished(report) => {
             let mut stdout = std::io::stdout().lock();
+            write_report(out, report_html)?;
             report.write_text(&mut stdout)?;
             print_written(&mut stdout, out)?;
             stdout.flush()?;
@@ -301,10 +309,26 @@ pub fn load_lineup(text: &str, bots_dir: &Path) -> anyhow::Result<Vec<BotSpec>> 
     Ok(specs)
 }
 
-/// Opens the output directory, if one is asked for.
-pub fn open_out(out: Option<&Path>, force: bool) -> anyhow::Result<Option<OutputDir>> {
+/// Opens the output directory, if one is asked for; `--report` needs one.
+pub fn open_out(
+    out: Option<&Path>,
+    force: bool,
+    report: bool,
+) -> anyhow::Result<Option<OutputDir>> {
+    if report && out.is_none() {
+        anyhow::bail!("--report writes report.html into the output directory: give --out DIR");
+    }
     out.map(|p| OutputDir::create(p, force).map_err(anyhow::Error::from))
         .transpose()
+}
+
+/// With `--report`, writes report.html into the output directory (after the job's files).
+pub fn write_report(out: Option<&OutputDir>, report: bool) -> anyhow::Result<()> {
+    if let (Some(dir), true) = (out, report) {
+        aeroplane::report::write(dir)
+            .with_context(|| format!("writing the report of {}", dir.path().display()))?;
+    }
+    Ok(())
 }
 
 /// The report's last line: where the files are.

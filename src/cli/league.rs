@@ -90,5 +90,6 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<ExitCode> {
         quiet: a.quiet || cfg.quiet.unwrap_or(false),
         shard: a.shard()?,
         resume: false,
+        report: a.report,
     })
 }

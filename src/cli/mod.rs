@@ -7,6 +7,7 @@ mod external;
 mod league;
 mod progress;
 mod replay;
+mod report;
 mod resume;
 mod run;
 mod signals;
@@ -32,6 +33,8 @@ enum Command {
     Sweep(Box<sweep::SweepArgs>),
     /// Rate a pool of bots from balanced mixed tables (Plackett-Luce, bootstrap intervals).
     League(Box<league::LeagueArgs>),
+    /// Write report.html (charts and tables, one self-contained page) from a job's --out folder.
+    Report(report::ReportArgs),
     /// Time a fixed workload and print a digest of every game's outcome.
     Bench(bench::BenchArgs),
     /// Finish a job that was interrupted (or a shard), from its output folder.
@@ -53,6 +56,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Run(args) => run::run(*args),
         Command::Sweep(args) => sweep::run(*args),
         Command::League(args) => league::run(*args),
+        Command::Report(args) => report::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Resume(args) => resume::resume(args),

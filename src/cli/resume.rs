@@ -92,13 +92,14 @@ pub fn resume(args: ResumeArgs) -> anyhow::Result<ExitCode> {
             count: s.count,
         }),
         resume: true,
+        report: false,
     })
 }
 
 /// Runs `aeroplane merge`.
 pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
     let (m, job) = read_job(&args.shards[0])?;
-    let out: OutputDir = open_out(Some(&args.out), args.force)?.expect("a folder");
+    let out: OutputDir = open_out(Some(&args.out), args.force, false)?.expect("a folder");
     let start = Instant::now();
     let outcome = job.merge(&out, &args.shards, m.unit_deals, args.allow_partial)?;
     if !outcome.notes.is_empty() {
@@ -107,5 +108,5 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
             outcome.played, outcome.planned
         );
     }
-    finish(outcome, Some(&out), start, true)
+    finish(outcome, Some(&out), start, true, false)
 }

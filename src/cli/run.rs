@@ -218,5 +218,6 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         quiet: r.quiet,
         shard: args.job.shard()?,
         resume: false,
+        report: args.job.report,
     })
 }

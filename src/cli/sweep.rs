@@ -116,5 +116,6 @@ pub fn run(args: SweepArgs) -> anyhow::Result<ExitCode> {
         quiet: args.job.quiet,
         shard: args.job.shard()?,
         resume: false,
+        report: args.job.report,
     })
 }

@@ -45,6 +45,8 @@ pub struct SprtReport {
     pub bot_b: String,
     /// The test's state at the stop.
     pub sprt: SprtSummary,
+    /// The log-likelihood ratio after each check of the test: (games played, LLR).
+    pub path: Vec<(u64, f64)>,
 }
 
 impl SprtJob {
@@ -116,6 +118,7 @@ impl SprtJob {
             test: Sprt::new(self.config, 2 * per_deal as u32),
             tally: Tally::new(self.spec.players(), self.spec.games_per_deal()),
             per_deal,
+            path: Vec::new(),
         }
     }
 
@@ -132,6 +135,7 @@ impl SprtJob {
             bot_a: names[0].clone(),
             bot_b: names[1].clone(),
             sprt: fold.test.summary(),
+            path: std::mem::take(&mut fold.path),
         };
         if let Some(s) = manifest.sprt.as_mut() {
             s.result = Some(verdict_word(report.sprt.verdict).to_string());
@@ -161,6 +165,8 @@ pub(crate) struct SprtFold {
     test: Sprt,
     tally: Tally,
     per_deal: usize,
+    /// The LLR after each unit: (games, LLR).
+    path: Vec<(u64, f64)>,
 }
 
 /// One unit of the head-to-head: its tally and bot A's points in each deal, in deal order.
@@ -203,6 +209,7 @@ impl Fold for SprtFold {
             self.test.add(p);
         }
         self.tally.merge(&record.tally);
+        self.path.push((self.tally.games, self.test.llr()));
         match self.test.status() {
             Verdict::Continue => Flow::Continue,
             _ => Flow::Stop,

@@ -78,6 +78,9 @@ pub enum OutDirError {
     /// The path exists and is not a directory.
     #[error("--out {0} exists and is not a directory")]
     NotADirectory(String),
+    /// A folder of results to add to does not exist.
+    #[error("{0} is not a folder: give the --out folder of a run, sweep or league")]
+    NoFolder(String),
     /// Reading or writing failed.
     #[error(transparent)]
     Io(#[from] ExportError),
@@ -137,6 +140,15 @@ impl OutputDir {
     pub fn reopen(path: &Path) -> Result<OutputDir, OutDirError> {
         if !path.is_dir() {
             return Err(OutDirError::NotADirectory(path.display().to_string()));
+        }
+        OutputDir::lock(path)
+    }
+
+    /// Opens a folder that already holds a job's results to add a file to it (a report):
+    /// takes the lock, so a job still writing there is not read half-way, and removes nothing.
+    pub fn open_existing(path: &Path) -> Result<OutputDir, OutDirError> {
+        if !path.is_dir() {
+            return Err(OutDirError::NoFolder(path.display().to_string()));
         }
         OutputDir::lock(path)
     }

@@ -17,6 +17,7 @@ mod cli_merge_shards;
 mod cli_messages;
 mod cli_outputs;
 mod cli_replay;
+mod cli_report;
 mod cli_resume;
 mod cli_run;
 mod cli_sprt;

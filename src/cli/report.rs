@@ -1,0 +1,30 @@
+//! `aeroplane report`: writes report.html from the files of a job's output folder.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::Args;
+
+use aeroplane::export::OutputDir;
+
+/// Arguments of `aeroplane report`.
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:
+  aeroplane run --games 2000 --rotate-seats --out results/r1 && aeroplane report results/r1
+  aeroplane sweep --vary overshoot=illegal,bounce --out results/s1 --report   (the same, in one go)")]
+pub struct ReportArgs {
+    /// The --out folder of a run, SPRT, sweep or league (also merged shards and folders written
+    /// by older versions).
+    pub dir: PathBuf,
+}
+
+/// Runs `aeroplane report`.
+pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
+    let dir = OutputDir::open_existing(&args.dir)?;
+    let path = aeroplane::report::write(&dir)
+        .with_context(|| format!("writing the report of {}", args.dir.display()))?;
+    writeln!(std::io::stdout().lock(), "wrote {}", path.display())?;
+    Ok(ExitCode::SUCCESS)
+}

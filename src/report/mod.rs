@@ -1,0 +1,90 @@
+//! `report.html`: one self-contained page of charts and tables for a job's output folder.
+//!
+//! A report is made from the files a job wrote, never from the job itself, so it also works on
+//! merged shard outputs and on folders written by older versions: the CSV tables (stable
+//! headers) carry the figures, `run.json` says what was run and how to reproduce it, and
+//! `summary.json` adds what no CSV holds (an SPRT's LLR path). What a folder lacks is said on
+//! the page rather than guessed.
+//!
+//! The page is XHTML (it parses as XML) with inline CSS and inline SVG drawn by `plotters`: no
+//! network, no script. Colours are the Okabe-Ito palette and a one-hue ramp, and every series
+//! also differs by marker or dash, so charts survive grayscale printing and colour blindness.
+//!
+//! | job | file | charts |
+//! |-----|------|--------|
+//! | run | [`run`] | bot win rates, seat win rates against 1/n, game lengths, events |
+//! | run --sprt | [`sprt`] | the run's charts and the LLR path against the bounds |
+//! | sweep | [`sweep`] | seat advantage and mean length per value of each option |
+//! | league | [`league`] | ratings, head-to-head heat map |
+
+mod chart;
+mod html;
+mod league;
+mod load;
+mod run;
+mod sprt;
+mod sweep;
+
+use std::path::{Path, PathBuf};
+
+use crate::export::{ExportError, OutputDir};
+
+pub use load::Kind;
+
+/// The report's file name in an output folder.
+pub const REPORT_FILE: &str = "report.html";
+
+/// Why a report could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    /// The folder does not hold what a report needs.
+    #[error("{dir}: {message}")]
+    Folder {
+        /// The folder.
+        dir: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A file cannot be read.
+    #[error("cannot read {file}")]
+    Read {
+        /// The file.
+        file: String,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A file is not what its name says.
+    #[error("{file}: {message}")]
+    Parse {
+        /// The file.
+        file: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A chart could not be drawn.
+    #[error("drawing a chart: {0}")]
+    Chart(String),
+    /// The report cannot be written.
+    #[error(transparent)]
+    Export(#[from] ExportError),
+}
+
+/// The report of the job whose files are in `dir`, as XHTML text.
+pub fn render(dir: &Path) -> Result<String, ReportError> {
+    let folder = load::Folder::open(dir)?;
+    match folder.kind()? {
+        Kind::Run => run::render(&folder),
+        Kind::Sprt => sprt::render(&folder),
+        Kind::Sweep => sweep::render(&folder),
+        Kind::League => league::render(&folder),
+    }
+}
+
+/// Renders the report of the job in `dir` and writes it there as [`REPORT_FILE`] (under a
+/// temporary name, then renamed into place). Returns its path.
+pub fn write(dir: &OutputDir) -> Result<PathBuf, ReportError> {
+    let page = render(dir.path())?;
+    dir.write(REPORT_FILE, page.as_bytes())?;
+    Ok(dir.file(REPORT_FILE))
+}
