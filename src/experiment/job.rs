@@ -27,6 +27,8 @@ pub enum Job {
 }
 
 /// The report of a job of any kind.
+// One report is made per job: its size does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum Report {
     /// Of a run.
