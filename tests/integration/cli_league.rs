@@ -7,6 +7,8 @@ use assert_cmd::cargo::cargo_bin_cmd;
 use predicates::prelude::*;
 use tempfile::TempDir;
 
+use crate::common::without_written_line;
+
 fn aeroplane() -> assert_cmd::Command {
     let mut cmd = cargo_bin_cmd!("aeroplane");
     cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
@@ -91,13 +93,5 @@ fn bad_league_input_is_a_clear_error() {
             .failure()
             .stderr(predicate::str::contains(word))
             .stderr(predicate::str::contains("panicked").not());
-    }
-}
-
-/// Stdout without its last line, which names the output folder (it differs between runs).
-fn without_written_line(stdout: String) -> String {
-    match stdout.find("\n\nwrote ") {
-        Some(i) => stdout[..=i].to_string(),
-        None => stdout,
     }
 }

@@ -11,6 +11,8 @@ use assert_cmd::cargo::cargo_bin_cmd;
 use predicates::prelude::*;
 use tempfile::TempDir;
 
+use crate::common::without_written_line;
+
 fn aeroplane() -> assert_cmd::Command {
     let mut cmd = cargo_bin_cmd!("aeroplane");
     cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
@@ -578,12 +580,4 @@ fn bots_come_from_the_bots_dir_and_the_manifest_keeps_their_parameters() {
     // The manifest alone reproduces the run, without the profile directory.
     let again = run_ok(&["--manifest", out.join("run.json").to_str().unwrap(), "-q"]);
     assert_eq!(stdout, again);
-}
-
-/// Stdout without its last line, which names the output folder (it differs between runs).
-fn without_written_line(stdout: String) -> String {
-    match stdout.find("\n\nwrote ") {
-        Some(i) => stdout[..=i].to_string(),
-        None => stdout,
-    }
 }

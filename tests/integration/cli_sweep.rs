@@ -8,6 +8,8 @@ use assert_cmd::cargo::cargo_bin_cmd;
 use predicates::prelude::*;
 use tempfile::TempDir;
 
+use crate::common::without_written_line;
+
 fn aeroplane() -> assert_cmd::Command {
     let mut cmd = cargo_bin_cmd!("aeroplane");
     cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
@@ -186,12 +188,4 @@ fn a_config_sweep_section_equals_the_command_line() {
         .assert()
         .failure()
         .stderr(predicate::str::contains("colour"));
-}
-
-/// Stdout without its last line, which names the output folder (it differs between runs).
-fn without_written_line(stdout: String) -> String {
-    match stdout.find("\n\nwrote ") {
-        Some(i) => stdout[..=i].to_string(),
-        None => stdout,
-    }
 }

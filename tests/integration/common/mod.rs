@@ -315,3 +315,11 @@ pub fn behaviour(rules: Rules) -> [String; 10] {
         rules.max_turns.to_string(),
     ]
 }
+
+/// Stdout without its last line, which names the output folder (it differs between runs).
+pub fn without_written_line(stdout: String) -> String {
+    match stdout.find("\n\nwrote ") {
+        Some(i) => stdout[..=i].to_string(),
+        None => stdout,
+    }
+}
