@@ -297,9 +297,27 @@ pub fn load_rules(name_or_path: &str) -> anyhow::Result<Rules> {
     Ok(aeroplane::config::load_rules(name_or_path)?)
 }
 
+/// Says on stderr, once per name, which names of a lineup `bots_dir` takes from the built-ins.
+pub fn note_shadowing(text: &str, bots_dir: &Path) {
+    let mut seen = Vec::new();
+    for bot in text.split(',') {
+        let Ok(head) = BotSpec::head(bot) else {
+            continue;
+        };
+        if seen.contains(&head) {
+            continue;
+        }
+        seen.push(head);
+        if let Some(note) = aeroplane::config::shadowing_note(head, bots_dir) {
+            eprintln!("note: {note}");
+        }
+    }
+}
+
 /// Resolves a comma-separated lineup and checks the player count.
 pub fn load_lineup(text: &str, bots_dir: &Path) -> anyhow::Result<Vec<BotSpec>> {
     let specs = parse_lineup(text, bots_dir)?;
+    note_shadowing(text, bots_dir);
     if !(2..=4).contains(&specs.len()) {
         anyhow::bail!(
             "--bots lists {} bot(s): give one bot per seat, 2, 3 or 4 of them, comma-separated (e.g. greedy,random,random,random)",
