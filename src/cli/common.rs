@@ -360,6 +360,10 @@ pub fn print_written(w: &mut dyn Write, out: Option<&OutputDir>) -> std::io::Res
 
 /// Arguments of `aeroplane rules`.
 #[derive(Args, Debug)]
+#[command(after_help = "Examples:
+  aeroplane rules                               (the default preset, appfreegame)
+  aeroplane rules classic > my-variant.toml     (a starting point for a variant file)
+  aeroplane rules configs/classic-bounce.toml   (a variant file, every option resolved)")]
 pub struct RulesArgs {
     /// A preset (appfreegame, classic, chinese) or a variant .toml file.
     #[arg(default_value = "appfreegame")]

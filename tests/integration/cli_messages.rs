@@ -282,3 +282,32 @@ fn bots_dir_adds_to_the_built_ins_and_says_when_it_shadows_one() {
         .success()
         .stderr(predicate::str::contains("note:").not());
 }
+
+#[test]
+fn every_subcommand_help_ends_with_examples() {
+    for sub in [
+        "run", "sweep", "league", "report", "bench", "resume", "merge", "replay", "bots", "rules",
+    ] {
+        let help = succeeds(&[sub, "--help"]);
+        let tail = help.split("Examples:\n").nth(1);
+        let examples: Vec<&str> = tail
+            .unwrap_or_else(|| panic!("{sub} --help has no examples:\n{help}"))
+            .lines()
+            .filter(|l| l.trim_start().starts_with("aeroplane "))
+            .collect();
+        assert!(
+            (2..=4).contains(&examples.len()),
+            "{sub}: {} examples:\n{help}",
+            examples.len()
+        );
+        // The examples are the end of the help.
+        assert!(help.trim_end().ends_with(tail.unwrap().trim_end()), "{sub}");
+    }
+}
+
+#[test]
+fn readme_explains_lineup_indices_through_run_json() {
+    let readme = fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    assert!(readme.contains("`winner_bot` are 0-based indices"));
+    assert!(readme.contains("`bots` list in run.json"));
+}
