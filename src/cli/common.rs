@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::Args;
@@ -142,6 +142,9 @@ pub struct Launch {
     pub resume: bool,
     /// Also write report.html when the job is complete.
     pub report: bool,
+    /// Print interim results on stderr at most this often (0: after every unit); never with
+    /// `quiet`.
+    pub report_every: Option<Duration>,
 }
 
 /// Runs a job: opens its folder, shows progress, stops cleanly on a signal, prints the report
@@ -153,6 +156,20 @@ pub fn launch(l: Launch) -> anyhow::Result<ExitCode> {
     };
     let planned = l.job.planned_games(l.exec.chunk_deals, l.shard);
     let progress = Progress::new(planned, l.quiet);
+    let every = l.report_every.filter(|_| !l.quiet);
+    let last = std::sync::Mutex::new(Instant::now());
+    let interim = |summary: &dyn Fn() -> String| {
+        let Some(every) = every else { return };
+        let mut last = last.lock().expect("not poisoned");
+        if last.elapsed() < every {
+            return;
+        }
+        *last = Instant::now();
+        let line = summary();
+        if !line.is_empty() {
+            progress.println(&format!("interim: {line}"));
+        }
+    };
     let ctx = experiment::Context {
         exec: l.exec,
         out: out.as_ref(),
@@ -161,6 +178,7 @@ pub fn launch(l: Launch) -> anyhow::Result<ExitCode> {
         shard: l.shard,
         resume: l.resume,
         unit_done: Some(&test_signal_hook),
+        interim: every.map(|_| &interim as &experiment::Interim),
     };
     let start = Instant::now();
     let outcome = l.job.execute(&ctx);

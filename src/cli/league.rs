@@ -92,5 +92,6 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<ExitCode> {
         shard: a.shard()?,
         resume: false,
         report: a.report,
+        report_every: None,
     })
 }

@@ -93,6 +93,7 @@ pub fn resume(args: ResumeArgs) -> anyhow::Result<ExitCode> {
         }),
         resume: true,
         report: false,
+        report_every: None,
     })
 }
 
