@@ -213,7 +213,7 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
 
 /// How often to print interim results: `--report-every N` seconds, else every 60 s when stderr
 /// is a terminal, else never (`-q` turns them off in [`launch`]).
-fn report_every(flag: Option<u64>) -> Option<Duration> {
+pub(super) fn report_every(flag: Option<u64>) -> Option<Duration> {
     match flag {
         Some(n) => Some(Duration::from_secs(n)),
         None if std::io::stderr().is_terminal() => Some(Duration::from_secs(60)),

@@ -131,3 +131,30 @@ fn quiet_never_reports() {
     let (_, err, _) = run(&with);
     assert!(interim_lines(&err).is_empty(), "{err}");
 }
+
+#[test]
+fn resume_reports_counting_the_units_done_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r");
+    aeroplane()
+        .args(RUN)
+        .arg("--out")
+        .arg(&out)
+        .env("AEROPLANE_TEST_SIGNAL_AFTER_UNITS", "1")
+        .assert()
+        .code(130);
+    let err = aeroplane()
+        .args(["resume", "--report-every", "0"])
+        .arg(&out)
+        .assert()
+        .success()
+        .get_output()
+        .stderr
+        .clone();
+    let err = String::from_utf8(err).unwrap();
+    let lines = interim_lines(&err);
+    // Units 2 and 3 are played here; the tally includes unit 1.
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(lines[0].starts_with("interim: 40 games: "), "{err}");
+    assert!(lines[1].starts_with("interim: 60 games: "), "{err}");
+}
