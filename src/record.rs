@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use crate::counters::{Counter, Counters};
-use crate::engine::board::{HANGAR, PLANES, Seat, step_label};
+use crate::engine::board::{HANGAR, PLANES, Seat};
 use crate::engine::game::{Action, Game, Outcome, Status};
 
 /// Everything a finished (or stopped) game counts.
@@ -69,7 +69,8 @@ impl GameRecord {
         }
     }
 
-    /// The record as plain serialisable data (steps as strings, `H` for the hangar).
+    /// The record as plain serialisable data (steps as numbers, [`HANGAR_JSON`] (-1) for the
+    /// hangar).
     pub fn to_json_value(&self, game: &Game) -> RecordJson {
         let seats = game.seats();
         RecordJson {
@@ -85,7 +86,7 @@ impl GameRecord {
                         rank: (r != 0).then_some(r),
                         steps: self.final_steps[s.index()]
                             .iter()
-                            .map(|&x| step_label(x))
+                            .map(|&x| step_json(x))
                             .collect(),
                     }
                 })
@@ -93,6 +94,18 @@ impl GameRecord {
             counters: self.counters,
             unfinished: self.unfinished,
         }
+    }
+}
+
+/// A plane in the hangar as a JSON step: -1 (every board step is 0 or more).
+pub const HANGAR_JSON: i16 = -1;
+
+/// A step as a JSON number: the step itself, or [`HANGAR_JSON`] for the hangar.
+pub fn step_json(s: u8) -> i16 {
+    if s == HANGAR {
+        HANGAR_JSON
+    } else {
+        i16::from(s)
     }
 }
 
@@ -105,8 +118,8 @@ pub struct SeatRank {
     pub colour: &'static str,
     /// Rank, if any.
     pub rank: Option<u8>,
-    /// Final steps of the four planes; `H` for the hangar.
-    pub steps: Vec<String>,
+    /// Final steps of the four planes; [`HANGAR_JSON`] (-1) for the hangar.
+    pub steps: Vec<i16>,
 }
 
 /// A game record in JSON form.

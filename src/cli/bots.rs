@@ -18,6 +18,10 @@ use super::common::DEFAULT_BOTS_DIR;
 
 /// Arguments of `aeroplane bots`.
 #[derive(Args, Debug)]
+#[command(after_help = "Examples:
+  aeroplane bots                                (the built-in profiles and those in bots/)
+  aeroplane bots --bots-dir bots/examples       (adds the example bot programs)
+  aeroplane run --bots expectimax:depth=3,greedy   (a listed parameter, given inline)")]
 pub struct BotsArgs {
     /// Directory of bot profiles (in addition to the built-in ones).
     #[arg(long, default_value = DEFAULT_BOTS_DIR)]

@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::Args;
@@ -142,6 +142,9 @@ pub struct Launch {
     pub resume: bool,
     /// Also write report.html when the job is complete.
     pub report: bool,
+    /// Print interim results on stderr at most this often (0: after every unit); never with
+    /// `quiet`.
+    pub report_every: Option<Duration>,
 }
 
 /// Runs a job: opens its folder, shows progress, stops cleanly on a signal, prints the report
@@ -153,6 +156,20 @@ pub fn launch(l: Launch) -> anyhow::Result<ExitCode> {
     };
     let planned = l.job.planned_games(l.exec.chunk_deals, l.shard);
     let progress = Progress::new(planned, l.quiet);
+    let every = l.report_every.filter(|_| !l.quiet);
+    let last = std::sync::Mutex::new(Instant::now());
+    let interim = |summary: &dyn Fn() -> String| {
+        let Some(every) = every else { return };
+        let mut last = last.lock().expect("not poisoned");
+        if last.elapsed() < every {
+            return;
+        }
+        *last = Instant::now();
+        let line = summary();
+        if !line.is_empty() {
+            progress.println(&format!("interim: {line}"));
+        }
+    };
     let ctx = experiment::Context {
         exec: l.exec,
         out: out.as_ref(),
@@ -161,6 +178,7 @@ pub fn launch(l: Launch) -> anyhow::Result<ExitCode> {
         shard: l.shard,
         resume: l.resume,
         unit_done: Some(&test_signal_hook),
+        interim: every.map(|_| &interim as &experiment::Interim),
     };
     let start = Instant::now();
     let outcome = l.job.execute(&ctx);
@@ -297,9 +315,27 @@ pub fn load_rules(name_or_path: &str) -> anyhow::Result<Rules> {
     Ok(aeroplane::config::load_rules(name_or_path)?)
 }
 
+/// Says on stderr, once per name, which names of a lineup `bots_dir` takes from the built-ins.
+pub fn note_shadowing(text: &str, bots_dir: &Path) {
+    let mut seen = Vec::new();
+    for bot in text.split(',') {
+        let Ok(head) = BotSpec::head(bot) else {
+            continue;
+        };
+        if seen.contains(&head) {
+            continue;
+        }
+        seen.push(head);
+        if let Some(note) = aeroplane::config::shadowing_note(head, bots_dir) {
+            eprintln!("note: {note}");
+        }
+    }
+}
+
 /// Resolves a comma-separated lineup and checks the player count.
 pub fn load_lineup(text: &str, bots_dir: &Path) -> anyhow::Result<Vec<BotSpec>> {
     let specs = parse_lineup(text, bots_dir)?;
+    note_shadowing(text, bots_dir);
     if !(2..=4).contains(&specs.len()) {
         anyhow::bail!(
             "--bots lists {} bot(s): give one bot per seat, 2, 3 or 4 of them, comma-separated (e.g. greedy,random,random,random)",
@@ -342,6 +378,10 @@ pub fn print_written(w: &mut dyn Write, out: Option<&OutputDir>) -> std::io::Res
 
 /// Arguments of `aeroplane rules`.
 #[derive(Args, Debug)]
+#[command(after_help = "Examples:
+  aeroplane rules                               (the default preset, appfreegame)
+  aeroplane rules classic > my-variant.toml     (a starting point for a variant file)
+  aeroplane rules configs/classic-bounce.toml   (a variant file, every option resolved)")]
 pub struct RulesArgs {
     /// A preset (appfreegame, classic, chinese) or a variant .toml file.
     #[arg(default_value = "appfreegame")]

@@ -73,6 +73,7 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<ExitCode> {
         (None, None) => ("appfreegame".into(), load_rules("appfreegame")?),
     };
     let pool = parse_lineup(&bots, &bots_dir).context("--bots")?;
+    super::common::note_shadowing(&bots, &bots_dir);
     let job = LeagueJob::new(
         rules_name,
         rules,
@@ -91,5 +92,6 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<ExitCode> {
         shard: a.shard()?,
         resume: false,
         report: a.report,
+        report_every: None,
     })
 }

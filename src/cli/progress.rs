@@ -67,6 +67,11 @@ impl Progress {
         &self.counter
     }
 
+    /// Prints a line on stderr above the bar (the bar is redrawn after it).
+    pub fn println(&self, line: &str) {
+        self.bar.suspend(|| eprintln!("{line}"));
+    }
+
     /// Stops the timer and clears the bar.
     pub fn finish(mut self) {
         self.stop();

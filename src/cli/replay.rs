@@ -26,17 +26,18 @@ pub struct ReplayArgs {
     /// One bot per seat in seat order, comma-separated; their count is the number of players.
     #[arg(long, default_value = "greedy,greedy,greedy,greedy")]
     pub bots: String,
-    /// The rolls in order, comma- or space-separated (e.g. 6,2,5,...).
-    #[arg(long, conflicts_with = "dice_file")]
+    /// The rolls in order, comma- or space-separated (e.g. 6,2,5,...). Not with --seed or
+    /// --game (bots' own randomness then comes from seed 0, game 0).
+    #[arg(long, conflicts_with_all = ["dice_file", "seed", "game"])]
     pub dice: Option<String>,
-    /// A file holding the rolls, whitespace- or comma-separated.
-    #[arg(long)]
+    /// A file holding the rolls, whitespace- or comma-separated. Not with --seed or --game.
+    #[arg(long, conflicts_with_all = ["seed", "game"])]
     pub dice_file: Option<PathBuf>,
-    /// Master seed: without --dice, the dice of game --game of a run with this seed; bots'
-    /// own randomness always comes from (seed, game, seat).
+    /// Master seed: the dice of game --game of a run with this seed; bots' own randomness
+    /// comes from (seed, game, seat).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Game index within the run of --seed.
+    /// Game index within the run of --seed (or of --manifest).
     #[arg(long, default_value_t = 0)]
     pub game: u64,
     /// Print the log and the record as JSON.

@@ -13,7 +13,8 @@ use aeroplane::export::OutputDir;
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
   aeroplane run --games 2000 --rotate-seats --out results/r1 && aeroplane report results/r1
-  aeroplane sweep --vary overshoot=illegal,bounce --out results/s1 --report   (the same, in one go)")]
+  aeroplane sweep --vary overshoot=illegal,bounce --out results/s1 --report   (the same, in one go)
+  aeroplane report results/study/ladder/classic-2p   (rewrite report.html of a folder in results/)")]
 pub struct ReportArgs {
     /// The --out folder of a run, SPRT, sweep or league (also merged shards and folders written
     /// by older versions).

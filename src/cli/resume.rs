@@ -26,6 +26,10 @@ pub struct ResumeArgs {
     /// No progress bar and no timing line on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+    /// As for `aeroplane run`: interim results on stderr every N seconds (0 = after every
+    /// unit), counting the units done before the interruption too; a run or SPRT only.
+    #[arg(long, value_name = "N")]
+    pub report_every: Option<u64>,
 }
 
 /// Arguments of `aeroplane merge`.
@@ -93,6 +97,7 @@ pub fn resume(args: ResumeArgs) -> anyhow::Result<ExitCode> {
         }),
         resume: true,
         report: false,
+        report_every: super::run::report_every(args.report_every),
     })
 }
 

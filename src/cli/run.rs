@@ -1,7 +1,9 @@
 //! `aeroplane run`: the tournament runner (and `--sprt`, a sequential head-to-head).
 
+use std::io::IsTerminal as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use anyhow::Context;
 use clap::Args;
@@ -61,6 +63,12 @@ pub struct RunArgs {
     /// restarted and the run goes on. Without it the run stops with the error.
     #[arg(long)]
     pub recover: bool,
+    /// Print interim results on stderr every N seconds while the job runs: the games so far
+    /// and each bot's win rate (with --sprt also the LLR and its bounds); 0 = after every unit
+    /// of work. Default: every 60 s when stderr is a terminal; never with -q. Never changes
+    /// the results.
+    #[arg(long, value_name = "N")]
+    pub report_every: Option<u64>,
 }
 
 /// What to run, after layering the command line over a config over a manifest over the
@@ -203,6 +211,16 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
     })
 }
 
+/// How often to print interim results: `--report-every N` seconds, else every 60 s when stderr
+/// is a terminal, else never (`-q` turns them off in [`launch`]).
+pub(super) fn report_every(flag: Option<u64>) -> Option<Duration> {
+    match flag {
+        Some(n) => Some(Duration::from_secs(n)),
+        None if std::io::stderr().is_terminal() => Some(Duration::from_secs(60)),
+        None => None,
+    }
+}
+
 /// Runs `aeroplane run`.
 pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let r = resolve(&args)?;
@@ -219,5 +237,6 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         shard: args.job.shard()?,
         resume: false,
         report: args.job.report,
+        report_every: report_every(args.report_every),
     })
 }

@@ -117,5 +117,6 @@ pub fn run(args: SweepArgs) -> anyhow::Result<ExitCode> {
         shard: args.job.shard()?,
         resume: false,
         report: args.job.report,
+        report_every: None,
     })
 }

@@ -8,7 +8,9 @@ pub mod rules_file;
 pub mod run_file;
 pub mod sweep_file;
 
-pub use profiles::{ProfileError, known_names, load_profile, parse_bot, parse_lineup};
+pub use profiles::{
+    ProfileError, known_names, load_profile, parse_bot, parse_lineup, shadowing_note,
+};
 pub use rules_file::{RulesFileError, load_rules, read_rules_file};
 pub use run_file::{ConfigError, Lineup, RunConfigFile};
 pub use sweep_file::{SweepConfigError, SweepConfigFile};

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::bots::registry::{BotError, BotSpec, Profile, builtin_names};
+use crate::bots::registry::{BUILTIN_PROFILES, BotError, BotSpec, Profile, builtin_names};
 
 /// Why a bot could not be found or resolved.
 #[derive(Debug, thiserror::Error)]
@@ -61,6 +61,34 @@ pub fn load_profile(head: &str, bots_dir: &Path) -> Result<Profile, ProfileError
         }
         .into()
     })
+}
+
+/// When the name `head` is found in `bots_dir` (and so wins) but is also a built-in name with a
+/// different profile, a short note saying so with both kinds, e.g. `--bots-dir profile
+/// my/greedy.toml (kind random) shadows the built-in greedy (kind greedy)`. `None` for a path,
+/// a name not in `bots_dir`, or a file identical to the built-in profile (as in this
+/// repository's `bots/`).
+pub fn shadowing_note(head: &str, bots_dir: &Path) -> Option<String> {
+    if head.contains('/') || head.ends_with(".toml") {
+        return None;
+    }
+    let path = bots_dir.join(format!("{head}.toml"));
+    let text = std::fs::read_to_string(&path).ok()?;
+    let builtin = Profile::builtin(head)?;
+    if BUILTIN_PROFILES
+        .iter()
+        .any(|(n, t)| *n == head && t.trim() == text.trim())
+    {
+        return None;
+    }
+    let kind = Profile::parse(head, &path.display().to_string(), &text)
+        .map(|p| p.kind)
+        .unwrap_or_else(|_| "?".into());
+    Some(format!(
+        "--bots-dir profile {} (kind {kind}) shadows the built-in {head} (kind {})",
+        path.display(),
+        builtin.kind
+    ))
 }
 
 /// Every profile name available: built in and in `bots_dir`, sorted, without duplicates.

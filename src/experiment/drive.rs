@@ -24,6 +24,30 @@ pub(crate) trait Fold {
 
     /// Folds a unit's record; [`Flow::Stop`] ends the job (a sequential test decided).
     fn fold(&mut self, unit: &Unit, record: Self::Record) -> Flow;
+
+    /// A one-line summary of the state so far (games, each bot's win rate, ...), for interim
+    /// results on stderr; empty where the job has none.
+    fn interim(&self) -> String {
+        String::new()
+    }
+}
+
+/// Each bot's win rate so far, as `0 greedy 41.20%, 1 random 8.30%` (lineup order).
+pub(crate) fn win_rates(tally: &crate::stats::Tally, names: &[String]) -> String {
+    names
+        .iter()
+        .zip(&tally.bots)
+        .enumerate()
+        .map(|(i, (name, e))| {
+            let rate = if e.games == 0 {
+                0.0
+            } else {
+                100.0 * e.wins as f64 / e.games as f64
+            };
+            format!("{i} {name} {rate:.2}%")
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// One line of the checkpoint.
@@ -147,6 +171,9 @@ pub(crate) fn drive<F: Fold>(
             folded_here += 1;
             if let Some(f) = ctx.unit_done {
                 f(folded_here);
+            }
+            if let Some(f) = ctx.interim {
+                f(&|| fold.interim());
             }
             if flow == Flow::Stop && ctx.shard.is_none() {
                 ended = Ended::Decided;

@@ -68,7 +68,14 @@ pub struct Context<'a> {
     pub resume: bool,
     /// Called after each unit this process plays is folded, with how many it has folded.
     pub unit_done: Option<&'a (dyn Fn(usize) + Sync)>,
+    /// Called after each unit this process plays is folded, with a way to get a one-line
+    /// summary of the job so far (games, win rates, an SPRT's LLR); the summary is only
+    /// computed when the callback asks for it. Never changes the results.
+    pub interim: Option<&'a Interim<'a>>,
 }
+
+/// The interim-results callback of [`Context::interim`]: it receives the summary, lazily.
+pub type Interim<'a> = dyn Fn(&dyn Fn() -> String) + Sync + 'a;
 
 impl<'a> Context<'a> {
     /// A fresh, whole job.
@@ -81,6 +88,7 @@ impl<'a> Context<'a> {
             shard: None,
             resume: false,
             unit_done: None,
+            interim: None,
         }
     }
 }

@@ -8,7 +8,7 @@ use crate::dice::ScriptedDice;
 use crate::engine::board::step_label;
 use crate::engine::game::{Action, Game, Outcome};
 use crate::export::{GAMES_HEADER, write_game_row};
-use crate::record::{GameRecord, RecordJson};
+use crate::record::{GameRecord, HANGAR_JSON, RecordJson, step_json};
 use crate::runner::{GameRow, RunError, RunSpec};
 use crate::{Bot, Counter, Observer, Seat};
 
@@ -27,10 +27,10 @@ pub struct LogLine {
     pub roll: u8,
     /// The move's notation (`launch`, `14`, `18:fly`, `18:stay`), or `pass` / `penalty`.
     pub action: String,
-    /// Start step of the move (`H` for a launch).
-    pub from: Option<String>,
+    /// Start step of the move ([`HANGAR_JSON`] (-1), the hangar, for a launch).
+    pub from: Option<i16>,
     /// End step of the move.
-    pub to: Option<String>,
+    pub to: Option<i16>,
     /// Events: capture, jump, flight, bounce, finish, home, penalty, pass.
     pub events: Vec<String>,
     /// Captured opponent planes as (seat, plane).
@@ -76,8 +76,8 @@ impl Observer for LogCollector {
             }
             Action::Move(m) => {
                 line.action = m.notation();
-                line.from = Some(step_label(m.from()));
-                line.to = Some(step_label(m.to()));
+                line.from = Some(step_json(m.from()));
+                line.to = Some(step_json(m.to()));
                 if m.is_launch() {
                     line.events.push("launch".into());
                 }
@@ -123,6 +123,15 @@ impl Observer for LogCollector {
     }
 }
 
+/// A JSON step as the text log prints it (`H` for the hangar).
+fn json_step_label(s: i16) -> String {
+    if s == HANGAR_JSON {
+        "H".to_string()
+    } else {
+        s.to_string()
+    }
+}
+
 /// The rank a seat takes when it finishes: one more than the seats already finished.
 fn rank_after(before: &Game, _seat: Seat, _line: &LogLine) -> Option<u8> {
     let done = before
@@ -137,7 +146,10 @@ impl LogLine {
     /// The line as text.
     pub fn text(&self) -> String {
         let mv = match (&self.from, &self.to) {
-            (Some(f), Some(t)) => format!("{:<8} {f:>2}->{t:<2}", self.action),
+            (Some(f), Some(t)) => {
+                let (f, t) = (json_step_label(*f), json_step_label(*t));
+                format!("{:<8} {f:>2}->{t:<2}", self.action)
+            }
             _ => format!("{:<8}", self.action),
         };
         let mut s = format!(
@@ -300,9 +312,14 @@ impl ReplayJob {
     }
 }
 
+/// The first line of the text log: what the bracketed lists mean.
+pub const LEGEND: &str = "legend: capture N [s.p ...] = N opponent planes sent to the hangar (H), \
+as seat.plane; penalty [planes p ...] = own planes sent to the hangar";
+
 impl ReplayReport {
     /// The move log, the record and (for a game of a run) its games.csv row, as text.
     pub fn write_text(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        writeln!(out, "{LEGEND}")?;
         for line in &self.log {
             writeln!(out, "{}", line.text())?;
         }

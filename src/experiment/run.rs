@@ -87,8 +87,8 @@ impl RunReport {
     }
 }
 
-/// A run's state: the tally of the units folded so far.
-pub(crate) struct RunFold(pub Tally);
+/// A run's state: the tally of the units folded so far (and the bots' names).
+pub(crate) struct RunFold(pub Tally, pub Vec<String>);
 
 impl Fold for RunFold {
     type Record = Tally;
@@ -100,6 +100,14 @@ impl Fold for RunFold {
     fn fold(&mut self, _: &Unit, record: Tally) -> Flow {
         self.0.merge(&record);
         Flow::Continue
+    }
+
+    fn interim(&self) -> String {
+        format!(
+            "{} games: {}",
+            self.0.games,
+            super::drive::win_rates(&self.0, &self.1)
+        )
     }
 }
 
@@ -140,7 +148,10 @@ impl RunJob {
     }
 
     pub(crate) fn new_fold(&self) -> RunFold {
-        RunFold(Tally::new(self.spec.players(), self.spec.games_per_deal()))
+        RunFold(
+            Tally::new(self.spec.players(), self.spec.games_per_deal()),
+            names(&self.spec.lineup),
+        )
     }
 
     pub(crate) fn report(

@@ -119,6 +119,7 @@ impl SprtJob {
             tally: Tally::new(self.spec.players(), self.spec.games_per_deal()),
             per_deal,
             path: Vec::new(),
+            names: names(&self.spec.lineup),
         }
     }
 
@@ -167,6 +168,8 @@ pub(crate) struct SprtFold {
     per_deal: usize,
     /// The LLR after each unit: (games, LLR).
     path: Vec<(u64, f64)>,
+    /// The two bots' names.
+    names: Vec<String>,
 }
 
 /// One unit of the head-to-head: its tally and bot A's points in each deal, in deal order.
@@ -214,6 +217,17 @@ impl Fold for SprtFold {
             Verdict::Continue => Flow::Continue,
             _ => Flow::Stop,
         }
+    }
+
+    fn interim(&self) -> String {
+        format!(
+            "{} games: {}; LLR {:.3} (bounds {:.3}, {:.3})",
+            self.tally.games,
+            super::drive::win_rates(&self.tally, &self.names),
+            self.test.llr(),
+            self.test.lower(),
+            self.test.upper()
+        )
     }
 }
 

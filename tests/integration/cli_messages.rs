@@ -4,6 +4,7 @@
 use std::fs;
 
 use assert_cmd::cargo::cargo_bin_cmd;
+use predicates::prelude::*;
 use tempfile::TempDir;
 
 fn aeroplane() -> assert_cmd::Command {
@@ -227,4 +228,86 @@ fn readme_links_point_at_files_in_the_repository() {
         !architecture.contains("../shared"),
         "ARCHITECTURE links outside the repository"
     );
+}
+
+#[test]
+fn built_in_profiles_need_no_bots_folder() {
+    // From a folder without `bots/`: every built-in profile is still found.
+    let empty = tempfile::tempdir().unwrap();
+    cargo_bin_cmd!("aeroplane")
+        .current_dir(empty.path())
+        .args(["run", "--games", "1", "-q"])
+        .args(["--bots", "expectimax-deep,mcts-rollout,montecarlo,random"])
+        .args(["--threads", "1"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("note:").not());
+}
+
+#[test]
+fn bots_dir_adds_to_the_built_ins_and_says_when_it_shadows_one() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("greedy.toml"), "kind = \"random\"\n").unwrap();
+    std::fs::write(dir.path().join("mine.toml"), "kind = \"greedy\"\n").unwrap();
+    // `mine` comes from --bots-dir, `random` is still built in; `greedy` is shadowed, said once.
+    let out = cargo_bin_cmd!("aeroplane")
+        .current_dir(dir.path())
+        .args([
+            "replay",
+            "--bots",
+            "mine,random,greedy,greedy",
+            "--bots-dir",
+        ])
+        .arg(dir.path())
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let notes: Vec<&str> = stderr.lines().filter(|l| l.starts_with("note:")).collect();
+    assert_eq!(notes.len(), 1, "{stderr}");
+    assert!(
+        notes[0].contains("greedy.toml (kind random) shadows the built-in greedy (kind greedy)"),
+        "{stderr}"
+    );
+    assert!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .contains("game finished")
+    );
+    // The repository's own bots/ matches the built-ins: no note.
+    aeroplane()
+        .args(["replay", "--bots", "greedy,random,mcts"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("note:").not());
+}
+
+#[test]
+fn every_subcommand_help_ends_with_examples() {
+    for sub in [
+        "run", "sweep", "league", "report", "bench", "resume", "merge", "replay", "bots", "rules",
+    ] {
+        let help = succeeds(&[sub, "--help"]);
+        let tail = help.split("Examples:\n").nth(1);
+        let examples: Vec<&str> = tail
+            .unwrap_or_else(|| panic!("{sub} --help has no examples:\n{help}"))
+            .lines()
+            .filter(|l| l.trim_start().starts_with("aeroplane "))
+            .collect();
+        assert!(
+            (2..=4).contains(&examples.len()),
+            "{sub}: {} examples:\n{help}",
+            examples.len()
+        );
+        // The examples are the end of the help.
+        assert!(help.trim_end().ends_with(tail.unwrap().trim_end()), "{sub}");
+    }
+}
+
+#[test]
+fn readme_explains_lineup_indices_through_run_json() {
+    let readme = fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    assert!(readme.contains("`winner_bot` are 0-based indices"));
+    assert!(readme.contains("`bots` list in run.json"));
 }

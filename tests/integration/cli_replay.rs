@@ -84,7 +84,8 @@ fn replay_scripted_game_log_lines_and_record() {
         .assert()
         .failure();
     let out = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
-    let lines: Vec<&str> = out.lines().take(9).collect();
+    // After the legend line.
+    let lines: Vec<&str> = out.lines().skip(1).take(9).collect();
     let expect = [
         ("seat 0", "rolls 6", "launch"),
         ("seat 0", "rolls 6", "jump"),
@@ -120,7 +121,7 @@ fn replay_full_game_matches_the_library_roll_for_roll() {
             "--dice",
             &dice_list(&rolls),
         ]));
-        let log: Vec<&str> = out.lines().take_while(|l| !l.is_empty()).collect();
+        let log: Vec<&str> = out.lines().skip(1).take_while(|l| !l.is_empty()).collect();
         assert_eq!(log.len(), rolls.0.len(), "{}", preset.name());
         for (line, (seat, die, what)) in log.iter().zip(&rolls.0) {
             let words: Vec<&str> = line.split_whitespace().collect();
@@ -164,18 +165,22 @@ fn replay_json_holds_the_record_and_final_steps_with_h() {
     let mut saw_h = false;
     for seat in rec["ranks"].as_array().unwrap() {
         let s = seat["seat"].as_u64().unwrap() as usize;
-        let steps: Vec<String> = seat["steps"]
+        // Steps are numbers, the hangar -1.
+        let steps: Vec<i64> = seat["steps"]
             .as_array()
             .unwrap()
             .iter()
-            .map(|v| v.as_str().unwrap().to_string())
+            .map(|v| v.as_i64().unwrap())
             .collect();
-        let want: Vec<String> = record.final_steps[s]
+        let want: Vec<i64> = record.final_steps[s]
             .iter()
-            .map(|&x| step_label(x))
+            .map(|&x| match step_label(x).as_str() {
+                "H" => -1,
+                n => n.parse().unwrap(),
+            })
             .collect();
         assert_eq!(steps, want, "seat {s}");
-        saw_h |= steps.iter().any(|x| x == "H");
+        saw_h |= steps.contains(&-1);
     }
     assert!(saw_h);
 }
@@ -232,8 +237,75 @@ fn replay_running_out_of_dice_is_reported_with_the_position() {
         .stderr(predicate::str::contains("dice ran out"));
     let doc: Value = serde_json::from_slice(&assert.get_output().stdout).unwrap();
     assert_eq!(doc["complete"], Value::Bool(false));
-    assert_eq!(doc["record"]["ranks"][0]["steps"][0], "1");
-    assert_eq!(doc["record"]["ranks"][0]["steps"][1], "H");
+    assert_eq!(doc["record"]["ranks"][0]["steps"][0], 1);
+    assert_eq!(doc["record"]["ranks"][0]["steps"][1], -1);
+}
+
+#[test]
+fn replay_json_log_steps_are_numbers_hangar_minus_one() {
+    let out = stdout_of(aeroplane().args(["replay", "--seed", "3", "--game", "0", "--json"]));
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    let log = doc["log"].as_array().unwrap();
+    let launch = log.iter().find(|l| l["action"] == "launch").unwrap();
+    assert_eq!(launch["from"], -1);
+    assert_eq!(launch["to"], 0);
+    for line in log {
+        for key in ["from", "to"] {
+            assert!(line[key].is_null() || line[key].is_i64(), "{line}");
+        }
+    }
+}
+
+#[test]
+fn replay_text_log_starts_with_a_legend_of_captures() {
+    let out = stdout_of(aeroplane().args(["replay", "--seed", "3", "--game", "0"]));
+    let first = out.lines().next().unwrap();
+    assert!(first.starts_with("legend: capture N [s.p ...]"), "{first}");
+    assert!(first.contains("seat.plane"), "{first}");
+    // The capture the legend explains is in this game's log.
+    assert!(out.contains("capture 1 [1.0]"), "{out}");
+}
+
+#[test]
+fn replay_dice_with_seed_or_game_is_an_error_naming_both() {
+    for (dice, other) in [
+        (["--dice", "6,1"], ["--seed", "3"]),
+        (["--dice", "6,1"], ["--game", "2"]),
+        (["--dice-file", "dice.txt"], ["--seed", "3"]),
+        (["--dice-file", "dice.txt"], ["--game", "2"]),
+    ] {
+        aeroplane()
+            .arg("replay")
+            .args(dice)
+            .args(other)
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains(dice[0]).and(predicate::str::contains(other[0])));
+    }
+}
+
+#[test]
+fn replay_manifest_with_game_still_works() {
+    let dir = tempfile::tempdir().unwrap();
+    aeroplane()
+        .args([
+            "run",
+            "--games",
+            "4",
+            "--bots",
+            "greedy,random",
+            "-q",
+            "--out",
+        ])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let out = stdout_of(
+        aeroplane()
+            .args(["replay", "--game", "3", "--manifest"])
+            .arg(dir.path().join("run.json")),
+    );
+    assert!(out.contains("games.csv row:"), "{out}");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ mod common;
 mod reference;
 
 mod bots;
+mod cli_interim;
 mod cli_league;
 mod cli_merge_shards;
 mod cli_messages;
