@@ -42,6 +42,10 @@ use serde::Serialize;
 
 use super::{Z95, elo_from_score, normal_cdf, score_from_elo};
 
+/// The largest |elo0|, |elo1| a test takes: far beyond any real difference, and well inside
+/// the range where scores are not 0 or 1 in floating point.
+const MAX_ELO: f64 = 1000.0;
+
 /// The count given to empty outcome bins before the LLR is computed (fishtest's `regularize`).
 const EMPTY_BIN: f64 = 1e-3;
 
@@ -111,11 +115,12 @@ impl SprtConfig {
     /// below 1.
     pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Result<Self, SprtError> {
         for (key, v) in [("elo0", elo0), ("elo1", elo1)] {
-            if !v.is_finite() {
+            // Beyond about ±2,000 the expected score rounds to 0 or 1 and the LLR is NaN.
+            if !(v.is_finite() && v.abs() <= MAX_ELO) {
                 return Err(SprtError::Invalid {
                     key,
                     value: v.to_string(),
-                    allowed: "a finite number of Elo points",
+                    allowed: "a number of Elo points from -1000 to 1000",
                 });
             }
         }

@@ -634,7 +634,7 @@ impl LeagueReport {
             .map(|r| r.bot.len())
             .max()
             .unwrap_or(3)
-            .max(3);
+            .clamp(3, crate::export::MAX_COLUMN_WIDTH);
         writeln!(
             out,
             "{:>4}  {:<w$}  {:>8}  {:>20}  {:>8}  {:>8}  {:>9}",

@@ -603,7 +603,7 @@ impl SweepReport {
             .map(|r| r.variant.len())
             .max()
             .unwrap_or(7)
-            .max(7);
+            .clamp(7, crate::export::MAX_COLUMN_WIDTH);
         let mut head = format!("{:>3}  {:<width$}", "#", "variant");
         for s in seats {
             head.push_str(&format!("  {:>7}", format!("seat{}", s.index())));

@@ -27,7 +27,7 @@ pub use tables::{
     EVENTS_HEADER, LENGTH_STATS_HEADER, LENGTHS_HEADER, SEATS_HEADER, SUMMARY_HEADER, run_tables,
     seat_test_kind,
 };
-pub use text::{format_p, p_equals, write_report};
+pub use text::{MAX_COLUMN_WIDTH, format_p, p_equals, write_report};
 
 use std::path::Path;
 

@@ -16,6 +16,10 @@ fn interval(i: Option<(f64, f64)>) -> String {
     }
 }
 
+/// The widest a name column is padded to: longer names overflow their column rather than
+/// pad every line (and a width beyond `u16` would not format at all).
+pub const MAX_COLUMN_WIDTH: usize = 60;
+
 /// A p-value for text output, the one form every command prints: four decimals, scientific
 /// (`5.50e-8`) below 1e-4, and `<1e-300` for a value that underflows to 0.
 pub fn format_p(p: f64) -> String {
@@ -100,7 +104,7 @@ fn report(out: &mut Vec<u8>, title: &str, s: &Summary) -> std::io::Result<()> {
         .map(|b| b.name.len())
         .max()
         .unwrap_or(4)
-        .max(4);
+        .clamp(4, MAX_COLUMN_WIDTH);
     let ranked = s
         .bots
         .iter()

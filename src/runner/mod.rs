@@ -20,6 +20,10 @@ use crate::bots::registry::BotSpec;
 use crate::engine::game::{Game, SetupError};
 use crate::stats::{Played, Tally};
 
+/// The most worker threads a run takes: more only adds start-up time and memory (thousands of
+/// threads took minutes to start and tens of thousands never finished).
+pub const MAX_THREADS: usize = 1024;
+
 /// Deals per chunk unless told otherwise.
 pub const DEFAULT_CHUNK_DEALS: u64 = 256;
 
@@ -60,6 +64,9 @@ pub enum RunError {
     /// A unit outside its part's deals.
     #[error("unit {0:?} is not a range of deals of its part")]
     Plan(Unit),
+    /// More worker threads than [`MAX_THREADS`].
+    #[error("{0} worker threads asked for: give at most 1024 (0 = one per core)")]
+    Threads(usize),
     /// A signal stopped the run.
     #[error("interrupted")]
     Interrupted,
@@ -261,6 +268,9 @@ pub fn execute_until(
     let interrupted = || interrupt.is_some_and(|i| i.load(Ordering::Relaxed));
     for spec in parts {
         spec.validate()?;
+    }
+    if exec.threads > MAX_THREADS {
+        return Err(RunError::Threads(exec.threads));
     }
     if let Some(u) = units.iter().find(|u| {
         u.part >= parts.len()

@@ -14,6 +14,7 @@ mod reference;
 mod bots;
 mod cli_interim;
 mod cli_league;
+mod cli_limits;
 mod cli_merge_shards;
 mod cli_messages;
 mod cli_outputs;
