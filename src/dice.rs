@@ -117,19 +117,80 @@ impl Dice for ScriptedDice {
     }
 }
 
-/// Parses a dice list: die faces separated by commas and/or white space.
+/// The most rolls a dice list may hold: far more than any game uses (a game of the presets
+/// takes a few hundred), so that an endless or mistaken file is refused in bounded memory.
+pub const MAX_DICE_ROLLS: usize = 10_000_000;
+
+/// The longest token read from a dice list before it is refused (a die face is one digit).
+const MAX_TOKEN: usize = 32;
+
+/// Parses a dice list: die faces separated by commas and/or white space; at most
+/// [`MAX_DICE_ROLLS`] of them.
 pub fn parse_dice(text: &str) -> Result<Vec<u8>, String> {
-    text.split(|c: char| c == ',' || c.is_whitespace())
-        .filter(|t| !t.is_empty())
-        .enumerate()
-        .map(|(i, t)| match t.parse::<u8>() {
-            Ok(d @ 1..=6) => Ok(d),
-            _ => Err(format!(
-                "bad die value `{t}` at position {}: each roll must be an integer from 1 to 6",
-                i + 1
-            )),
-        })
-        .collect()
+    read_dice(text.as_bytes())
+}
+
+/// Reads a dice list (as [`parse_dice`]) from a stream without holding more than the rolls:
+/// an endless stream of faces stops at [`MAX_DICE_ROLLS`], one of anything else at its first
+/// bad token.
+pub fn read_dice(reader: impl std::io::Read) -> Result<Vec<u8>, String> {
+    use std::io::BufRead;
+    let mut reader = std::io::BufReader::new(reader);
+    let mut rolls = Vec::new();
+    let mut token: Vec<u8> = Vec::with_capacity(MAX_TOKEN);
+    let mut token_len = 0usize;
+    let finish = |token: &mut Vec<u8>, len: usize, rolls: &mut Vec<u8>| -> Result<(), String> {
+        if len == 0 {
+            return Ok(());
+        }
+        match token.as_slice() {
+            [d @ b'1'..=b'6'] if len == 1 => {
+                if rolls.len() == MAX_DICE_ROLLS {
+                    return Err(format!(
+                        "more than {MAX_DICE_ROLLS} rolls: a dice list holds at most that many"
+                    ));
+                }
+                rolls.push(d - b'0');
+                token.clear();
+                Ok(())
+            }
+            _ => {
+                const SHOWN: usize = 12;
+                let cut = token.len().min(SHOWN);
+                let shown = crate::excerpt::excerpt(&String::from_utf8_lossy(&token[..cut]));
+                let more = if len > cut { "…" } else { "" };
+                Err(format!(
+                    "bad die value `{shown}{more}` at position {}: each roll must be an integer from 1 to 6",
+                    rolls.len() + 1
+                ))
+            }
+        }
+    };
+    loop {
+        let buf = reader.fill_buf().map_err(|e| e.to_string())?;
+        if buf.is_empty() {
+            break;
+        }
+        let n = buf.len();
+        for &b in buf {
+            if b == b',' || b.is_ascii_whitespace() {
+                finish(&mut token, token_len, &mut rolls)?;
+                token_len = 0;
+            } else {
+                if token.len() < MAX_TOKEN {
+                    token.push(b);
+                }
+                token_len += 1;
+                if token_len > MAX_TOKEN {
+                    // Refuse now: a token this long is no die face, and may never end.
+                    return finish(&mut token, token_len, &mut rolls).map(|_| Vec::new());
+                }
+            }
+        }
+        reader.consume(n);
+    }
+    finish(&mut token, token_len, &mut rolls)?;
+    Ok(rolls)
 }
 
 #[cfg(test)]
@@ -167,5 +228,49 @@ mod tests {
         assert!(parse_dice("6,7").unwrap_err().contains("`7` at position 2"));
         assert!(parse_dice("x").is_err());
         assert!(parse_dice("0").is_err());
+        assert_eq!(
+            parse_dice("1 +1").unwrap_err(),
+            "bad die value `+1` at position 2: each roll must be an integer from 1 to 6"
+        );
+        // Unicode white space is not a separator, and bad bytes are quoted safely.
+        assert!(parse_dice("1\u{a0}2").is_err());
+        let e = read_dice(&b"6 \x1b[2J"[..]).unwrap_err();
+        assert!(
+            e.starts_with("bad die value `\\u{1b}[2J` at position 2"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn endless_and_huge_dice_streams_stop_early() {
+        // An endless token (a device of zero bytes) is refused after a few bytes.
+        let e = read_dice(std::io::repeat(0)).unwrap_err();
+        assert!(e.contains("at position 1"), "{e}");
+        assert!(e.len() < 200, "{e}");
+        // An endless stream of valid faces stops at the cap.
+        let endless = CycleFaces::default();
+        let e = read_dice(endless).unwrap_err();
+        assert_eq!(
+            e,
+            format!("more than {MAX_DICE_ROLLS} rolls: a dice list holds at most that many")
+        );
+    }
+
+    /// `1 2 3 4 5 6 1 2 ...` for ever.
+    #[derive(Default)]
+    struct CycleFaces(usize);
+
+    impl std::io::Read for CycleFaces {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            for b in buf.iter_mut() {
+                *b = if self.0 % 2 == 1 {
+                    b' '
+                } else {
+                    b'1' + (self.0 / 2 % 6) as u8
+                };
+                self.0 += 1;
+            }
+            Ok(buf.len())
+        }
     }
 }

@@ -37,6 +37,7 @@ mod record;
 pub mod analysis;
 pub mod bots;
 pub mod config;
+pub mod excerpt;
 pub mod experiment;
 pub mod export;
 pub mod report;
@@ -51,7 +52,10 @@ pub use bots::registry::{KindDef, ParamDef, ParamKind, Params, register_kind};
 pub use bots::{Bot, BotFault, BotSpec, Greedy, RandomBot};
 pub use config::parse_lineup;
 pub use counters::{Counter, Counters};
-pub use dice::{Dice, ScriptedDice, SeededDice, below, bot_stream, mix, parse_dice, stream};
+pub use dice::{
+    Dice, MAX_DICE_ROLLS, ScriptedDice, SeededDice, below, bot_stream, mix, parse_dice, read_dice,
+    stream,
+};
 pub use driver::{Observer, OutOfDice, PlayError, play_game, try_play_game};
 pub use engine::board::{HANGAR, PLANES, Seat, step_label};
 pub use engine::game::{Action, Game, IllegalMove, Outcome, SetupError, Status};

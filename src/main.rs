@@ -11,7 +11,10 @@ fn main() -> ExitCode {
             if is_broken_pipe(&err) {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("error: {err:#}");
+            // A message can quote input: never more than a screenful of it, nor an escape
+            // sequence the terminal would obey.
+            let message = aeroplane::excerpt::clip_lines(&format!("{err:#}"), 1000);
+            eprintln!("error: {message}");
             ExitCode::from(2)
         }
     }

@@ -119,7 +119,7 @@ impl SprtConfig {
             if !(v.is_finite() && v.abs() <= MAX_ELO) {
                 return Err(SprtError::Invalid {
                     key,
-                    value: v.to_string(),
+                    value: short_float(v),
                     allowed: "a number of Elo points from -1000 to 1000",
                 });
             }
@@ -128,7 +128,7 @@ impl SprtConfig {
             if !(v > 0.0 && v < 1.0) {
                 return Err(SprtError::Invalid {
                     key,
-                    value: v.to_string(),
+                    value: short_float(v),
                     allowed: "a probability strictly between 0 and 1",
                 });
             }
@@ -158,6 +158,15 @@ impl SprtConfig {
     }
 }
 
+/// A number as a message shows it: `1e308`, not three hundred digits.
+fn short_float(v: f64) -> String {
+    if v != 0.0 && v.is_finite() && !(1e-4..1e6).contains(&v.abs()) {
+        format!("{v:e}")
+    } else {
+        v.to_string()
+    }
+}
+
 impl FromStr for SprtConfig {
     type Err = SprtError;
 
@@ -168,18 +177,18 @@ impl FromStr for SprtConfig {
         for item in s.split(',').map(str::trim) {
             let (key, value) = item
                 .split_once('=')
-                .ok_or_else(|| SprtError::Syntax(item.to_string()))?;
+                .ok_or_else(|| SprtError::Syntax(crate::excerpt::excerpt(item)))?;
             let (key, value) = (key.trim(), value.trim());
             let slot = KEYS
                 .iter()
                 .position(|&k| k == key)
-                .ok_or_else(|| SprtError::UnknownKey(key.to_string()))?;
+                .ok_or_else(|| SprtError::UnknownKey(crate::excerpt::excerpt(key)))?;
             if values[slot].is_some() {
                 return Err(SprtError::Duplicate(key.to_string()));
             }
             let v = value.parse::<f64>().map_err(|_| SprtError::Invalid {
                 key: KEYS[slot],
-                value: format!("`{value}`"),
+                value: format!("`{}`", crate::excerpt::excerpt(value)),
                 allowed: "a number",
             })?;
             values[slot] = Some(v);

@@ -78,6 +78,17 @@ pub enum VaryError {
     /// The same value listed twice for one option.
     #[error("--vary lists `{0}` twice")]
     DuplicateValue(String),
+    /// A product of more than [`MAX_VARIANTS`] variants.
+    #[error(
+        "the sweep would have {count} variants ({sizes}); at most {max} are allowed: vary fewer options or values, or split the sweep",
+        max = MAX_VARIANTS
+    )]
+    TooMany {
+        /// The product's size (saturated).
+        count: usize,
+        /// Values per axis, e.g. `600 max_turns x 600 home_lane_cells`.
+        sizes: String,
+    },
     /// The same option varied twice.
     #[error("option `{0}` is varied twice: give all its values in one --vary")]
     DuplicateOption(&'static str),
@@ -90,7 +101,7 @@ pub fn parse_setting(option: &str, value: &str) -> Result<Setting, VaryError> {
     let value = value.trim();
     let invalid = |allowed: String| VaryError::Invalid {
         option: option.name(),
-        value: value.to_string(),
+        value: crate::excerpt::excerpt(value),
         allowed,
     };
     let checked = |e: RulesError| match e {
@@ -116,7 +127,8 @@ pub fn parse_setting(option: &str, value: &str) -> Result<Setting, VaryError> {
 }
 
 fn find_option(name: &str) -> Result<RuleOption, VaryError> {
-    RuleOption::from_name(name).ok_or_else(|| VaryError::UnknownOption(name.to_string()))
+    RuleOption::from_name(name)
+        .ok_or_else(|| VaryError::UnknownOption(crate::excerpt::excerpt(name)))
 }
 
 /// One varied option with its values, in the order given.
@@ -129,10 +141,17 @@ pub struct Axis {
 impl Axis {
     /// An axis from one option and its values as text (for launch_rolls, one set per value).
     pub fn from_values<S: AsRef<str>>(option: &str, values: &[S]) -> Result<Axis, VaryError> {
+        if values.len() > MAX_VARIANTS {
+            return Err(VaryError::TooMany {
+                count: values.len(),
+                sizes: format!("{} {}", values.len(), crate::excerpt::excerpt(option)),
+            });
+        }
         let mut settings: Vec<Setting> = Vec::with_capacity(values.len());
+        let mut seen = std::collections::HashSet::with_capacity(values.len());
         for v in values {
             let s = parse_setting(option, v.as_ref())?;
-            if settings.contains(&s) {
+            if !seen.insert(s) {
                 return Err(VaryError::DuplicateValue(s.to_string()));
             }
             settings.push(s);
@@ -147,7 +166,9 @@ impl Axis {
     /// An axis from a TOML sweep entry `option = [values]`: words as strings, integers,
     /// booleans, and launch_rolls sets as arrays of faces (`launch_rolls = [[6], [5, 6]]`).
     pub fn from_toml(option: &str, value: &toml::Value) -> Result<Axis, VaryError> {
-        let bad = |v: &toml::Value| VaryError::Syntax(format!("{option} = {v}"));
+        let bad = |v: &toml::Value| {
+            VaryError::Syntax(crate::excerpt::excerpt(&format!("{option} = {v}")))
+        };
         let items = value.as_array().ok_or_else(|| bad(value))?;
         let texts = items
             .iter()
@@ -188,10 +209,10 @@ impl FromStr for Axis {
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let (option, values) = text
             .split_once('=')
-            .ok_or_else(|| VaryError::Syntax(text.to_string()))?;
+            .ok_or_else(|| VaryError::Syntax(crate::excerpt::excerpt(text)))?;
         let option = option.trim();
         if option.is_empty() {
-            return Err(VaryError::Syntax(text.to_string()));
+            return Err(VaryError::Syntax(crate::excerpt::excerpt(text)));
         }
         let separator = if option == "launch_rolls" { ';' } else { ',' };
         let values: Vec<&str> = values.split(separator).collect();
@@ -220,12 +241,30 @@ impl Variant {
     }
 }
 
-/// The Cartesian product of the axes over `base`, the first axis varying slowest.
+/// The most variants one sweep may have: each is a full run's tallies in memory and a row of
+/// every table, and a sweep of more is almost always a mistake in its `--vary` lists.
+pub const MAX_VARIANTS: usize = 10_000;
+
+/// The Cartesian product of the axes over `base`, the first axis varying slowest; at most
+/// [`MAX_VARIANTS`] of them.
 pub fn variants(base: Rules, axes: &[Axis]) -> Result<Vec<Variant>, VaryError> {
     for (i, a) in axes.iter().enumerate() {
         if axes[..i].iter().any(|b| b.option == a.option) {
             return Err(VaryError::DuplicateOption(a.option.name()));
         }
+    }
+    let count = axes
+        .iter()
+        .fold(1usize, |n, a| n.saturating_mul(a.settings.len()));
+    if count > MAX_VARIANTS {
+        let sizes: Vec<String> = axes
+            .iter()
+            .map(|a| format!("{} {}", a.settings.len(), a.option.name()))
+            .collect();
+        return Err(VaryError::TooMany {
+            count,
+            sizes: sizes.join(" x "),
+        });
     }
     let mut out = vec![Variant {
         rules: base,

@@ -47,7 +47,7 @@ pub const PARAMS: [ParamDef; 14] = [
             max: 10_000_000,
         },
         default: "800",
-        help: "iterations (tree descents) per decision",
+        help: "iterations (tree descents) per decision; the tree stops growing at 64 MiB",
     },
     ParamDef {
         name: "exploration",
@@ -179,6 +179,15 @@ impl Node {
 /// expansion (6 faces).
 const NODES_PER_ITERATION: usize = 16;
 
+/// The most memory one bot's tree takes: 64 MiB (a million nodes). Up to 65,536 iterations
+/// the tree never reaches it; past it, the tree stops growing and later iterations refine the
+/// values of its frontier (each reaching a leaf there), so `iterations` costs time, never
+/// unbounded memory.
+pub const MAX_TREE_BYTES: usize = 64 << 20;
+
+/// [`MAX_TREE_BYTES`] in nodes.
+const MAX_NODES: usize = MAX_TREE_BYTES / std::mem::size_of::<Node>();
+
 /// The MCTS bot.
 #[derive(Clone, Debug)]
 pub struct Mcts {
@@ -187,6 +196,8 @@ pub struct Mcts {
     eval: Evaluator,
     rng: Pcg32,
     nodes: Vec<Node>,
+    /// The arena's bound ([`MAX_NODES`]; smaller in tests).
+    max_nodes: usize,
     path: Vec<u32>,
     moves: MoveList,
     searcher: Expectimax,
@@ -215,14 +226,16 @@ fn softmax(game: &Game, values: [f32; 4], temperature: f32) -> [f32; 4] {
 impl Mcts {
     /// An MCTS bot with these settings; its arena is allocated here, once.
     pub fn new(name: &str, config: MctsConfig) -> Self {
-        let capacity = config.iterations as usize * NODES_PER_ITERATION + NODES_PER_ITERATION;
+        let capacity =
+            (config.iterations as usize * NODES_PER_ITERATION + NODES_PER_ITERATION).min(MAX_NODES);
         Mcts {
             name: name.to_string(),
             config,
             eval: Evaluator::new(config.weights),
             rng: Pcg32::new(0, 0),
             nodes: Vec::with_capacity(capacity),
-            path: Vec::with_capacity(2 * config.iterations as usize + 8),
+            max_nodes: MAX_NODES,
+            path: Vec::with_capacity((2 * config.iterations as usize + 8).min(MAX_NODES)),
             moves: MoveList::default(),
             searcher: Expectimax::new(
                 name,
@@ -319,7 +332,9 @@ impl Mcts {
             if outcome.seat_finished || game.is_over() {
                 break rewards(&game, before, &self.eval, self.config.temperature);
             }
-            if self.nodes[c].visits == 0 {
+            // A new node is a leaf; so is any node once the arena is full.
+            if self.nodes[c].visits == 0 || self.nodes.len() + NODES_PER_ITERATION > self.max_nodes
+            {
                 break self.leaf(&mut game, before);
             }
             let (next, face) = self.face(c);
@@ -444,5 +459,57 @@ impl Bot for Mcts {
             }
         }
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::{Dice, SeededDice};
+    use crate::engine::rules::Rules;
+
+    fn config(iterations: u32) -> MctsConfig {
+        MctsConfig {
+            iterations,
+            exploration: 0.2,
+            leaf: Leaf::Evaluate,
+            cutoff: 8,
+            temperature: 25.0,
+            max_backup: true,
+            weights: Weights::default(),
+        }
+    }
+
+    #[test]
+    fn the_documented_maximum_reserves_at_most_the_tree_bound() {
+        let bot = Mcts::new("m", config(10_000_000));
+        let bytes = bot.nodes.capacity() * std::mem::size_of::<Node>();
+        assert!(bytes <= MAX_TREE_BYTES, "{bytes}");
+        assert!(bot.path.capacity() <= MAX_NODES);
+    }
+
+    #[test]
+    fn a_full_arena_stops_growing_and_still_plays_legal_games() {
+        let mut probe = Mcts::new("m", config(400));
+        probe.max_nodes = 64;
+        let mut game = Game::new(Rules::default(), 2).unwrap();
+        let mut dice = SeededDice::new(5, 0);
+        let mut moves = MoveList::default();
+        for _ in 0..400 {
+            let seat = game.to_move();
+            let roll = dice.roll(seat).unwrap();
+            game.legal_moves_into(roll, &mut moves);
+            let mv = match moves.len() {
+                0 => None,
+                1 => Some(moves[0]),
+                _ => Some(moves[probe.choose(&game, roll, &moves)]),
+            };
+            // Legal choices (indexing above), and the arena never passed its bound.
+            assert!(probe.nodes.len() <= 64);
+            game.apply(roll, mv);
+            if game.is_over() {
+                break;
+            }
+        }
     }
 }

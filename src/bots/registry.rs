@@ -294,10 +294,17 @@ impl BotSpec {
         let mut overrides = Vec::new();
         for part in text.split(':').skip(1) {
             let (k, v) = part.split_once('=').ok_or_else(|| BotError::Syntax {
-                bot: text.to_string(),
-                part: part.to_string(),
+                bot: crate::excerpt::excerpt(text),
+                part: crate::excerpt::excerpt(part),
             })?;
-            overrides.push((k.trim().to_string(), v.trim().to_string()));
+            let k = k.trim();
+            if overrides.iter().any(|(seen, _)| seen == k) {
+                return Err(BotError::Repeated {
+                    bot: crate::excerpt::excerpt(text),
+                    param: crate::excerpt::excerpt(k),
+                });
+            }
+            overrides.push((k.to_string(), v.trim().to_string()));
         }
         let mut spec = resolve(
             &profile.name,
@@ -323,9 +330,9 @@ impl BotSpec {
                 } else {
                     let def = param_def(kind, k, &profile.origin)?;
                     def.parse(v).ok_or_else(|| BotError::BadValue {
-                        origin: text.to_string(),
+                        origin: crate::excerpt::excerpt(text),
                         param: k.clone(),
-                        value: v.clone(),
+                        value: crate::excerpt::excerpt(v),
                         allowed: def.allowed(),
                     })?
                 };
@@ -387,7 +394,7 @@ impl Profile {
     pub fn parse(name: &str, origin: &str, text: &str) -> Result<Profile, BotError> {
         let file: ProfileFile = toml::from_str(text).map_err(|e| BotError::Profile {
             origin: origin.to_string(),
-            message: e.to_string().trim().to_string(),
+            message: crate::excerpt::clip_message(e),
         })?;
         let external = ProfileKeys {
             command: file.command,
@@ -444,7 +451,7 @@ fn param_def<'k>(kind: &'k KindDef, name: &str, origin: &str) -> Result<&'k Para
         .ok_or_else(|| BotError::UnknownParam {
             origin: origin.to_string(),
             kind: kind.name,
-            param: name.to_string(),
+            param: crate::excerpt::excerpt(name),
             known: if kind.params.is_empty() {
                 "none".to_string()
             } else {
@@ -466,7 +473,7 @@ pub fn resolve(
 ) -> Result<BotSpec, BotError> {
     let def = find_kind(kind).ok_or_else(|| BotError::UnknownKind {
         origin: origin.to_string(),
-        kind: kind.to_string(),
+        kind: crate::excerpt::excerpt(kind),
         known: kind_names().join(", "),
     })?;
     let mut params = BTreeMap::new();
@@ -496,16 +503,31 @@ pub fn resolve(
     }
     for (k, v) in given {
         let p = param_def(def, k, origin)?;
+        // A profile's values have TOML types: a number is not written as a string, nor a
+        // word as a bare key.
+        let typed = matches!(
+            (p.kind, v),
+            (ParamKind::Int { .. }, toml::Value::Integer(_))
+                | (
+                    ParamKind::Float { .. },
+                    toml::Value::Integer(_) | toml::Value::Float(_)
+                )
+                | (ParamKind::Word(_), toml::Value::String(_))
+        );
         let text = match v {
             toml::Value::String(s) => s.clone(),
             other => other.to_string(),
         };
-        let value = p.parse(&text).ok_or_else(|| BotError::BadValue {
+        let bad = || BotError::BadValue {
             origin: origin.to_string(),
             param: k.clone(),
-            value: text.clone(),
+            value: crate::excerpt::excerpt(&v.to_string()),
             allowed: p.allowed(),
-        })?;
+        };
+        if !typed {
+            return Err(bad());
+        }
+        let value = p.parse(&text).ok_or_else(bad)?;
         params.insert(k.clone(), value);
     }
     for p in def.params {
@@ -588,6 +610,14 @@ pub enum BotError {
         bot: String,
         /// The bad part.
         part: String,
+    },
+    /// An inline parameter given twice.
+    #[error("bad bot `{bot}`: parameter `{param}` is given twice; give each parameter once")]
+    Repeated {
+        /// The whole bot text.
+        bot: String,
+        /// The repeated parameter.
+        param: String,
     },
     /// A plug-in kind whose name is taken.
     #[error("a bot kind named `{0}` exists already")]

@@ -11,8 +11,9 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use aeroplane::bots::registry::{ParamKind, kinds};
-use aeroplane::config::{known_names, load_profile, parse_bot};
+use aeroplane::bots::registry::{ParamKind, Profile, kinds};
+use aeroplane::config::{known_names, load_profile, parse_bot, shadowing_note};
+use aeroplane::excerpt::{clip_lines, excerpt};
 
 use super::common::DEFAULT_BOTS_DIR;
 
@@ -50,16 +51,28 @@ pub fn run(args: BotsArgs) -> anyhow::Result<ExitCode> {
                 if profile.origin == "built-in kind" && kind_names.contains(&name.as_str()) => {}
             Ok((spec, profile)) => listed.push(Listed {
                 kind: spec.kind,
-                description: profile.description,
+                // A profile's text is shown, never obeyed: escape sequences are printed escaped.
+                description: {
+                    let shown = clip_lines(&profile.description.replace('\n', " "), 200);
+                    match shadowing_note(&name, &args.bots_dir) {
+                        Some(_) => format!(
+                            "{shown} (shadows the built-in {name}, kind {})",
+                            Profile::builtin(&name).map(|p| p.kind).unwrap_or_default()
+                        )
+                        .trim_start()
+                        .to_string(),
+                        None => shown,
+                    }
+                },
                 params: spec
                     .params
                     .iter()
                     .map(|(k, v)| format!("{k}={v}"))
                     .collect::<Vec<_>>()
                     .join(" "),
-                name,
+                name: excerpt(&name),
             }),
-            Err(e) => not_loadable.push((name, one_line(&e.to_string()))),
+            Err(e) => not_loadable.push((excerpt(&name), one_line(&e.to_string()))),
         }
     }
 

@@ -338,7 +338,7 @@ pub fn load_lineup(text: &str, bots_dir: &Path) -> anyhow::Result<Vec<BotSpec>> 
     note_shadowing(text, bots_dir);
     if !(2..=4).contains(&specs.len()) {
         anyhow::bail!(
-            "--bots lists {} bot(s): give one bot per seat, 2, 3 or 4 of them, comma-separated (e.g. greedy,random,random,random)",
+            "the lineup has {} bot(s): give one bot per seat, 2, 3 or 4 of them, comma-separated (e.g. greedy,random,random,random)",
             specs.len()
         );
     }
@@ -393,8 +393,7 @@ pub struct RulesArgs {
 
 /// `aeroplane rules`: prints the resolved variant as TOML.
 pub fn print_rules(args: RulesArgs) -> anyhow::Result<ExitCode> {
-    let rules =
-        load_rules(&args.rules).with_context(|| format!("loading rules `{}`", args.rules))?;
+    let rules = load_rules(&args.rules)?;
     std::io::stdout()
         .lock()
         .write_all(rules.to_toml().as_bytes())?;

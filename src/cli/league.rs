@@ -59,10 +59,7 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let (rules_name, rules) = match (&a.rules, &cfg.rules) {
-        (Some(r), _) => (
-            r.clone(),
-            load_rules(r).with_context(|| format!("--rules {r}"))?,
-        ),
+        (Some(r), _) => (r.clone(), load_rules(r).context("--rules")?),
         (None, Some(v)) => (
             match v {
                 toml::Value::String(s) => s.clone(),
@@ -73,6 +70,7 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<ExitCode> {
         (None, None) => ("appfreegame".into(), load_rules("appfreegame")?),
     };
     let pool = parse_lineup(&bots, &bots_dir).context("--bots")?;
+    super::common::note_shadowing(&bots, &bots_dir);
     super::common::note_shadowing(&bots, &bots_dir);
     let job = LeagueJob::new(
         rules_name,

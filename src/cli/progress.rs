@@ -4,9 +4,39 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
+
+/// When a job that is still running states what it will cost.
+const ESTIMATE_AFTER: Duration = Duration::from_secs(10);
+
+/// Jobs with less left than this at [`ESTIMATE_AFTER`] say nothing.
+const WORTH_ESTIMATING: Duration = Duration::from_secs(60);
+
+/// The cost statement of a job that has run [`ESTIMATE_AFTER`] and finished `done` games with
+/// `left` still to play: `None` if it ends within [`WORTH_ESTIMATING`].
+fn estimate(done: u64, left: u64) -> Option<String> {
+    let secs = ESTIMATE_AFTER.as_secs();
+    if done == 0 {
+        return (left > 0).then(|| {
+            format!(
+                "note: no game finished in the first {secs} s and {} are planned: this job may take \
+                 very long (Ctrl-C stops it; with --out the finished games are kept for resume)",
+                HumanCount(left)
+            )
+        });
+    }
+    let remaining = Duration::from_secs_f64(left as f64 * secs as f64 / done as f64);
+    (remaining > WORTH_ESTIMATING).then(|| {
+        format!(
+            "estimate: {} games in the first {secs} s; the {} left take about {} more at this speed",
+            HumanCount(done),
+            HumanCount(left),
+            indicatif::HumanDuration(remaining)
+        )
+    })
+}
 
 /// A progress bar over a job's games, read from [`Progress::counter`] on a timer.
 pub struct Progress {
@@ -37,10 +67,14 @@ impl Progress {
             );
                 bar
             };
-        let ticker = (!quiet).then(|| {
+        // The timer runs under `quiet` too, for the one cost estimate of a long job.
+        let ticker = Some({
             let (counter, done, bar) = (counter.clone(), done.clone(), bar.clone());
             std::thread::spawn(move || {
                 let mut first = true;
+                let start = Instant::now();
+                let base = counter.load(Ordering::Relaxed);
+                let mut estimated = false;
                 while !done.load(Ordering::Relaxed) {
                     let at = counter.load(Ordering::Relaxed);
                     bar.set_position(at);
@@ -49,6 +83,12 @@ impl Progress {
                         // those of what is left.
                         bar.reset_eta();
                         first = false;
+                    }
+                    if !estimated && start.elapsed() >= ESTIMATE_AFTER {
+                        estimated = true;
+                        if let Some(line) = estimate(at - base.min(at), total - at.min(total)) {
+                            bar.suspend(|| eprintln!("{line}"));
+                        }
                     }
                     std::thread::park_timeout(Duration::from_millis(100));
                 }
@@ -90,5 +130,25 @@ impl Progress {
 impl Drop for Progress {
     fn drop(&mut self) {
         self.stop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::estimate;
+
+    #[test]
+    fn long_jobs_state_their_cost_and_short_ones_do_not() {
+        assert_eq!(estimate(1_000, 5_000), None);
+        assert_eq!(
+            estimate(1_000, 1_000_000).unwrap(),
+            "estimate: 1,000 games in the first 10 s; the 1,000,000 left take about 3 hours more at this speed"
+        );
+        assert!(
+            estimate(0, 4)
+                .unwrap()
+                .starts_with("note: no game finished in the first 10 s and 4 are planned")
+        );
+        assert_eq!(estimate(0, 0), None);
     }
 }

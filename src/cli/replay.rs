@@ -8,8 +8,8 @@ use anyhow::Context;
 use clap::Args;
 
 use aeroplane::experiment::replay::ReplayJob;
-use aeroplane::parse_dice;
 use aeroplane::runner::RunSpec;
+use aeroplane::{parse_dice, read_dice};
 
 use super::common::{DEFAULT_BOTS_DIR, load_lineup, load_rules};
 
@@ -62,8 +62,8 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         }
         None => (
             RunSpec {
-                rules: load_rules(&args.rules)?,
-                lineup: load_lineup(&args.bots, &args.bots_dir)?,
+                rules: load_rules(&args.rules).context("--rules")?,
+                lineup: load_lineup(&args.bots, &args.bots_dir).context("--bots")?,
                 seed: args.seed,
                 first_deal: args.game,
                 deals: 1,
@@ -75,10 +75,13 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     let dice = match (&args.dice, &args.dice_file) {
         (Some(text), _) => Some(parse_dice(text).map_err(|e| anyhow::anyhow!("--dice: {e}"))?),
         (None, Some(path)) => {
-            let text = std::fs::read_to_string(path)
+            let file = std::fs::File::open(path)
                 .with_context(|| format!("cannot read --dice-file {}", path.display()))?;
+            if let Some(what) = aeroplane::config::not_a_file(path).filter(|&w| w == "a folder") {
+                anyhow::bail!("--dice-file {} is {what}, not a file", path.display());
+            }
             Some(
-                parse_dice(&text)
+                read_dice(file)
                     .map_err(|e| anyhow::anyhow!("--dice-file {}: {e}", path.display()))?,
             )
         }
@@ -102,6 +105,9 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         report.write_text(&mut out)?;
     }
     out.flush()?;
+    if let Some(note) = report.unused_note() {
+        eprintln!("note: {note}");
+    }
     if let Some(msg) = &report.error {
         eprintln!("error: {msg}; the position reached is printed above");
         return Ok(ExitCode::from(1));

@@ -107,10 +107,7 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
         .unwrap_or_else(|| PathBuf::from(DEFAULT_BOTS_DIR));
 
     let (rules, rules_name): (Rules, String) = match (&a.rules, &cfg.rules, &manifest) {
-        (Some(r), _, _) => (
-            load_rules(r).with_context(|| format!("--rules {r}"))?,
-            r.clone(),
-        ),
+        (Some(r), _, _) => (load_rules(r).context("--rules")?, r.clone()),
         (None, Some(v), _) => (
             cfg.rules(&cfg_file)?.expect("set"),
             match v {

@@ -72,9 +72,12 @@ fn resolve(args: &SweepArgs) -> anyhow::Result<SweepJob> {
         .clone()
         .or(cfg.bots)
         .unwrap_or_else(|| "greedy,greedy,greedy,greedy".to_string());
-    let base = load_rules(&rules_name).with_context(|| format!("--rules {rules_name}"))?;
+    let base = load_rules(&rules_name).context("--rules")?;
     for t in &args.vary {
-        axes.push(t.parse::<Axis>().with_context(|| format!("--vary {t}"))?);
+        axes.push(
+            t.parse::<Axis>()
+                .with_context(|| format!("--vary {}", aeroplane::excerpt::excerpt(t)))?,
+        );
     }
     if axes.is_empty() {
         anyhow::bail!("nothing to vary: give --vary OPTION=v1,v2 or a [sweep] table in --config");

@@ -4,6 +4,7 @@
 //! reads the files, and its errors keep the operating system's error as their `source`.
 
 pub mod profiles;
+pub mod read;
 pub mod rules_file;
 pub mod run_file;
 pub mod sweep_file;
@@ -11,6 +12,7 @@ pub mod sweep_file;
 pub use profiles::{
     ProfileError, known_names, load_profile, parse_bot, parse_lineup, shadowing_note,
 };
+pub use read::{MAX_TEXT_BYTES, not_a_file, read_text, read_text_limited};
 pub use rules_file::{RulesFileError, load_rules, read_rules_file};
 pub use run_file::{ConfigError, Lineup, RunConfigFile};
 pub use sweep_file::{SweepConfigError, SweepConfigFile};

@@ -20,6 +20,14 @@ pub enum ProfileError {
         #[source]
         source: std::io::Error,
     },
+    /// A path (or a name in the profiles folder) that exists but is not a regular file.
+    #[error("bot profile {origin} is {what}, not a profile file")]
+    NotAFile {
+        /// The path.
+        origin: String,
+        /// What it is: `a folder`, `a device`, `a fifo`, ...
+        what: &'static str,
+    },
     /// A path to a profile that does not exist.
     #[error("bot profile {origin}: no such file")]
     NoSuchFile {
@@ -37,9 +45,15 @@ pub fn load_profile(head: &str, bots_dir: &Path) -> Result<Profile, ProfileError
     } else {
         bots_dir.join(format!("{head}.toml"))
     };
+    if let Some(what) = super::not_a_file(&path) {
+        return Err(ProfileError::NotAFile {
+            origin: path.display().to_string(),
+            what,
+        });
+    }
     if path.is_file() {
         let origin = path.display().to_string();
-        let text = std::fs::read_to_string(&path).map_err(|source| ProfileError::Read {
+        let text = super::read_text(&path).map_err(|source| ProfileError::Read {
             origin: origin.clone(),
             source,
         })?;
@@ -56,7 +70,7 @@ pub fn load_profile(head: &str, bots_dir: &Path) -> Result<Profile, ProfileError
     }
     Profile::builtin(head).ok_or_else(|| {
         BotError::Unknown {
-            name: head.to_string(),
+            name: crate::excerpt::excerpt(head),
             known: known_names(bots_dir).join(", "),
         }
         .into()
@@ -73,7 +87,7 @@ pub fn shadowing_note(head: &str, bots_dir: &Path) -> Option<String> {
         return None;
     }
     let path = bots_dir.join(format!("{head}.toml"));
-    let text = std::fs::read_to_string(&path).ok()?;
+    let text = super::read_text(&path).ok()?;
     let builtin = Profile::builtin(head)?;
     if BUILTIN_PROFILES
         .iter()
@@ -98,6 +112,7 @@ pub fn known_names(bots_dir: &Path) -> Vec<String> {
         for e in entries.flatten() {
             let p = e.path();
             if p.extension().is_some_and(|x| x == "toml")
+                && p.is_file()
                 && let Some(stem) = p.file_stem()
             {
                 names.push(stem.to_string_lossy().into_owned());

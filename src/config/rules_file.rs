@@ -39,7 +39,7 @@ pub fn load_rules(name_or_path: &str) -> Result<Rules, RulesFileError> {
     let path = Path::new(name_or_path);
     let looks_like_file = path.extension().is_some() || name_or_path.contains('/');
     if !looks_like_file && !path.exists() {
-        return Err(RulesError::UnknownPreset(name_or_path.to_string()).into());
+        return Err(RulesError::UnknownPreset(crate::excerpt::excerpt(name_or_path)).into());
     }
     read_rules_file(path)
 }
@@ -47,7 +47,7 @@ pub fn load_rules(name_or_path: &str) -> Result<Rules, RulesFileError> {
 /// Reads and validates a TOML variant file.
 pub fn read_rules_file(path: &Path) -> Result<Rules, RulesFileError> {
     let file = || path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| RulesFileError::Read {
+    let text = super::read_text(path).map_err(|source| RulesFileError::Read {
         file: file(),
         source,
     })?;

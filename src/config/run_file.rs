@@ -105,7 +105,7 @@ pub enum ConfigError {
 impl RunConfigFile {
     /// Reads and parses a run config file.
     pub fn load(path: &Path) -> Result<RunConfigFile, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        let text = super::read_text(path).map_err(|source| ConfigError::Read {
             file: path.display().to_string(),
             source,
         })?;
@@ -116,7 +116,7 @@ impl RunConfigFile {
     pub fn parse(text: &str, file: &str) -> Result<RunConfigFile, ConfigError> {
         let cfg: RunConfigFile = toml::from_str(text).map_err(|e| ConfigError::Parse {
             file: file.to_string(),
-            message: e.to_string().trim().to_string(),
+            message: crate::excerpt::clip_message(e),
         })?;
         if let Some(v) = &cfg.rules {
             cfg.resolve_rules(v, file)?;
@@ -140,9 +140,8 @@ impl RunConfigFile {
         match v {
             toml::Value::String(name) => load_rules(name).map_err(wrap),
             toml::Value::Table(t) => {
-                let spec = RulesSpec::deserialize(toml::Value::Table(t.clone())).map_err(|e| {
-                    wrap(RulesError::Parse(e.to_string().trim().to_string()).into())
-                })?;
+                let spec = RulesSpec::deserialize(toml::Value::Table(t.clone()))
+                    .map_err(|e| wrap(RulesError::Parse(crate::excerpt::clip_message(e)).into()))?;
                 spec.validate().map_err(|e| wrap(e.into()))
             }
             other => Err(ConfigError::Parse {

@@ -71,13 +71,13 @@ impl SweepConfigFile {
     /// Reads and parses a sweep config.
     pub fn load(path: &Path) -> Result<SweepConfigFile, SweepConfigError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| SweepConfigError::Io {
+        let text = super::read_text(path).map_err(|source| SweepConfigError::Io {
             file: file.clone(),
             source,
         })?;
         toml::from_str(&text).map_err(|e| SweepConfigError::Parse {
             file,
-            message: e.to_string().trim().to_string(),
+            message: crate::excerpt::clip_message(e),
         })
     }
 

@@ -170,7 +170,7 @@ impl FromStr for Preset {
         Preset::ALL
             .into_iter()
             .find(|p| p.name() == s)
-            .ok_or_else(|| RulesError::UnknownPreset(s.to_string()))
+            .ok_or_else(|| RulesError::UnknownPreset(crate::excerpt::excerpt(s)))
     }
 }
 
@@ -255,8 +255,11 @@ impl Rules {
 
     /// Parses and validates a TOML variant text.
     pub fn from_toml(text: &str) -> Result<Rules, RulesError> {
-        let spec: RulesSpec = toml::from_str(text)
-            .map_err(|e| RulesError::Parse(e.to_string().trim().to_string()))?;
+        let spec: RulesSpec =
+            toml::from_str(text).map_err(|e| RulesError::Parse(crate::excerpt::clip_message(e)))?;
+        if spec == RulesSpec::default() {
+            return Err(RulesError::Empty);
+        }
         spec.validate()
     }
 
@@ -374,7 +377,7 @@ impl RuleOption {
     fn invalid(self, value: String) -> RulesError {
         RulesError::Invalid {
             option: self.name(),
-            value,
+            value: crate::excerpt::excerpt(&value),
             allowed: self.allowed(),
         }
     }
@@ -560,7 +563,10 @@ impl RulesSpec {
     /// Checks every option against RULES.md's allowed values and builds the [`Rules`].
     pub fn validate(&self) -> Result<Rules, RulesError> {
         let mut rules = match &self.base {
-            Some(b) => b.parse::<Preset>()?.rules(),
+            Some(b) => b
+                .parse::<Preset>()
+                .map_err(|_| RulesError::UnknownBase(crate::excerpt::excerpt(b)))?
+                .rules(),
             None => Rules::default(),
         };
         if let Some(faces) = &self.launch_rolls {
@@ -594,6 +600,9 @@ pub enum RulesError {
     /// Not a preset name, and not a path to a file.
     #[error("unknown rules preset `{0}`{tail}", tail = crate::suggest::tail(.0, Preset::ALL.map(Preset::name), "allowed presets are appfreegame, classic, chinese (or a path to a .toml variant file)"))]
     UnknownPreset(String),
+    /// A `base` that is not a preset (`base` takes only a preset's name).
+    #[error("unknown `base` `{0}`{tail}", tail = crate::suggest::tail(.0, Preset::ALL.map(Preset::name), "`base` is one of the presets appfreegame, classic, chinese"))]
+    UnknownBase(String),
     /// An option's value is outside what RULES.md allows.
     #[error("invalid value {value} for option `{option}`: allowed is {allowed}")]
     Invalid {
@@ -607,6 +616,11 @@ pub enum RulesError {
     /// TOML syntax, an unknown key, or a wrong type.
     #[error("{0}")]
     Parse(String),
+    /// A variant file that sets nothing (empty, or only comments).
+    #[error(
+        "it sets no option: write `base = \"appfreegame\"` (or classic, chinese) and the options that differ"
+    )]
+    Empty,
 }
 
 #[cfg(test)]

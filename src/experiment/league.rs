@@ -210,6 +210,12 @@ pub struct LeagueReport {
     pub pairs: Vec<PairRow>,
 }
 
+/// The most bots a league's pool may hold.
+pub const MAX_POOL: usize = 256;
+
+/// The most bootstrap resamples of a league's ratings.
+pub const MAX_BOOTSTRAP: u32 = 10_000;
+
 impl LeagueJob {
     /// Checks the league and builds its tables.
     pub fn new(
@@ -227,6 +233,13 @@ impl LeagueJob {
                 "--bots lists {k} bot(s): a league needs a pool of at least 2"
             )));
         }
+        if k > MAX_POOL {
+            return Err(JobError::Invalid(format!(
+                "--bots lists {k} bots: a league takes at most {MAX_POOL} (its rating fit and \
+                 bootstrap grow faster than the square of the pool: 200 bots take seconds, 500 \
+                 minutes); split the pool, or league the leaders of each part"
+            )));
+        }
         let names = names(&pool);
         if let Some(i) = (1..k).find(|&i| names[..i].contains(&names[i])) {
             return Err(JobError::Invalid(format!(
@@ -239,9 +252,10 @@ impl LeagueJob {
                 "--players {players}: a table seats 2, 3 or 4 players"
             )));
         }
-        if bootstrap < 2 {
+        if !(2..=MAX_BOOTSTRAP).contains(&bootstrap) {
             return Err(JobError::Invalid(format!(
-                "--bootstrap {bootstrap}: give at least 2 resamples"
+                "--bootstrap {bootstrap}: give from 2 to {MAX_BOOTSTRAP} resamples (each refits \
+                 every rating)"
             )));
         }
         let tables: Vec<Vec<usize>> = (0..k)

@@ -3,7 +3,7 @@
 //! in game order.
 
 use std::collections::BTreeMap;
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use crate::export::{
@@ -219,14 +219,19 @@ fn copy_range(
 ) -> Result<(), ExportError> {
     let err = |e| ExportError::new(from, e);
     file.seek(SeekFrom::Start(range.start)).map_err(err)?;
-    let mut buf = vec![0u8; (range.end - range.start) as usize];
-    file.read_exact(&mut buf).map_err(err)?;
     let to = out.file(GamesCsv::PARTIAL);
-    let mut f = std::fs::OpenOptions::new()
-        .append(true)
-        .open(&to)
-        .map_err(|e| ExportError::new(&to, e))?;
-    f.write_all(&buf).map_err(|e| ExportError::new(&to, e))
+    let mut f = crate::export::no_follow::append(&to).map_err(|e| ExportError::new(&to, e))?;
+    // Streamed: a shard's games.csv can be larger than memory.
+    let want = range.end - range.start;
+    let copied =
+        std::io::copy(&mut file.take(want), &mut f).map_err(|e| ExportError::new(&to, e))?;
+    if copied != want {
+        return Err(err(std::io::Error::new(
+            std::io::ErrorKind::UnexpectedEof,
+            format!("ended {} bytes early", want - copied),
+        )));
+    }
+    Ok(())
 }
 
 /// Reads every shard's manifest; each must be a shard.

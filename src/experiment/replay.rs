@@ -211,6 +211,9 @@ pub struct ReplayReport {
     pub game: u64,
     /// Whether the game reached its end.
     pub complete: bool,
+    /// With scripted dice: how many of the rolls given were left when the game ended.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unused_rolls: Option<usize>,
     /// Why it did not.
     pub error: Option<String>,
     /// The move log.
@@ -230,6 +233,7 @@ impl ReplayJob {
     /// Plays the game with its move log.
     pub fn play(&self) -> Result<ReplayReport, JobError> {
         let spec = &self.spec;
+        spec.validate()?;
         if !spec.contains_game(self.game) {
             let first = spec.game_index(spec.first_deal, 0);
             return Err(JobError::Invalid(format!(
@@ -243,17 +247,14 @@ impl ReplayJob {
         let start = Game::new(spec.rules, spec.players()).map_err(RunError::from)?;
         let mut bots: Vec<Box<dyn Bot>> = spec.lineup.iter().map(|s| s.build()).collect();
         let mut log = LogCollector::default();
+        let mut unused_rolls = None;
         let (kind, result) = match &self.dice {
-            Some(rolls) => (
-                "scripted",
-                spec.play_dice(
-                    &start,
-                    self.game,
-                    &mut bots,
-                    &mut ScriptedDice::new(rolls.clone()),
-                    &mut log,
-                ),
-            ),
+            Some(rolls) => {
+                let mut dice = ScriptedDice::new(rolls.clone());
+                let result = spec.play_dice(&start, self.game, &mut bots, &mut dice, &mut log);
+                unused_rolls = Some(dice.remaining());
+                ("scripted", result)
+            }
             None => (
                 "seeded",
                 spec.play_from(&start, self.game, &mut bots, &mut log, false)
@@ -302,6 +303,7 @@ impl ReplayJob {
             seed: spec.seed,
             game: self.game,
             complete: error.is_none(),
+            unused_rolls,
             error,
             log: log.lines,
             record: record.to_json_value(&end),
@@ -330,6 +332,18 @@ impl ReplayReport {
             writeln!(out, "\ngames.csv row:\n{GAMES_HEADER}\n{row}")?;
         }
         Ok(())
+    }
+
+    /// A note when scripted dice were left over: `none` if every roll was used.
+    pub fn unused_note(&self) -> Option<String> {
+        match self.unused_rolls {
+            Some(n) if n > 0 => Some(format!(
+                "the game ended after {} of the {} rolls given; the last {n} were not used",
+                self.log.len(),
+                self.log.len() + n
+            )),
+            _ => None,
+        }
     }
 
     /// The report as pretty JSON with a final newline.

@@ -13,7 +13,7 @@
 //! slow a run down several times over; a power loss can cost the last interval's units, which
 //! are then played again.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -89,7 +89,7 @@ impl Checkpoint {
     /// Starts a new checkpoint with its header (replacing any file of that name).
     pub fn create(path: &Path, header: &impl Serialize) -> Result<Checkpoint, ExportError> {
         let err = |e| ExportError::new(path, e);
-        let mut file = File::create(path).map_err(err)?;
+        let mut file = super::no_follow::create(path).map_err(err)?;
         file.write_all(line_of(header).as_bytes()).map_err(err)?;
         file.sync_all().map_err(err)?;
         Ok(Checkpoint {
@@ -107,7 +107,7 @@ impl Checkpoint {
     ) -> Result<(Checkpoint, Loaded<H, R>), CheckpointError> {
         let err = |e| ExportError::new(path, e);
         let (loaded, good_len) = Checkpoint::read_with_len(path)?;
-        let file = OpenOptions::new().append(true).open(path).map_err(err)?;
+        let file = super::no_follow::append(path).map_err(err)?;
         if loaded.dropped_partial {
             file.set_len(good_len).map_err(err)?;
             file.sync_all().map_err(err)?;
@@ -248,7 +248,10 @@ mod tests {
 
         // A record cut short is dropped and cut off the file; appending goes on after it.
         let full = fs_len(&path);
-        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
         f.write_all(b"[9,9").unwrap();
         drop(f);
         let (mut c, l) = Checkpoint::open::<String, Vec<u32>>(&path).unwrap();

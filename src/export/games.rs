@@ -115,7 +115,7 @@ impl GamesCsv {
     }
 
     fn open(path: &Path, forfeits: bool) -> Result<GamesCsv, ExportError> {
-        let file = File::create(path).map_err(|e| ExportError::new(path, e))?;
+        let file = super::no_follow::create(path).map_err(|e| ExportError::new(path, e))?;
         let mut out = BufWriter::with_capacity(1 << 16, file);
         let extra = if forfeits { ",forfeit_seat" } else { "" };
         writeln!(out, "{GAMES_HEADER}{extra}")
@@ -133,10 +133,7 @@ impl GamesCsv {
     /// unit whose record the checkpoint kept.
     pub fn reopen(path: &Path, len: u64, forfeits: bool) -> Result<GamesCsv, ExportError> {
         let err = |e| ExportError::new(path, e);
-        let file = std::fs::OpenOptions::new()
-            .append(true)
-            .open(path)
-            .map_err(err)?;
+        let file = super::no_follow::append(path).map_err(err)?;
         if file.metadata().map_err(err)?.len() < len {
             return Err(err(std::io::Error::other(format!(
                 "shorter than the {len} bytes the checkpoint says were written"

@@ -296,8 +296,9 @@ impl Manifest {
             file: path.display().to_string(),
             message,
         };
-        let text = std::fs::read_to_string(path).map_err(|e| read(e.to_string()))?;
-        let m: Manifest = serde_json::from_str(&text).map_err(|e| read(e.to_string()))?;
+        let text = crate::config::read_text(path).map_err(|e| read(e.to_string()))?;
+        let m: Manifest =
+            serde_json::from_str(&text).map_err(|e| read(crate::excerpt::clip_message(e)))?;
         m.check(&path.display().to_string())?;
         Ok(m)
     }

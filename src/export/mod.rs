@@ -9,6 +9,7 @@ mod checkpoint;
 mod forfeits;
 mod games;
 mod manifest;
+pub(crate) mod no_follow;
 mod out_dir;
 mod table;
 mod tables;

@@ -7,7 +7,7 @@
 //!   crash or a full disk never leaves a table that looks finished; `games.csv` is streamed as
 //!   `games.csv.partial` and renamed when the job is complete.
 
-use std::fs::{File, OpenOptions};
+use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -215,7 +215,7 @@ impl OutputDir {
         let path = self.file(name);
         let tmp = self.file(&format!(".{name}.tmp"));
         let write = || -> std::io::Result<()> {
-            let mut f = File::create(&tmp)?;
+            let mut f = super::no_follow::create(&tmp)?;
             f.write_all(bytes)?;
             f.sync_all()?;
             std::fs::rename(&tmp, &path)

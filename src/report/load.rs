@@ -20,6 +20,9 @@ pub enum Kind {
     League,
 }
 
+/// The largest table a report reads: 256 MiB.
+const MAX_TABLE_BYTES: u64 = 256 << 20;
+
 /// A CSV table read by column name.
 #[derive(Debug)]
 pub(crate) struct Csv {
@@ -37,9 +40,25 @@ pub(crate) struct Row<'a> {
 impl Csv {
     fn read(path: &Path) -> Result<Csv, ReportError> {
         let file = path.display().to_string();
+        let too_big = |message: String| ReportError::Read {
+            file: file.clone(),
+            source: std::io::Error::new(std::io::ErrorKind::InvalidData, message),
+        };
+        // The tables a report reads are summaries (games.csv is never read whole), so a
+        // device, or a table larger than any run writes, is not one of them.
+        if let Some(what) = crate::config::not_a_file(path) {
+            return Err(too_big(format!("is {what}, not a table")));
+        }
+        let len = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+        if len > MAX_TABLE_BYTES {
+            return Err(too_big(format!(
+                "{len} bytes: larger than the {} MiB a report reads",
+                MAX_TABLE_BYTES >> 20
+            )));
+        }
         let parse = |e: csv::Error| ReportError::Parse {
             file: file.clone(),
-            message: e.to_string(),
+            message: crate::excerpt::clip_message(e),
         };
         let mut r = csv::ReaderBuilder::new()
             .flexible(true)
@@ -104,7 +123,7 @@ fn read_json(path: &Path) -> Result<Option<Value>, ReportError> {
     if !path.exists() {
         return Ok(None);
     }
-    let text = std::fs::read_to_string(path).map_err(|source| ReportError::Read {
+    let text = crate::config::read_text(path).map_err(|source| ReportError::Read {
         file: path.display().to_string(),
         source,
     })?;
@@ -112,7 +131,7 @@ fn read_json(path: &Path) -> Result<Option<Value>, ReportError> {
         .map(Some)
         .map_err(|e| ReportError::Parse {
             file: path.display().to_string(),
-            message: e.to_string(),
+            message: crate::excerpt::clip_message(e),
         })
 }
 

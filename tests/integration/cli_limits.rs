@@ -35,8 +35,9 @@ fn thread_counts_are_capped_with_a_clear_message() {
 
 #[test]
 fn a_bot_name_past_the_format_width_limit_neither_panics_nor_pads_every_line() {
-    // 72,018 characters: beyond what a format width can take.
-    let long = format!("expectimax:depth=1{}", ":depth=1".repeat(9000));
+    // 72,031 characters (a number written with 72,000 zeros): beyond what a format width can
+    // take.
+    let long = format!("expectimax:depth=1:progress=1.{}", "0".repeat(72_000));
     let out = aeroplane()
         .args(["run", "--games", "2", "-q", "--bots"])
         .arg(format!("{long},random"))

@@ -12,6 +12,7 @@ mod common;
 mod reference;
 
 mod bots;
+mod cli_hostile;
 mod cli_interim;
 mod cli_league;
 mod cli_limits;
@@ -25,6 +26,7 @@ mod cli_run;
 mod cli_sprt;
 mod cli_stats;
 mod cli_sweep;
+mod fuzz_loaders;
 mod golden;
 mod properties;
 mod rules;

@@ -1,0 +1,63 @@
+//! Short, safe quotes of input in messages: a bad value can be megabytes long or hold
+//! terminal escape sequences, and an error message should be neither.
+
+/// The most characters of one line of bad input quoted in an error message.
+pub const EXCERPT_CHARS: usize = 120;
+
+/// At most [`EXCERPT_CHARS`] characters of `text`, with control characters (terminal escape
+/// sequences among them) shown escaped and a count of what was left off.
+pub fn excerpt(text: &str) -> String {
+    clip(text, EXCERPT_CHARS)
+}
+
+/// Every line of `message` clipped to at most `max` characters (see [`excerpt`]); control
+/// characters other than line breaks and tabs shown escaped. For messages that quote input,
+/// such as a TOML parser's, which quotes the whole offending line.
+pub fn clip_lines(message: &str, max: usize) -> String {
+    message
+        .split('\n')
+        .map(|line| clip(line, max))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A parser's message (TOML, JSON) made fit to quote: trimmed, every line at most 200
+/// characters.
+pub fn clip_message(message: impl std::fmt::Display) -> String {
+    clip_lines(message.to_string().trim(), 200)
+}
+
+fn clip(line: &str, max: usize) -> String {
+    let mut out = String::new();
+    let mut chars = line.chars();
+    for (shown, c) in chars.by_ref().enumerate() {
+        if shown == max {
+            let rest = 1 + chars.count();
+            out.push_str(&format!("… ({rest} more characters)"));
+            return out;
+        }
+        if c.is_control() && c != '\t' {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn excerpts_are_short_and_escape_control_characters() {
+        assert_eq!(excerpt("depth"), "depth");
+        let long = "x".repeat(1000);
+        assert_eq!(
+            excerpt(&long),
+            format!("{}… (880 more characters)", "x".repeat(120))
+        );
+        assert_eq!(excerpt("\u{1b}[2Jclear"), "\\u{1b}[2Jclear");
+        assert_eq!(clip_lines("ab\ncdef", 2), "ab\ncd… (2 more characters)");
+    }
+}
