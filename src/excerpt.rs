@@ -21,6 +21,11 @@ pub fn clip_lines(message: &str, max: usize) -> String {
         .join("\n")
 }
 
+/// A path as a message names it: whole (up to 1,000 characters), control characters escaped.
+pub fn path(p: &std::path::Path) -> String {
+    clip(&p.display().to_string(), 1000)
+}
+
 /// A parser's message (TOML, JSON) made fit to quote: trimmed, every line at most 200
 /// characters.
 pub fn clip_message(message: impl std::fmt::Display) -> String {

@@ -47,12 +47,12 @@ pub fn load_profile(head: &str, bots_dir: &Path) -> Result<Profile, ProfileError
     };
     if let Some(what) = super::not_a_file(&path) {
         return Err(ProfileError::NotAFile {
-            origin: path.display().to_string(),
+            origin: crate::excerpt::path(&path),
             what,
         });
     }
     if path.is_file() {
-        let origin = path.display().to_string();
+        let origin = crate::excerpt::path(&path);
         let text = super::read_text(&path).map_err(|source| ProfileError::Read {
             origin: origin.clone(),
             source,
@@ -65,7 +65,7 @@ pub fn load_profile(head: &str, bots_dir: &Path) -> Result<Profile, ProfileError
     }
     if looks_like_path {
         return Err(ProfileError::NoSuchFile {
-            origin: head.to_string(),
+            origin: crate::excerpt::path(Path::new(head)),
         });
     }
     Profile::builtin(head).ok_or_else(|| {

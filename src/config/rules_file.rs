@@ -46,7 +46,7 @@ pub fn load_rules(name_or_path: &str) -> Result<Rules, RulesFileError> {
 
 /// Reads and validates a TOML variant file.
 pub fn read_rules_file(path: &Path) -> Result<Rules, RulesFileError> {
-    let file = || path.display().to_string();
+    let file = || crate::excerpt::path(path);
     let text = super::read_text(path).map_err(|source| RulesFileError::Read {
         file: file(),
         source,

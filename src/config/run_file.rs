@@ -105,11 +105,12 @@ pub enum ConfigError {
 impl RunConfigFile {
     /// Reads and parses a run config file.
     pub fn load(path: &Path) -> Result<RunConfigFile, ConfigError> {
+        let file = crate::excerpt::path(path);
         let text = super::read_text(path).map_err(|source| ConfigError::Read {
-            file: path.display().to_string(),
+            file: file.clone(),
             source,
         })?;
-        Self::parse(&text, &path.display().to_string())
+        Self::parse(&text, &file)
     }
 
     /// Parses run config text; `file` names it in errors.

@@ -70,7 +70,7 @@ pub enum SweepConfigError {
 impl SweepConfigFile {
     /// Reads and parses a sweep config.
     pub fn load(path: &Path) -> Result<SweepConfigFile, SweepConfigError> {
-        let file = path.display().to_string();
+        let file = crate::excerpt::path(path);
         let text = super::read_text(path).map_err(|source| SweepConfigError::Io {
             file: file.clone(),
             source,

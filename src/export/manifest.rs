@@ -293,13 +293,13 @@ impl Manifest {
     /// Reads a manifest file.
     pub fn load(path: &Path) -> Result<Manifest, ManifestError> {
         let read = |message: String| ManifestError::Read {
-            file: path.display().to_string(),
+            file: crate::excerpt::path(path),
             message,
         };
         let text = crate::config::read_text(path).map_err(|e| read(e.to_string()))?;
         let m: Manifest =
             serde_json::from_str(&text).map_err(|e| read(crate::excerpt::clip_message(e)))?;
-        m.check(&path.display().to_string())?;
+        m.check(&crate::excerpt::path(path))?;
         Ok(m)
     }
 

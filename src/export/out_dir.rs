@@ -215,6 +215,11 @@ impl OutputDir {
         let path = self.file(name);
         let tmp = self.file(&format!(".{name}.tmp"));
         let write = || -> std::io::Result<()> {
+            // The temporary name is this tool's: whatever a crash (or anyone) left there goes.
+            match std::fs::remove_file(&tmp) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+                _ => {}
+            }
             let mut f = super::no_follow::create(&tmp)?;
             f.write_all(bytes)?;
             f.sync_all()?;
