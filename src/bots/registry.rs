@@ -291,6 +291,7 @@ impl BotSpec {
     /// checks the profile's parameters, then the inline ones. With inline parameters the bot's
     /// name is the whole `text`.
     pub fn from_profile(text: &str, profile: &Profile) -> Result<BotSpec, BotError> {
+        check_name(text)?;
         let mut overrides = Vec::new();
         for part in text.split(':').skip(1) {
             let (k, v) = part.split_once('=').ok_or_else(|| BotError::Syntax {
@@ -464,6 +465,15 @@ fn param_def<'k>(kind: &'k KindDef, name: &str, origin: &str) -> Result<&'k Para
         })
 }
 
+/// A bot's name is printed in every table: it may not hold control characters (a terminal
+/// would obey an escape sequence in it).
+fn check_name(name: &str) -> Result<(), BotError> {
+    if name.chars().any(char::is_control) {
+        return Err(BotError::ControlCharacters(crate::excerpt::excerpt(name)));
+    }
+    Ok(())
+}
+
 /// Checks a profile's kind and parameters and fills in defaults.
 pub fn resolve(
     name: &str,
@@ -471,6 +481,7 @@ pub fn resolve(
     given: &BTreeMap<String, toml::Value>,
     origin: &str,
 ) -> Result<BotSpec, BotError> {
+    check_name(name)?;
     let def = find_kind(kind).ok_or_else(|| BotError::UnknownKind {
         origin: origin.to_string(),
         kind: crate::excerpt::excerpt(kind),
@@ -611,6 +622,9 @@ pub enum BotError {
         /// The bad part.
         part: String,
     },
+    /// A name with control characters.
+    #[error("bad bot name `{0}`: a name may not contain control characters")]
+    ControlCharacters(String),
     /// An inline parameter given twice.
     #[error("bad bot `{bot}`: parameter `{param}` is given twice; give each parameter once")]
     Repeated {

@@ -470,3 +470,22 @@ fn replay_json_into_a_closed_pipe_exits_cleanly() {
         .unwrap();
     assert!(status.success(), "{status:?}");
 }
+
+#[test]
+fn bot_names_with_control_characters_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("\u{1b}[31mred.toml"), "kind = \"random\"\n").unwrap();
+    for bots in [
+        "./\u{1b}[31mred.toml,random",
+        "expectimax:depth=1\u{1b}[2J,random",
+    ] {
+        let a = aeroplane(d)
+            .args(["run", "--games", "2", "-q", "--bots", bots])
+            .assert()
+            .code(2);
+        let e = stderr_of(&a);
+        assert!(e.contains("may not contain control characters"), "{e}");
+        assert!(!e.contains('\u{1b}'), "{e}");
+    }
+}
