@@ -52,8 +52,8 @@ impl Csv {
         let len = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
         if len > MAX_TABLE_BYTES {
             return Err(too_big(format!(
-                "{len} bytes: larger than the {} MiB a report reads",
-                MAX_TABLE_BYTES >> 20
+                "{len} bytes: larger than the {} a report reads",
+                crate::config::read::human_bytes(MAX_TABLE_BYTES)
             )));
         }
         let parse = |e: csv::Error| ReportError::Parse {
