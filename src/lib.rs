@@ -39,6 +39,8 @@ pub mod export;
 pub mod report;
 pub mod runner;
 pub mod stats;
+pub mod trajectory;
+pub mod viewer;
 
 /// The engine, as its own crate: `aeroplane_core`. Its items are re-exported below, so
 /// `aeroplane::Game` and `aeroplane_core::Game` are the same type.

@@ -7,13 +7,22 @@ use crate::bot::{Bot, BotFault};
 use crate::counters::Counter;
 use crate::dice::Dice;
 use crate::game::{Game, Outcome};
-use crate::moves::MoveList;
+use crate::moves::{Move, MoveList};
 use crate::record::GameRecord;
 
 /// Sees every roll as it is applied (for move logs); `()` sees nothing and costs nothing.
 pub trait Observer {
     /// Called after each roll with the position before it and what it did.
     fn on_roll(&mut self, before: &Game, outcome: &Outcome);
+
+    /// Called when a bot has chosen among two or more moves, before the move is applied (and
+    /// before [`Observer::on_roll`] sees the roll): the position, the roll, the legal moves,
+    /// the index chosen and the bot, which may report the values it gave the moves
+    /// ([`Bot::move_values`]). The default does nothing.
+    #[inline]
+    fn on_choice(&mut self, game: &Game, roll: u8, moves: &[Move], chosen: usize, bot: &dyn Bot) {
+        let _ = (game, roll, moves, chosen, bot);
+    }
 }
 
 impl Observer for () {
@@ -159,8 +168,13 @@ where
             // No choice to make: a pass, or the only legal move.
             moves.first().copied()
         } else {
-            match bots[slot[seat.index()]].try_choose(&game, roll, &moves) {
-                Ok(k) => Some(moves[k]),
+            let bot = &mut bots[slot[seat.index()]];
+            match bot.try_choose(&game, roll, &moves) {
+                Ok(k) => {
+                    let chosen = moves[k];
+                    observer.on_choice(&game, roll, &moves, k, &**bot);
+                    Some(chosen)
+                }
                 Err(fault) => {
                     record.close(&game);
                     return Err(PlayError::Bot(Box::new(BotFailed {

@@ -18,7 +18,8 @@ use super::common::{DEFAULT_BOTS_DIR, load_lineup, load_rules};
 #[command(after_help = "Examples:
   aeroplane replay --seed 3 --game 0
   aeroplane replay --dice 6,3,6,6,4 --bots greedy,greedy
-  aeroplane replay --manifest results/run/run.json --game 17 --json")]
+  aeroplane replay --manifest results/run/run.json --game 17 --json
+  aeroplane replay --seed 3 --game 0 --html game.html   (a board viewer: open game.html)")]
 pub struct ReplayArgs {
     /// A preset (appfreegame, classic, chinese) or a rule-variant .toml file.
     #[arg(long, default_value = "appfreegame")]
@@ -40,9 +41,14 @@ pub struct ReplayArgs {
     /// Game index within the run of --seed (or of --manifest).
     #[arg(long, default_value_t = 0)]
     pub game: u64,
-    /// Print the log and the record as JSON.
+    /// Print the log and the record as JSON: every roll with the position before it (in the
+    /// position notation and as arrays), the legal moves, the one played and the position after.
     #[arg(long)]
     pub json: bool,
+    /// Also write the game as a board viewer: one self-contained HTML file (SVG board, controls
+    /// to step through it; open it in any browser, no network needed).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// Directory of bot profiles.
     #[arg(long, default_value = DEFAULT_BOTS_DIR)]
     pub bots_dir: PathBuf,
@@ -98,6 +104,17 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         },
     };
     let report = job.play()?;
+    if let Some(path) = &args.html {
+        let source = match &args.manifest {
+            Some(p) => format!("game {} of the run of {}", args.game, p.display()),
+            None if job.dice.is_some() => "scripted dice".to_string(),
+            None => format!("seed {}, game {}", args.seed, args.game),
+        };
+        let html = aeroplane::viewer::page(&report, &source);
+        aeroplane::export::write_whole(path, html.as_bytes())
+            .with_context(|| format!("cannot write --html {}", path.display()))?;
+        eprintln!("wrote {}", path.display());
+    }
     let mut out = std::io::stdout().lock();
     if args.json {
         report.write_json(&mut out)?;

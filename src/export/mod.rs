@@ -22,6 +22,7 @@ pub use manifest::{
     JobStatus, LeagueSection, MANIFEST_FILE, MANIFEST_FORMAT, Manifest, ManifestBot, ManifestError,
     ShardSection, SprtSection, SweepSection,
 };
+pub use no_follow::write_whole;
 pub use out_dir::{LOCK_FILE, OWN_FILES, OutDirError, OutputDir};
 pub use table::{Cell, NoSuchColumn, SortKey, Table};
 pub use tables::{

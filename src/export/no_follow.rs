@@ -51,6 +51,30 @@ pub(crate) fn append(path: &Path) -> io::Result<File> {
     no_follow(OpenOptions::new().append(true), path)
 }
 
+/// Writes a whole file: under a temporary name beside it (`.NAME.tmp`), synced, then renamed
+/// onto `path`, so `path` is either what it was or complete. Never through a link.
+pub fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    use std::io::Write as _;
+    let name = path
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?;
+    let tmp = path.with_file_name(format!(".{}.tmp", name.to_string_lossy()));
+    refuse_link(path)?;
+    let write = || -> io::Result<()> {
+        match std::fs::remove_file(&tmp) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+            _ => {}
+        }
+        let mut f = create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    };
+    write().inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -29,6 +29,7 @@ use std::path::{Path, PathBuf};
 
 use crate::export::{ExportError, OutputDir};
 
+pub(crate) use html::esc;
 pub use load::Kind;
 
 /// The report's file name in an output folder.
