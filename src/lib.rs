@@ -34,6 +34,7 @@
 pub mod analysis;
 pub mod bots;
 pub mod config;
+pub mod decision_log;
 pub mod experiment;
 pub mod export;
 pub mod report;

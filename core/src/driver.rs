@@ -23,6 +23,13 @@ pub trait Observer {
     fn on_choice(&mut self, game: &Game, roll: u8, moves: &[Move], chosen: usize, bot: &dyn Bot) {
         let _ = (game, roll, moves, chosen, bot);
     }
+
+    /// Called once when the game stops (at its end, or when the dice ran out or a bot failed),
+    /// with the position reached. The default does nothing.
+    #[inline]
+    fn on_end(&mut self, last: &Game) {
+        let _ = last;
+    }
 }
 
 impl Observer for () {
@@ -161,6 +168,7 @@ where
         let seat = game.to_move();
         let Some(roll) = dice.roll(seat) else {
             record.close(&game);
+            observer.on_end(&game);
             return Err(PlayError::OutOfDice(Box::new(OutOfDice { record, game })));
         };
         game.legal_moves_inlined(roll, &mut moves);
@@ -177,6 +185,7 @@ where
                 }
                 Err(fault) => {
                     record.close(&game);
+                    observer.on_end(&game);
                     return Err(PlayError::Bot(Box::new(BotFailed {
                         seat,
                         fault,
@@ -192,5 +201,6 @@ where
         observer.on_roll(&before, &outcome);
     }
     record.close(&game);
+    observer.on_end(&game);
     Ok(record)
 }

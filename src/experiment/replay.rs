@@ -4,13 +4,15 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+use crate::decision_log::Header;
+use crate::decision_log::check::CheckedGame;
 use crate::export::{GAMES_HEADER, write_game_row};
 use crate::runner::{GameRow, RunError, RunSpec};
 use crate::trajectory::{LegalJson, PositionJson, Recorder, Step, values_json};
 use crate::{Bot, Counter, Seat};
 use aeroplane_core::ScriptedDice;
 use aeroplane_core::step_label;
-use aeroplane_core::{Action, Game, Outcome};
+use aeroplane_core::{Action, ActionId, Game, Outcome};
 use aeroplane_core::{GameRecord, HANGAR_JSON, RecordJson, step_json};
 
 use super::JobError;
@@ -336,6 +338,110 @@ impl ReplayJob {
             start,
         })
     }
+}
+
+/// A bot that plays the choices of a decision log, and reports the values logged with them.
+struct LoggedBot {
+    name: String,
+    choices: std::collections::VecDeque<(ActionId, Option<Vec<Option<f32>>>)>,
+    values: Vec<f32>,
+}
+
+impl Bot for LoggedBot {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn choose(&mut self, _: &Game, _: u8, moves: &[aeroplane_core::Move]) -> usize {
+        let (id, values) = self
+            .choices
+            .pop_front()
+            .expect("check_game matched every decision with a line");
+        self.values.clear();
+        if let Some(values) = values {
+            // Logged in ascending action ids; the driver's moves are in the engine's order.
+            let mut ids: Vec<ActionId> = moves.iter().map(ActionId::of_move).collect();
+            ids.sort_unstable();
+            self.values.extend(moves.iter().map(|m| {
+                let k = ids.binary_search(&ActionId::of_move(m)).expect("an id");
+                values.get(k).copied().flatten().unwrap_or(f32::NAN)
+            }));
+        }
+        moves
+            .iter()
+            .position(|m| ActionId::of_move(m) == id)
+            .expect("check_game found the action legal")
+    }
+
+    fn move_values(&self) -> Option<&[f32]> {
+        (!self.values.is_empty()).then_some(&self.values[..])
+    }
+}
+
+/// Replays a logged game that [`check_game`](crate::decision_log::check::check_game)
+/// accepted: its rolls and its bots' logged choices (and values) through the game driver, as
+/// `replay` shows any game.
+pub fn replay_logged(header: &Header, checked: &CheckedGame) -> Result<ReplayReport, JobError> {
+    let start = Game::new(header.rules, header.players).map_err(RunError::from)?;
+    let name_of = |seat: Seat| {
+        checked.bots[seat.index()]
+            .and_then(|b| header.bots.get(usize::from(b)))
+            .map_or_else(|| "?".to_string(), |b| b.name.clone())
+    };
+    let names: Vec<String> = start.seats().iter().map(|&s| name_of(s)).collect();
+    let mut bots: Vec<Box<dyn Bot>> = start
+        .seats()
+        .iter()
+        .map(|&seat| {
+            let mine = checked
+                .decisions
+                .iter()
+                .filter(|d| d.0 == seat.index())
+                .map(|d| (d.1, d.2.clone()))
+                .collect();
+            Box::new(LoggedBot {
+                name: name_of(seat),
+                choices: mine,
+                values: Vec::new(),
+            }) as Box<dyn Bot>
+        })
+        .collect();
+    let mut dice = ScriptedDice::new(checked.rolls.clone());
+    let mut log = Recorder::default();
+    let (record, error) = match aeroplane_core::try_play_game(start, &mut bots, &mut dice, &mut log)
+    {
+        Ok(r) => (r, None),
+        Err(aeroplane_core::PlayError::OutOfDice(e)) => {
+            let why = match checked.forfeit {
+                Some(s) => format!(
+                    "seat {s}'s bot failed here and forfeited the game (the run used --recover)"
+                ),
+                None => "the log ends here".to_string(),
+            };
+            (e.record, Some(why))
+        }
+        Err(aeroplane_core::PlayError::Bot(e)) => return Err(JobError::Invalid(e.to_string())),
+    };
+    Ok(ReplayReport {
+        rules: header.rules,
+        bots: names,
+        dice: "logged",
+        seed: header.seed,
+        game: checked.game,
+        complete: error.is_none(),
+        unused_rolls: None,
+        error,
+        log: log_lines(&log.steps),
+        record: checked.record.to_json_value(&start),
+        games_csv_row: None,
+        raw: if checked.forfeit.is_some() {
+            checked.record
+        } else {
+            record
+        },
+        final_game: Some(start),
+        start,
+    })
 }
 
 /// The first line of the text log: what the bracketed lists mean.

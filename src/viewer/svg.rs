@@ -53,7 +53,7 @@ pub fn board(layout: &Layout, names: &[Option<String>; 4]) -> String {
             SEAT_COLOURS[k]
         );
         let label = match &names[k] {
-            Some(name) => format!("{} · {}", seat.colour(), shorten(name, 16)),
+            Some(name) => format!("{} · {}", seat.colour(), shorten(name, 14)),
             None => format!("{} · not in play", seat.colour()),
         };
         let _ = write!(
@@ -76,7 +76,8 @@ pub fn board(layout: &Layout, names: &[Option<String>; 4]) -> String {
         let t = layout.take_off(seat);
         let _ = write!(
             s,
-            r#"<g class="take-off"><circle cx="{}" cy="{}" r="{}" fill="{}" stroke="{}" stroke-width="2.5"/><title>{} take-off cell (step 0)</title></g>"#,
+            r#"<g class="take-off{}"><circle cx="{}" cy="{}" r="{}" fill="{}" stroke="{}" stroke-width="2.5"/><title>{} take-off cell (step 0)</title></g>"#,
+            if playing { "" } else { " empty" },
             f(t.x),
             f(t.y),
             f(0.45 * UNIT),
