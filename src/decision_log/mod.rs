@@ -376,7 +376,7 @@ mod tests {
             .unwrap();
         let mut edited: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
         // The turn count, the position's last field, one more than it is.
-        let at = edited[d].find("\",\"legal\"").unwrap();
+        let at = edited[d].find("\",\"seat\"").unwrap();
         let turns_at = edited[d][..at].rfind(' ').unwrap() + 1;
         let turns: u32 = edited[d][turns_at..at].parse().unwrap();
         edited[d] = format!(
