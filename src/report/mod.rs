@@ -24,6 +24,7 @@ mod load;
 mod run;
 mod sprt;
 mod sweep;
+mod watch;
 
 use std::path::{Path, PathBuf};
 
@@ -31,6 +32,7 @@ use crate::export::{ExportError, OutputDir};
 
 pub(crate) use html::esc;
 pub use load::Kind;
+pub use watch::VIEWER_FILES;
 
 /// The report's file name in an output folder.
 pub const REPORT_FILE: &str = "report.html";
@@ -85,6 +87,13 @@ pub fn render(dir: &Path) -> Result<String, ReportError> {
 /// Renders the report of the job in `dir` and writes it there as [`REPORT_FILE`] (under a
 /// temporary name, then renamed into place). Returns its path.
 pub fn write(dir: &OutputDir) -> Result<PathBuf, ReportError> {
+    let folder = load::Folder::open(dir.path())?;
+    if folder.kind()? == Kind::Run
+        && let Some(picks) = watch::pick(dir.path(), run::seed(&folder))?
+    {
+        // What could not be replayed is said on the page (its viewer is missing).
+        watch::write_viewers(dir, &picks)?;
+    }
     let page = render(dir.path())?;
     dir.write(REPORT_FILE, page.as_bytes())?;
     Ok(dir.file(REPORT_FILE))

@@ -315,7 +315,9 @@ mod tests {
                 .unwrap();
             let l = Layout::new(&rules);
             for k in 0..4 {
-                let total: f32 = l.lane[k].iter().map(|r| r[2].max(r[3])).sum();
+                // Seats 0 and 2 have horizontal lanes, seats 1 and 3 vertical ones.
+                let along = if k % 2 == 0 { 2 } else { 3 };
+                let total: f32 = l.lane[k].iter().map(|r| r[along]).sum();
                 assert!((total - 5.0 * UNIT).abs() < 1.0, "{cells}: {total}");
                 assert_eq!(l.lane[k].len(), cells as usize);
             }
