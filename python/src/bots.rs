@@ -157,6 +157,11 @@ pub fn params_dict<'py>(py: Python<'py>, params: &Params) -> PyResult<Bound<'py,
 /// A Python callable taking part in runs: what it is and the first exception it raised.
 struct Entry {
     object: Py<PyAny>,
+    /// A copy taken when the job starts, copied again for each worker thread and lineup entry
+    /// (as built-in bots are built per worker); `None` if the object cannot be copied.
+    snapshot: Result<Py<PyAny>, String>,
+    /// Bots built from it so far.
+    builds: usize,
     error: ErrorSlot,
     users: usize,
 }
@@ -237,10 +242,17 @@ pub fn register_python_bot(
         }
         None => {
             let error = Arc::new(Mutex::new(None));
+            let snapshot = deep_copy(object).map(Bound::unbind).map_err(|e| {
+                e.value(py)
+                    .repr()
+                    .map_or_else(|_| "an exception".into(), |r| r.to_string())
+            });
             map.insert(
                 name.to_string(),
                 Entry {
                     object: object.clone().unbind(),
+                    snapshot,
+                    builds: 0,
                     error: error.clone(),
                     users: 1,
                 },
@@ -266,10 +278,17 @@ pub fn register_python_bot(
 /// Where a Python bot keeps the first exception it raised, for the job's caller.
 type ErrorSlot = Arc<Mutex<Option<PyErr>>>;
 
+fn deep_copy<'py>(object: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    object
+        .py()
+        .import("copy")?
+        .call_method1("deepcopy", (object,))
+}
+
 /// A Python callable playing a seat through the `Bot` trait. Every call takes the GIL.
 struct PythonBot {
     name: String,
-    found: Option<(Py<PyAny>, ErrorSlot)>,
+    found: Result<(Py<PyAny>, ErrorSlot), String>,
 }
 
 impl PythonBot {
@@ -290,19 +309,17 @@ impl PythonBot {
                 .repr()
                 .map_or_else(|_| "an exception".into(), |r| r.to_string())
         );
-        if let Some((_, slot)) = &self.found {
+        if let Ok((_, slot)) = &self.found {
             lock(slot).get_or_insert(e);
         }
         self.fail(what)
     }
 
     fn object(&self) -> Result<&Py<PyAny>, Box<BotFault>> {
-        self.found.as_ref().map(|(o, _)| o).ok_or_else(|| {
-            self.fail(
-                "no Python callable of this name is playing: pass the callable itself in bots=[...]"
-                    .into(),
-            )
-        })
+        self.found
+            .as_ref()
+            .map(|(o, _)| o)
+            .map_err(|why| self.fail(why.clone()))
     }
 }
 
@@ -385,12 +402,30 @@ impl Bot for PythonBot {
     }
 }
 
+/// A bot of kind `python`: a copy of the registered object for each worker thread and lineup
+/// entry (the object itself when it cannot be copied and plays only once).
 fn build_python_bot(name: &str, _params: &Params) -> Box<dyn Bot> {
     let found = Python::attach(|py| {
-        lock(&PYTHON_BOTS)
-            .as_ref()
-            .and_then(|m| m.get(name))
-            .map(|e| (e.object.clone_ref(py), e.error.clone()))
+        let mut reg = lock(&PYTHON_BOTS);
+        let Some(e) = reg.as_mut().and_then(|m| m.get_mut(name)) else {
+            return Err(
+                "no Python callable of this name is playing: pass the callable itself in bots=[...]"
+                    .to_string(),
+            );
+        };
+        e.builds += 1;
+        let object = match &e.snapshot {
+            Ok(s) => deep_copy(s.bind(py)).map(Bound::unbind).map_err(|err| {
+                format!("copy.deepcopy of the bot for a worker thread failed: {err}")
+            })?,
+            Err(_) if e.builds == 1 => e.object.clone_ref(py),
+            Err(why) => {
+                return Err(format!(
+                    "the bot plays on several worker threads or seats, each with its own copy, and copy.deepcopy cannot copy it ({why}): give threads=1 and put it in the lineup once, or make it copyable"
+                ));
+            }
+        };
+        Ok((object, e.error.clone()))
     });
     Box::new(PythonBot {
         name: name.to_string(),
