@@ -14,7 +14,7 @@ REPO = Path(__file__).resolve().parents[2]
 def cli_binary() -> Path:
     """The `aeroplane` binary: $AEROPLANE, else the one `cargo build` / `cargo test` made."""
     if "AEROPLANE" in os.environ:
-        return Path(os.environ["AEROPLANE"])
+        return Path(os.environ["AEROPLANE"]).resolve()
     for profile in ("debug", "release"):
         p = REPO / "target" / profile / "aeroplane"
         if p.exists():
