@@ -14,7 +14,7 @@ use aeroplane::config::parse_bot;
 use aeroplane::{ActionId, Bot, BotFault, BotSpec, Game, KindDef, Move, Params, Seat};
 
 use crate::errors::{chain, to_py};
-use crate::game::{PyGame, before_roll, seat_arg, u64_arg};
+use crate::game::{PyGame, any_seat_arg, before_roll, u64_arg};
 use crate::rules::{describe, type_name};
 
 /// The bot kind of Python callables in a run's lineup.
@@ -92,9 +92,7 @@ impl PyBot {
     /// Seeds the bot for a new game in ``seat`` (the runner gives ``bot_seed(seed, game,
     /// seat)``); takes effect at its next ``choose``.
     fn new_game(&self, seat: &Bound<'_, PyAny>, seed: &Bound<'_, PyAny>) -> PyResult<()> {
-        let four = Game::new(aeroplane::Rules::default(), 4)
-            .map_err(|e| PyRuntimeError::new_err(chain(&e)))?;
-        let seat = seat_arg(&four, seat)?;
+        let seat = any_seat_arg(seat)?;
         *lock(&self.pending) = Some((seat, u64_arg(seed, "seed")?));
         Ok(())
     }

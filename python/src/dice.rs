@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 
 use aeroplane::{Dice, SeededDice, bot_stream};
 
-use crate::game::{PyGame, seat_arg, u64_arg};
+use crate::game::{PyGame, any_seat_arg, u64_arg};
 
 /// ``SeededDice(seed, game)``: the dice of game ``game`` of a run with seed ``seed``: one
 /// independent stream per seat, so ``roll(seat)`` gives the n-th roll of that seat in that
@@ -27,21 +27,17 @@ impl PySeededDice {
 
     /// The next roll (1..6) of ``seat``'s stream.
     fn roll(&mut self, seat: &Bound<'_, PyAny>) -> PyResult<u8> {
-        let seat = seat_arg(
-            &aeroplane::Game::new(aeroplane::Rules::default(), 4).expect("4 players"),
-            seat,
-        )?;
-        Ok(self.dice.roll(seat).expect("seeded dice never run out"))
+        let seat = any_seat_arg(seat)?;
+        // Seeded dice never run out.
+        Ok(self.dice.roll(seat).unwrap_or(1))
     }
 
     /// Rolls the die for the seat to move of ``game`` at a chance node (``game.apply_roll``),
     /// and returns the face.
     fn roll_for(&mut self, game: &Bound<'_, PyGame>) -> PyResult<u8> {
         let mut g = game.borrow_mut();
-        let face = self
-            .dice
-            .roll(g.game.to_move())
-            .expect("seeded dice never run out");
+        // Seeded dice never run out.
+        let face = self.dice.roll(g.game.to_move()).unwrap_or(1);
         g.game
             .apply_roll(face)
             .map_err(|e| crate::errors::value_error(&e))?;
@@ -57,10 +53,9 @@ pub fn bot_seed(
     game: &Bound<'_, PyAny>,
     seat: &Bound<'_, PyAny>,
 ) -> PyResult<u64> {
-    let four = aeroplane::Game::new(aeroplane::Rules::default(), 4).expect("4 players");
     Ok(bot_stream(
         u64_arg(seed, "seed")?,
         u64_arg(game, "game")?,
-        seat_arg(&four, seat)?,
+        any_seat_arg(seat)?,
     ))
 }

@@ -76,6 +76,14 @@ pub fn int_arg(value: &Bound<'_, PyAny>, what: &str) -> PyResult<i64> {
         .map_err(|_| PyValueError::new_err(format!("{what} {value} is out of range")))
 }
 
+/// Any seat of the board: an integer 0..=3.
+pub fn any_seat_arg(value: &Bound<'_, PyAny>) -> PyResult<Seat> {
+    let i = int_arg(value, "seat")?;
+    usize::try_from(i).ok().and_then(Seat::new).ok_or_else(|| {
+        PyValueError::new_err(format!("seat {i} is not a seat: seats are 0, 1, 2, 3"))
+    })
+}
+
 /// The seat a Python value names: an integer 0..=3 in play in `game`.
 pub fn seat_arg(game: &Game, value: &Bound<'_, PyAny>) -> PyResult<Seat> {
     let i = int_arg(value, "seat")?;

@@ -217,6 +217,13 @@ def test_bad_input_raises_value_and_type_errors():
         Game.from_notation("nonsense")
     with pytest.raises(ValueError, match="action 9 is not an action id"):
         g.action_to_string(9)
+    with pytest.raises(ValueError, match="seat 4 is not a seat"):
+        SeededDice(1, 0).roll(4)
+    with pytest.raises(ValueError, match="seed -1 is out of range"):
+        SeededDice(-1, 0)
+    with pytest.raises(TypeError, match="game must be an integer"):
+        bot_seed(1, "0", 0)
+    assert SeededDice(2**64 - 1, 5).roll(3) in range(1, 7)
     over = Game.from_notation("57,57,57,57/-/h,h,h,h/- 0 - 0 - - 0,2 40")
     assert over.is_terminal() and over.returns()[0] == 1.0
     with pytest.raises(ValueError, match="the game is over"):
