@@ -18,6 +18,8 @@ three on 0, 1, 2). OpenSpiel and PettingZoo number *players* instead: player ``k
 k-th seat in play (``Game.seat_of``, ``Game.player_of``).
 """
 
+import atexit as _atexit
+
 from ._native import (
     CHANCE,
     MAX_ENVS,
@@ -35,6 +37,12 @@ from ._native import (
     sweep,
 )
 from . import bots
+from ._native import _finish_stopping_jobs
+
+# A job stopped by Ctrl-C whose games in flight took longer than a second finishes them in the
+# background; at exit the interpreter waits for it to write its folder (a second Ctrl-C stops
+# the wait).
+_atexit.register(_finish_stopping_jobs)
 
 __all__ = [
     "CHANCE",

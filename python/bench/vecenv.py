@@ -5,8 +5,9 @@
     python python/bench/vecenv.py --game          # also: one Game stepped from Python
 
 Prints the median agent steps per second of --repeats timed runs (each --steps calls of
-step() on every environment), with the machine's load average: the machine is shared, so
-quote medians with the load. Build the package in release mode (pip install ./python does)
+step() on every environment), the CPU time per agent step (all threads, less sensitive to
+other load than the wall clock), and the machine's 1-minute load average: the machine is
+shared, so quote medians with the load. Build the package in release mode (pip install ./python does)
 before measuring.
 """
 
@@ -31,14 +32,15 @@ def vecenv_rate(args: argparse.Namespace) -> list[float]:
     for _ in range(10):  # warm-up: page in the arrays, start the workers
         actions = (rng.random(mask.shape, dtype=np.float32) * mask).argmax(1)
         obs, rewards, terminated, mask = env.step(actions)
-    rates = []
+    rates, cpu = [], []
     for _ in range(args.repeats):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         for _ in range(args.steps):
             actions = (rng.random(mask.shape, dtype=np.float32) * mask).argmax(1)
             obs, rewards, terminated, mask = env.step(actions)
         rates.append(args.envs * args.steps / (time.perf_counter() - start))
-    return rates
+        cpu.append((time.process_time() - start_cpu) / (args.envs * args.steps) * 1e9)
+    return rates, cpu
 
 
 def game_step_cost(repeats: int) -> list[float]:
@@ -72,13 +74,15 @@ def main() -> None:
     p.add_argument("--repeats", type=int, default=7)
     p.add_argument("--game", action="store_true", help="also time one Game stepped from Python")
     args = p.parse_args()
-    rates = vecenv_rate(args)
-    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    load_before = os.getloadavg()[0]
+    rates, cpu = vecenv_rate(args)
+    load = f"{load_before:.1f} before, {os.getloadavg()[0]:.1f} after"
     print(
         f"VecEnv({args.envs}) {args.rules}, {args.players} players, opponents {args.opponents}: "
         f"median {statistics.median(rates):,.0f} agent steps/s "
-        f"(min {min(rates):,.0f}, max {max(rates):,.0f}; {args.repeats} runs of {args.steps} steps; "
-        f"load average {load}; {os.cpu_count()} cores)"
+        f"(min {min(rates):,.0f}, max {max(rates):,.0f}; {args.repeats} runs of {args.steps} steps); "
+        f"CPU {statistics.median(cpu):.0f} ns per agent step (numpy sampling included); "
+        f"load average {load}; {os.cpu_count()} cores"
     )
     if args.game:
         costs = game_step_cost(args.repeats)

@@ -175,10 +175,15 @@ pub struct PythonBotGuard {
 }
 
 impl PythonBotGuard {
-    /// The first exception the bot raised, if any.
-    pub fn take_error(&self) -> Option<PyErr> {
-        lock(&self.error).take()
+    /// Where the bot keeps the first exception it raised.
+    pub fn error_slot(&self) -> ErrorSlot {
+        self.error.clone()
     }
+}
+
+/// The exception kept in `slot`, if any.
+pub fn take_error(slot: &ErrorSlot) -> Option<PyErr> {
+    lock(slot).take()
 }
 
 impl Drop for PythonBotGuard {
@@ -274,7 +279,7 @@ pub fn register_python_bot(
 }
 
 /// Where a Python bot keeps the first exception it raised, for the job's caller.
-type ErrorSlot = Arc<Mutex<Option<PyErr>>>;
+pub type ErrorSlot = Arc<Mutex<Option<PyErr>>>;
 
 fn deep_copy<'py>(object: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     object

@@ -5,10 +5,11 @@
 //! (the output folder then says `interrupted` and can be resumed by `aeroplane resume`) and
 //! raises `KeyboardInterrupt`.
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Condvar, Mutex};
-use std::time::Duration;
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -17,13 +18,15 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use aeroplane::analysis::{Axis, SprtConfig, variants};
 use aeroplane::bots::registry::BotSpec;
 use aeroplane::experiment::{
-    Context, DEFAULT_SORT, Job, JobEnd, JobError, LeagueJob, RunJob, SPRT_CHUNK_DEALS, SprtJob,
-    SweepJob,
+    Context, DEFAULT_SORT, Job, JobEnd, JobError, LeagueJob, Outcome, Report, RunJob,
+    SPRT_CHUNK_DEALS, SprtJob, SweepJob,
 };
 use aeroplane::export::{OutputDir, SortKey};
 use aeroplane::runner::{DEFAULT_CHUNK_DEALS, Exec, RunError, RunSpec};
 
-use crate::bots::{PyBot, PythonBotGuard, python_bot_name, register_python_bot, resolve};
+use crate::bots::{
+    ErrorSlot, PyBot, PythonBotGuard, python_bot_name, register_python_bot, resolve, take_error,
+};
 use crate::errors::{chain, to_py};
 use crate::game::{int_arg, u64_arg};
 use crate::rules::{rules_arg, type_name};
@@ -41,13 +44,6 @@ struct Lineup {
     specs: Vec<BotSpec>,
     label: String,
     guards: Vec<PythonBotGuard>,
-}
-
-impl Lineup {
-    /// The first exception a Python bot of the lineup raised.
-    fn take_error(&self) -> Option<PyErr> {
-        self.guards.iter().find_map(PythonBotGuard::take_error)
-    }
 }
 
 /// Warns (Python `warnings`) where the bots folder shadows a built-in profile, as the command
@@ -210,42 +206,70 @@ struct Output {
     report: bool,
 }
 
-/// Signals the calling thread when the job's thread is done.
-struct Done(Mutex<bool>, Condvar);
+/// What the job's thread leaves: the job's result, or `None` if it panicked.
+type JobResult = Option<Result<Outcome<Report>, JobError>>;
 
-impl Done {
-    fn set(&self) {
-        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = true;
-        self.1.notify_all();
+/// Where the job's thread leaves its result.
+#[derive(Default)]
+struct Slot {
+    result: Mutex<Option<JobResult>>,
+    ended: Condvar,
+}
+
+impl Slot {
+    fn put(&self, r: JobResult) {
+        *self.result.lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+        self.ended.notify_all();
     }
-    /// Waits at most `timeout`; whether the job is done.
+
+    /// Whether the job has ended, waiting at most `timeout` for it.
     fn wait(&self, timeout: Duration) -> bool {
-        let guard = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let guard = self.result.lock().unwrap_or_else(|e| e.into_inner());
         let (guard, _) = self
-            .1
-            .wait_timeout_while(guard, timeout, |done| !*done)
+            .ended
+            .wait_timeout_while(guard, timeout, |r| r.is_none())
             .unwrap_or_else(|e| e.into_inner());
-        *guard
+        guard.is_some()
+    }
+
+    fn take(&self) -> Option<JobResult> {
+        self.result.lock().unwrap_or_else(|e| e.into_inner()).take()
     }
 }
 
-/// Sets the flag when dropped, even if the job's thread unwinds.
-struct SetOnDrop<'a>(&'a Done);
-impl Drop for SetOnDrop<'_> {
-    fn drop(&mut self) {
-        self.0.set();
+/// Jobs stopping in the background after Ctrl-C; the interpreter waits for them at exit.
+static STOPPING: Mutex<Vec<Arc<Slot>>> = Mutex::new(Vec::new());
+
+/// Waits until the jobs stopping in the background after Ctrl-C have written their folders
+/// (called at interpreter exit by `atexit`); a second Ctrl-C stops the wait.
+#[pyfunction]
+pub fn _finish_stopping_jobs(py: Python<'_>) -> PyResult<()> {
+    let slots: Vec<Arc<Slot>> =
+        std::mem::take(&mut *STOPPING.lock().unwrap_or_else(|e| e.into_inner()));
+    for slot in slots {
+        while !py.detach(|| slot.wait(Duration::from_millis(50))) {
+            py.check_signals()?;
+        }
     }
+    Ok(())
 }
 
-/// Runs `job` as the command line's `launch` does: opens the output folder, plays with the GIL
-/// released while the calling thread watches for signals, writes `report.html` when asked,
-/// and returns `summary.json` as a dict.
+/// How long after Ctrl-C the caller waits for the job to stop before it raises
+/// `KeyboardInterrupt` and lets the games in flight finish in the background.
+const GRACE: Duration = Duration::from_millis(900);
+
+/// Runs `job` as the command line's `launch` does: opens the output folder, plays on a thread
+/// of its own while the calling thread waits with the GIL released and checks for signals every
+/// 50 ms, writes `report.html` when asked, and returns `summary.json` as a dict. On Ctrl-C the
+/// job stops after the games in flight; if that takes longer than [`GRACE`], they finish in the
+/// background (the folder is then marked `interrupted`) and `KeyboardInterrupt` is raised at
+/// once.
 fn conduct(
     py: Python<'_>,
     job: Job,
     exec: Exec,
     output: Output,
-    lineup: &Lineup,
+    lineup: Lineup,
 ) -> PyResult<Py<PyAny>> {
     if output.report && output.out.is_none() {
         return Err(PyValueError::new_err(
@@ -253,48 +277,83 @@ fn conduct(
         ));
     }
     let dir = match &output.out {
-        Some(p) => Some(OutputDir::create(p, output.force).map_err(|e| to_py(&e))?),
+        Some(p) => Some(Arc::new(
+            OutputDir::create(p, output.force).map_err(|e| to_py(&e))?,
+        )),
         None => None,
     };
-    let progress = AtomicU64::new(0);
-    let interrupt = AtomicBool::new(false);
-    let ctx = Context {
-        exec,
-        out: dir.as_ref(),
-        progress: &progress,
-        interrupt: Some(&interrupt),
-        shard: None,
-        resume: false,
-        unit_done: None,
-        interim: None,
-    };
-    let done = Done(Mutex::new(false), Condvar::new());
+    let interrupt = Arc::new(AtomicBool::new(false));
+    let slot = Arc::new(Slot::default());
+    let errors: Vec<ErrorSlot> = lineup
+        .guards
+        .iter()
+        .map(PythonBotGuard::error_slot)
+        .collect();
+    {
+        let (dir, interrupt, slot) = (dir.clone(), interrupt.clone(), slot.clone());
+        let guards = lineup.guards;
+        std::thread::Builder::new()
+            .name("aeroplane-job".into())
+            .spawn(move || {
+                let progress = AtomicU64::new(0);
+                let ctx = Context {
+                    exec,
+                    out: dir.as_deref(),
+                    progress: &progress,
+                    interrupt: Some(&interrupt),
+                    shard: None,
+                    resume: false,
+                    unit_done: None,
+                    interim: None,
+                };
+                let result = catch_unwind(AssertUnwindSafe(|| job.execute(&ctx))).ok();
+                // The Python bots leave the registry, and the folder's lock goes with the last
+                // reference, before the caller hears of the end.
+                drop(guards);
+                drop(dir);
+                slot.put(result);
+            })
+            .map_err(|e| PyRuntimeError::new_err(format!("cannot start the job's thread: {e}")))?;
+    }
     let mut signal: Option<PyErr> = None;
-    let result = std::thread::scope(|s| {
-        let handle = s.spawn(|| {
-            let _done = SetOnDrop(&done);
-            job.execute(&ctx)
-        });
-        loop {
-            if py.detach(|| done.wait(Duration::from_millis(50))) {
-                break;
-            }
-            if let Err(e) = py.check_signals() {
-                interrupt.store(true, Ordering::Relaxed);
-                signal.get_or_insert(e);
+    let mut deadline: Option<Instant> = None;
+    let result = loop {
+        if py.detach(|| slot.wait(Duration::from_millis(50))) {
+            break slot.take().flatten();
+        }
+        if let Err(e) = py.check_signals() {
+            interrupt.store(true, Ordering::Relaxed);
+            if signal.is_none() {
+                signal = Some(e);
+                deadline = Some(Instant::now() + GRACE);
             }
         }
-        py.detach(|| handle.join())
-    });
-    let outcome = match result {
-        Ok(r) => r,
-        Err(_) => {
-            return Err(PyRuntimeError::new_err(
-                "the job stopped on an internal error (a panic, printed above); please report it",
-            ));
+        if let (Some(d), Some(e)) = (deadline, &signal)
+            && Instant::now() >= d
+        {
+            let e = e.clone_ref(py);
+            let note = match &output.out {
+                Some(p) => format!(
+                    "aeroplane: the job is stopping: the games in flight finish in the background, then {} says `interrupted`; resume it with `aeroplane resume {}`",
+                    p.join(aeroplane::export::MANIFEST_FILE).display(),
+                    p.display()
+                ),
+                None => "aeroplane: the job is stopping (the games in flight finish in the background); nothing is kept".to_string(),
+            };
+            let _ = e.value(py).call_method1("add_note", (note,));
+            STOPPING
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(slot.clone());
+            return Err(e);
         }
     };
-    if let Some(e) = lineup.take_error() {
+    let Some(outcome) = result else {
+        return Err(PyRuntimeError::new_err(
+            "the job stopped on an internal error (a panic, printed above); please report it",
+        ));
+    };
+    if let Some(e) = errors.iter().find_map(take_error) {
         if let Err(job_error) = &outcome {
             let _ = e.value(py).call_method1(
                 "add_note",
@@ -303,32 +362,28 @@ fn conduct(
         }
         return Err(e);
     }
-    let outcome = match outcome {
-        Ok(o) => o,
-        Err(JobError::Interrupted) | Err(JobError::Run(RunError::Interrupted))
-            if signal.is_some() =>
-        {
-            return Err(interrupted(py, signal.expect("set"), dir.as_ref()));
+    let outcome = match (outcome, signal) {
+        (Ok(o), signal) => (o, signal),
+        (Err(JobError::Interrupted | JobError::Run(RunError::Interrupted)), Some(e)) => {
+            return Err(interrupted(py, e, dir.as_deref()));
         }
-        Err(e) => return Err(job_error(&e)),
+        (Err(e), _) => return Err(job_error(&e)),
     };
-    match outcome.ended {
-        JobEnd::Finished(report) => {
-            if let Some(signal) = signal {
-                return Err(signal);
+    match outcome {
+        (o, None) => match o.ended {
+            JobEnd::Finished(report) => {
+                if let (Some(dir), true) = (&dir, output.report) {
+                    aeroplane::report::write(dir).map_err(|e| to_py(&e))?;
+                }
+                let text = report.summary_json().to_string();
+                let json = py.import("json")?;
+                Ok(json.call_method1("loads", (text,))?.unbind())
             }
-            if let (Some(dir), true) = (&dir, output.report) {
-                aeroplane::report::write(dir).map_err(|e| to_py(&e))?;
-            }
-            let text = report.summary_json().to_string();
-            let json = py.import("json")?;
-            Ok(json.call_method1("loads", (text,))?.unbind())
-        }
-        JobEnd::Interrupted => match signal {
-            Some(e) => Err(interrupted(py, e, dir.as_ref())),
-            None => Err(PyRuntimeError::new_err("the job was interrupted")),
+            JobEnd::Interrupted => Err(PyRuntimeError::new_err("the job was interrupted")),
+            JobEnd::ShardDone(_) => Err(PyRuntimeError::new_err("a shard finished: no report")),
         },
-        JobEnd::ShardDone(_) => Err(PyRuntimeError::new_err("a shard finished: no report")),
+        // Ctrl-C: raised even if the last units finished meanwhile (their files are complete).
+        (_, Some(e)) => Err(interrupted(py, e, dir.as_deref())),
     }
 }
 
@@ -416,7 +471,7 @@ pub fn run(
             per_game,
             recover,
         });
-        return conduct(py, job, exec, output, &lineup);
+        return conduct(py, job, exec, output, lineup);
     };
     let config: SprtConfig = text
         .parse()
@@ -437,7 +492,7 @@ pub fn run(
     let exec = exec(threads, chunk_size, SPRT_CHUNK_DEALS)?;
     let job =
         SprtJob::new(spec, rules_name, config, exec.chunk_deals).map_err(|e| job_error(&e))?;
-    conduct(py, Job::Sprt(job), exec, output, &lineup)
+    conduct(py, Job::Sprt(job), exec, output, lineup)
 }
 
 /// The `--vary` texts of a sweep: a list of ``"option=v1,v2"`` strings, or a dict of option to
@@ -599,7 +654,7 @@ pub fn sweep(
         force,
         report,
     };
-    conduct(py, Job::Sweep(job), exec, output, &lineup)
+    conduct(py, Job::Sweep(job), exec, output, lineup)
 }
 
 /// ``league(bots, *, rules=None, players=4, games=None, seed=None, bootstrap=200, ...)``:
@@ -651,5 +706,5 @@ pub fn league(
         force,
         report,
     };
-    conduct(py, Job::League(job), exec, output, &lineup)
+    conduct(py, Job::League(job), exec, output, lineup)
 }

@@ -27,6 +27,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(jobs::run, m)?)?;
     m.add_function(wrap_pyfunction!(jobs::sweep, m)?)?;
     m.add_function(wrap_pyfunction!(jobs::league, m)?)?;
+    m.add_function(wrap_pyfunction!(jobs::_finish_stopping_jobs, m)?)?;
     m.add_function(wrap_pyfunction!(rules::_rules_from_toml, m)?)?;
     m.add_function(wrap_pyfunction!(game::_game_from_notation, m)?)?;
     m.add("CHANCE", game::CHANCE)?;

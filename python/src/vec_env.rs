@@ -35,6 +35,8 @@ pub const MAX_SEARCH_BOTS: usize = 1024;
 const BLOCK: usize = 128;
 /// Environments stepped between two checks for signals (Ctrl-C).
 const WAVE: usize = 1 << 16;
+/// The same with search-bot opponents, whose decisions take milliseconds.
+const SEARCH_WAVE: usize = 64;
 /// Games in a row without a choice for the agent after which a step gives up.
 const MAX_GAMES_WITHOUT_CHOICE: u32 = 1000;
 
@@ -57,6 +59,8 @@ struct Shared {
     specs: Vec<BotSpec>,
     start: Game,
     self_play: bool,
+    /// Environments between two checks for signals.
+    wave: usize,
 }
 
 /// One environment: its game (at the agent's decision node between steps), dice, and which
@@ -445,7 +449,7 @@ impl PyVecEnv {
             }
             let mut done = 0;
             while done < n {
-                let wave = WAVE.min(n - done);
+                let wave = shared.wave.min(n - done);
                 let env_w = &mut envs[done..done + wave];
                 let bots_w = &mut bots[done * per_env..(done + wave) * per_env];
                 let obs_w = &mut obs_s[done * OBSERVATION_LEN..(done + wave) * OBSERVATION_LEN];
@@ -719,6 +723,7 @@ impl PyVecEnv {
                     specs,
                     start,
                     self_play,
+                    wave: if search > 0 { SEARCH_WAVE } else { WAVE },
                 },
                 envs: vec![env; n],
                 bots,

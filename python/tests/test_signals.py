@@ -59,6 +59,8 @@ CHILD = textwrap.dedent(
 
     if mode == "python-bot":
         bots = [Ready(), "random"]
+    elif mode == "slow-games":
+        bots = [Ready(), "mcts:iterations=20000"]
     else:
         bots = "greedy,random,random,random"
         threading.Thread(target=watch_checkpoint, daemon=True).start()
@@ -74,8 +76,11 @@ CHILD = textwrap.dedent(
 ).replace("import os, sys, threading", "import json, os, sys, threading")
 
 
-@pytest.mark.parametrize("mode", ["python-bot", "rust-bots"])
+@pytest.mark.parametrize("mode", ["python-bot", "rust-bots", "slow-games"])
 def test_sigint_interrupts_a_long_run(tmp_path, mode):
+    """With slow games (a search bot taking a fifth of a second per move), KeyboardInterrupt
+    comes before the game in flight ends: the game finishes in the background, and the
+    interpreter waits for it at exit, so the folder is still marked `interrupted`."""
     out = tmp_path / "run"
     child = subprocess.Popen(
         [sys.executable, "-c", CHILD, str(out), mode],
@@ -95,6 +100,7 @@ def test_sigint_interrupts_a_long_run(tmp_path, mode):
     assert word == "KeyboardInterrupt"
     assert int(spins) > 1000, "another Python thread ran while the job played"
     assert "aeroplane resume" in notes and str(out) in notes
+    assert ("finish in the background" in notes) == (mode == "slow-games"), notes
     manifest = json.loads((out / "run.json").read_text())
     assert manifest["status"] == "interrupted"
     # Units in flight are dropped: the Python bot's first unit had not finished.
