@@ -17,6 +17,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 use rayon::prelude::*;
 
+use aeroplane::observation::ROLL_AT;
 use aeroplane::{
     ActionId, Bot, BotSpec, Dice, Game, MoveList, NUM_ACTIONS, OBSERVATION_LEN, Rules, Seat,
     SeededDice, Status, bot_stream,
@@ -63,18 +64,36 @@ struct Shared {
     wave: usize,
 }
 
-/// One environment: its game (at the agent's decision node between steps), dice, and which
-/// game of the run it is.
+/// One environment: its game, dice, and which game of the run it is. Between steps the game
+/// waits for the agent's decision on `roll`, kept on the fast path (the position before the
+/// roll, with the roll's legal moves) so that neither the observation nor the action lists the
+/// moves again.
 #[derive(Clone)]
 struct Env {
     game: Game,
     dice: SeededDice,
     index: u64,
     rotation: u8,
+    /// The roll waiting for the agent's decision (0 before the first).
+    roll: u8,
+    /// Its legal moves.
+    moves: MoveList,
     /// The legal actions of the decision node, as bits.
     bits: u8,
     /// Whether the agent has had a decision in this game.
     decided: bool,
+}
+
+impl Env {
+    /// The game at the agent's decision node (the state API's form).
+    fn decision(&self) -> Game {
+        let mut g = self.game;
+        if self.roll != 0 {
+            // The roll has two or more moves (or one with forced_moves): a decision node.
+            let _ = g.apply_roll(self.roll);
+        }
+        g
+    }
 }
 
 /// What ended during a step, for one environment.
@@ -109,6 +128,7 @@ impl Shared {
         env.rotation = rotation as u8;
         env.decided = false;
         env.bits = 0;
+        env.roll = 0;
         for &seat in self.start.seats() {
             if let Entry::Bot(j) = self.entry(seat, env.rotation) {
                 bots[j]
@@ -133,11 +153,11 @@ impl Shared {
             env.game.legal_moves_into(face, moves);
             match self.entry(seat, env.rotation) {
                 Entry::Agent if moves.len() >= 2 || (self.forced && moves.len() == 1) => {
-                    let bits = moves
+                    env.bits = moves
                         .iter()
                         .fold(0u8, |b, m| b | 1 << ActionId::of_move(m).index());
-                    env.game.apply_roll(face).map_err(|e| e.to_string())?;
-                    env.bits = bits;
+                    env.roll = face;
+                    env.moves = *moves;
                     env.decided = true;
                     return Ok(true);
                 }
@@ -245,9 +265,15 @@ impl Block<'_> {
                     shared.settle(env, bots, &mut moves)?
                 }
                 Move::Step => {
-                    env.game
-                        .apply_action(u32::from(self.actions[i]))
-                        .map_err(|e| e.to_string())?;
+                    let a = usize::from(self.actions[i]);
+                    let m = env
+                        .moves
+                        .iter()
+                        .copied()
+                        .find(|m| ActionId::of_move(m).index() == a)
+                        .ok_or_else(|| format!("action {a} is not legal in environment {i}"))?;
+                    env.game.apply(env.roll, Some(m));
+                    env.roll = 0;
                     shared.settle(env, bots, &mut moves)?
                 }
             };
@@ -257,6 +283,10 @@ impl Block<'_> {
                 .try_into()
                 .expect("row");
             env.game.observation_into(seat, obs);
+            if env.roll != 0 {
+                // The roll waiting, as the state API's decision node shows it.
+                obs[ROLL_AT + usize::from(env.roll) - 1] = 1.0;
+            }
             for (a, m) in self.mask[i * NUM_ACTIONS..(i + 1) * NUM_ACTIONS]
                 .iter_mut()
                 .enumerate()
@@ -707,6 +737,8 @@ impl PyVecEnv {
             dice: SeededDice::new(seed, 0),
             index: 0,
             rotation: 0,
+            roll: 0,
+            moves: MoveList::default(),
             bits: 0,
             decided: false,
         };
@@ -904,7 +936,7 @@ impl PyVecEnv {
                     self.n - 1
                 ))
             })?;
-        Ok(PyGame::wrap(env.game, self.rules_name.clone()))
+        Ok(PyGame::wrap(env.decision(), self.rules_name.clone()))
     }
 
     /// The opponents' names, in lineup order (empty for self-play).
