@@ -4,11 +4,32 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal, Protocol, SupportsIndex, Union
+from typing import Any, Literal, Protocol, SupportsIndex, Union, final
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import Self, disjoint_base
 
+__all__ = [
+    "Bot",
+    "CHANCE",
+    "Game",
+    "MAX_ENVS",
+    "NUM_ACTIONS",
+    "OBSERVATION_LEN",
+    "Rules",
+    "SeededDice",
+    "TERMINAL",
+    "VecEnv",
+    "__version__",
+    "_finish_stopping_jobs",
+    "_game_from_notation",
+    "_rules_from_toml",
+    "bot_seed",
+    "league",
+    "run",
+    "sweep",
+]
 __version__: str
 CHANCE: int
 TERMINAL: int
@@ -16,19 +37,20 @@ NUM_ACTIONS: int
 OBSERVATION_LEN: int
 MAX_ENVS: int
 
-StrPath = Union[str, "os.PathLike[str]"]
-RulesLike = Union["Rules", StrPath, None]
+_StrPath = Union[str, "os.PathLike[str]"]
+_RulesLike = Union["Rules", _StrPath, None]
 
+@final
 class Rules:
     """A rule variant: a preset with any options changed; valid by construction."""
 
     PRESETS: list[str]
     OPTIONS: list[str]
-    def __init__(self, base: str = "appfreegame", **options: Any) -> None: ...
+    def __new__(cls, base: str = "appfreegame", **options: Any) -> Rules: ...
     @staticmethod
     def preset(name: str, **options: Any) -> Rules: ...
     @staticmethod
-    def from_toml(path: StrPath) -> Rules: ...
+    def from_toml(path: _StrPath) -> Rules: ...
     @staticmethod
     def from_toml_str(text: str) -> Rules: ...
     @staticmethod
@@ -62,15 +84,18 @@ class Rules:
     def planes(self) -> int: ...
     @property
     def centre(self) -> int: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __copy__(self) -> Rules: ...
+    def __deepcopy__(self, memo: Any, /) -> Rules: ...
+    def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class Game:
     """One game through the state API: chance nodes, decision nodes, terminal."""
 
-    def __init__(self, rules: RulesLike = None, players: int = 4) -> None: ...
+    def __new__(cls, rules: _RulesLike = None, players: SupportsIndex | None = None) -> Game: ...
     @staticmethod
-    def from_notation(text: str, rules: RulesLike = None) -> Game: ...
+    def from_notation(text: str, rules: _RulesLike = None) -> Game: ...
     def current_player(self) -> int: ...
     def is_chance_node(self) -> bool: ...
     def is_terminal(self) -> bool: ...
@@ -86,7 +111,7 @@ class Game:
     def observation_string(self, seat: SupportsIndex | None = None) -> str: ...
     def clone(self) -> Game: ...
     def __copy__(self) -> Game: ...
-    def __deepcopy__(self, memo: Any) -> Game: ...
+    def __deepcopy__(self, memo: Any, /) -> Game: ...
     @property
     def rules(self) -> Rules: ...
     @property
@@ -107,22 +132,24 @@ class Game:
     def steps(self, seat: SupportsIndex) -> list[int]: ...
     def player_of(self, seat: SupportsIndex) -> int: ...
     def seat_of(self, player: SupportsIndex) -> int: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class SeededDice:
     """The dice of game ``game`` of a run with seed ``seed``: one stream per seat."""
 
-    def __init__(self, seed: SupportsIndex, game: SupportsIndex) -> None: ...
+    def __new__(cls, seed: SupportsIndex, game: SupportsIndex) -> SeededDice: ...
     def roll(self, seat: SupportsIndex) -> int: ...
     def roll_for(self, game: Game) -> int: ...
 
 def bot_seed(seed: SupportsIndex, game: SupportsIndex, seat: SupportsIndex) -> int: ...
 
+@disjoint_base
 class Bot:
     """A built-in bot, profile or bot program, by name."""
 
-    def __init__(self, name: str, bots_dir: StrPath | None = None) -> None: ...
+    def __new__(cls, name: str, bots_dir: _StrPath | None = None) -> Self: ...
     @property
     def name(self) -> str: ...
     @property
@@ -135,26 +162,27 @@ class Bot:
 class _Chooser(Protocol):
     def choose(self, game: Game) -> SupportsIndex: ...
 
-PythonBot = Union[Callable[[Game], SupportsIndex], _Chooser]
-BotLike = Union[str, Bot, PythonBot]
-Lineup = Union[str, Sequence[BotLike], None]
+_PythonBot = Union[Callable[[Game], SupportsIndex], _Chooser]
+_BotLike = Union[str, Bot, _PythonBot]
+_Lineup = Union[str, Sequence[_BotLike], None]
 
+@final
 class VecEnv:
     """``n`` games stepped together, every array filled in Rust."""
 
-    def __init__(
-        self,
-        n: int,
-        rules: RulesLike = None,
-        players: int = 2,
-        seed: int = 0,
+    def __new__(
+        cls,
+        n: SupportsIndex,
+        rules: _RulesLike = None,
+        players: SupportsIndex | None = None,
+        seed: SupportsIndex | None = None,
         opponents: Sequence[str | Bot] | str | None = None,
         *,
         rotate_seats: bool = False,
-        agent: int = 0,
+        agent: SupportsIndex | None = None,
         forced_moves: bool = False,
-        threads: int = 0,
-    ) -> None: ...
+        threads: SupportsIndex | None = None,
+    ) -> VecEnv: ...
     def reset(self, seed: int | None = None) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]: ...
     def step(
         self, actions: npt.ArrayLike
@@ -185,9 +213,9 @@ class VecEnv:
     def truncated(self) -> npt.NDArray[np.bool_]: ...
 
 def run(
-    bots: Lineup = None,
+    bots: _Lineup = None,
     *,
-    rules: RulesLike = None,
+    rules: _RulesLike = None,
     games: int | None = None,
     seed: int | None = None,
     rotate_seats: bool = False,
@@ -196,42 +224,45 @@ def run(
     sprt: str | None = None,
     max_games: int | None = None,
     recover: bool = False,
-    out: StrPath | None = None,
+    out: _StrPath | None = None,
     force: bool = False,
     report: bool = False,
     threads: int | None = None,
     chunk_size: int | None = None,
-    bots_dir: StrPath | None = None,
+    bots_dir: _StrPath | None = None,
 ) -> dict[str, Any]: ...
 def sweep(
     vary: Mapping[str, Sequence[Any]] | Sequence[str] | str,
     *,
-    rules: RulesLike = None,
-    bots: Lineup = None,
+    rules: _RulesLike = None,
+    bots: _Lineup = None,
     games: int | None = None,
     seed: int | None = None,
     rotate_seats: bool = False,
     compare: tuple[int, int] | str | bool | None = None,
     sort: str | None = None,
-    out: StrPath | None = None,
+    out: _StrPath | None = None,
     force: bool = False,
     report: bool = False,
     threads: int | None = None,
     chunk_size: int | None = None,
-    bots_dir: StrPath | None = None,
+    bots_dir: _StrPath | None = None,
 ) -> dict[str, Any]: ...
 def league(
-    bots: Lineup,
+    bots: _Lineup,
     *,
-    rules: RulesLike = None,
+    rules: _RulesLike = None,
     players: int = 4,
     games: int | None = None,
     seed: int | None = None,
     bootstrap: int = 200,
-    out: StrPath | None = None,
+    out: _StrPath | None = None,
     force: bool = False,
     report: bool = False,
     threads: int | None = None,
     chunk_size: int | None = None,
-    bots_dir: StrPath | None = None,
+    bots_dir: _StrPath | None = None,
 ) -> dict[str, Any]: ...
+def _rules_from_toml(text: str, name: str) -> Rules: ...
+def _game_from_notation(rules: Rules, text: str) -> Game: ...
+def _finish_stopping_jobs() -> None: ...

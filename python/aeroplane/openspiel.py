@@ -31,7 +31,7 @@ aeroplane`` never needs it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pyspiel
@@ -76,7 +76,9 @@ class AeroplaneGame(pyspiel.Game):
     def __init__(self, params: dict[str, Any] | None = None):
         params = {**_DEFAULT_PARAMS, **(params or {})}
         rules = params["rules"]
-        self.rules = rules if isinstance(rules, Rules) else Rules.load(str(rules))
+        if not isinstance(rules, str):
+            raise TypeError(f"rules is a preset name or a variant file path, not {type(rules).__name__}")
+        self.rules = Rules.load(rules)
         players = params["players"]
         if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
             raise ValueError(f"players must be 2, 3 or 4, not {players!r}")
@@ -89,7 +91,7 @@ class AeroplaneGame(pyspiel.Game):
             utility_sum=0.0,
             max_game_length=min(3 * self.rules.max_turns, _MAX_INT),
         )
-        super().__init__(GAME_TYPE, info, {"players": players, "rules": str(params["rules"])})
+        super().__init__(GAME_TYPE, info, {"players": players, "rules": rules})
 
     def new_initial_state(self) -> "AeroplaneState":
         """The start of a game: the die is to be rolled for seat 0."""
@@ -187,7 +189,8 @@ class RolloutEvaluator:
     time.
     """
 
-    def __init__(self, n_rollouts: int = 1, random_state=None, policy: str = "random"):
+    def __init__(self, n_rollouts: int = 1, random_state=None,
+                 policy: Literal["random", "greedy"] = "random"):
         self.n_rollouts = n_rollouts
         self._random_state = random_state or np.random.RandomState()
         self.policy = policy

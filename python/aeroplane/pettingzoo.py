@@ -80,7 +80,7 @@ class raw_env(AECEnv):
     """Aeroplane Chess for ``players`` (2 to 4) under ``rules`` (an ``aeroplane.Rules``, a
     preset name or a variant file)."""
 
-    metadata = {
+    metadata: dict[str, Any] = {
         "render_modes": ["ansi", "human"],
         "name": "aeroplane_v0",
         "is_parallelizable": False,
@@ -133,23 +133,26 @@ class raw_env(AECEnv):
             self._seed = int(seed)
             self._game_index = 0
         elif self._seed is None:
-            self._seed = int(np.random.SeedSequence().entropy) % 2**64
+            entropy = np.random.SeedSequence().entropy
+            assert isinstance(entropy, int)
+            self._seed = entropy % 2**64
             self._game_index = 0
         else:
             self._game_index += 1
         self._dice = SeededDice(self._seed, self._game_index)
         self.game = Game(self.rules, self.game.players)
         self.agents = self.possible_agents[:]
-        self.rewards = {a: 0 for a in self.agents}
-        self._cumulative_rewards = {a: 0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.rewards: dict[str, float] = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards: dict[str, float] = {a: 0.0 for a in self.agents}
+        self.terminations: dict[str, bool] = {a: False for a in self.agents}
+        self.truncations: dict[str, bool] = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._roll_to_decision()
         self.agent_selection = self._selected()
 
     def _roll_to_decision(self) -> None:
         """Rolls until a seat has a decision or the game is over."""
+        assert self._dice is not None, "reset() first"
         while self.game.is_chance_node():
             self._dice.roll_for(self.game)
 
@@ -161,7 +164,9 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self._cumulative_rewards[agent] = 0
+        if action is None:
+            raise ValueError(f"{agent} is to move: give one of its legal actions {self.game.legal_actions()}, not None")
+        self._cumulative_rewards[agent] = 0.0
         self.game.apply_action(action)
         self._roll_to_decision()
         self._clear_rewards()

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import aeroplane
-from aeroplane import CHANCE, TERMINAL, Game, Rules, SeededDice, bot_seed
+from aeroplane import CHANCE, TERMINAL, Game, SeededDice, bot_seed
 from aeroplane.bots import Bot
 
 from conftest import run_cli

@@ -5,7 +5,6 @@ KeyboardInterrupt; other Python threads run while the job plays (the GIL is rele
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
