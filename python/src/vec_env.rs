@@ -27,7 +27,8 @@ use crate::bots::{PyBot, resolve};
 use crate::game::{PyGame, int_arg, new_game, u64_arg};
 use crate::rules::{rules_arg, type_name};
 
-/// The most environments one `VecEnv` holds (about 1 KiB each with the arrays of a step).
+/// The most environments one `VecEnv` holds (about 1 KB each with the arrays of a step: the
+/// state is 256 bytes, plus 48 per random opponent).
 pub const MAX_ENVS: usize = 1 << 22;
 /// The most search-bot opponents (expectimax, montecarlo, mcts) one `VecEnv` holds: each
 /// keeps its search memory (an mcts arena is up to 64 MiB).

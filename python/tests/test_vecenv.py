@@ -248,6 +248,6 @@ def test_a_million_environments_in_bounded_memory_with_the_gil_released():
         stop.set()
         t.join()
     per_env = (rss_bytes() - before) / n
-    # The state (~300 bytes with a random opponent) and one step's arrays (~700 bytes).
+    # The state (304 bytes with a random opponent) and one step's arrays (693 bytes).
     assert per_env < 1400, f"{per_env:.0f} bytes per environment"
     assert c1 - c0 > 100, "another Python thread ran while the step was playing"
