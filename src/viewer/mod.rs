@@ -115,10 +115,10 @@ pub fn page(report: &ReplayReport, source: &str) -> String {
 <form id="turn-form"><label for="turn-input">turn</label><input id="turn-input" type="number" min="1" value="1"/><button type="submit">Go</button></form>
 <span id="where"></span>
 <input id="scrub" type="range" min="0" max="0" value="0" aria-label="Roll"/>
+<p class="keys">Keys: ← → a roll, ↑ ↓ a turn, Home / End, Space to play. Links: <code>#step=N</code> (after roll N), <code>#turn=N</code> (the start of turn N).</p>
 </div>
 <div id="now"><p class="status">Start</p><p>The starting position: every plane in its hangar. {rolls} rolls, {turns} turns: {outcome}.</p></div>
 <ul id="players"></ul>
-<p class="keys">Keys: ← → a roll, ↑ ↓ a turn, Home / End, Space to play. Links: <code>#step=N</code> (after roll N), <code>#turn=N</code> (the start of turn N).</p>
 <details><summary>Move log (text)</summary><pre>{text_log}</pre></details>
 </div>
 </div>
