@@ -6,6 +6,17 @@ use super::Header;
 use super::read::{Decision, LogError, LoggedGame, ResultLine};
 use aeroplane_core::{ActionId, Game, GameRecord, Outcome, Seat};
 
+/// A decision of a checked game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoggedDecision {
+    /// The seat that decided.
+    pub seat: usize,
+    /// The action it chose.
+    pub action: ActionId,
+    /// The values its bot gave the legal actions (ascending ids), if it reported them.
+    pub values: Option<Vec<Option<f32>>>,
+}
+
 /// A logged game that agrees with the engine, as the replay needs it.
 #[derive(Clone, Debug)]
 pub struct CheckedGame {
@@ -13,9 +24,8 @@ pub struct CheckedGame {
     pub game: u64,
     /// Every roll of the game, in order (the decisions' and the forced ones).
     pub rolls: Vec<u8>,
-    /// Each decision: the seat, its action and the values the bot gave the legal actions
-    /// (ascending ids).
-    pub decisions: Vec<(usize, ActionId, Option<Vec<Option<f32>>>)>,
+    /// Its decisions, in order.
+    pub decisions: Vec<LoggedDecision>,
     /// The lineup index of the bot in each seat (`None`: not in play).
     pub bots: [Option<u8>; 4],
     /// The position the game ended in.
@@ -96,7 +106,7 @@ impl Checker<'_> {
         k: usize,
         d: &Decision,
         bots: &[Option<u8>; 4],
-    ) -> Result<(usize, ActionId, Option<Vec<Option<f32>>>), LogError> {
+    ) -> Result<LoggedDecision, LogError> {
         let at = format!("decision {}", k + 1);
         for &r in &d.forced {
             self.forced(r, line, &at)?;
@@ -194,11 +204,11 @@ impl Checker<'_> {
             .apply_action(u32::from(d.action))
             .map_err(|e| self.fail(line, &at, e.to_string()))?;
         self.count(&o);
-        Ok((
+        Ok(LoggedDecision {
             seat,
-            ActionId::new(u32::from(d.action)).expect("a legal id"),
-            d.values.clone(),
-        ))
+            action: ActionId::new(u32::from(d.action)).expect("a legal id"),
+            values: d.values.clone(),
+        })
     }
 
     fn result(&mut self, line: u64, r: &ResultLine) -> Result<(), LogError> {

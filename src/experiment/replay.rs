@@ -396,8 +396,8 @@ pub fn replay_logged(header: &Header, checked: &CheckedGame) -> Result<ReplayRep
             let mine = checked
                 .decisions
                 .iter()
-                .filter(|d| d.0 == seat.index())
-                .map(|d| (d.1, d.2.clone()))
+                .filter(|d| d.seat == seat.index())
+                .map(|d| (d.action, d.values.clone()))
                 .collect();
             Box::new(LoggedBot {
                 name: name_of(seat),

@@ -67,7 +67,7 @@ pub(crate) fn pick(dir: &Path, seed: u64) -> Result<Option<Vec<Pick>>, ReportErr
     // (key, game, row): the longest and most captures keep the first maximum, the shortest
     // the first minimum; the random game is a reservoir sample of one.
     let mut best: [Option<(u64, u64, String)>; 4] = Default::default();
-    let mut rng = Pcg32::new(aeroplane_core::splitmix64(seed ^ 0x5741_5443_48), 0x0da3);
+    let mut rng = Pcg32::new(aeroplane_core::splitmix64(seed ^ 0x0057_4154_4348), 0x0da3);
     let mut seen = 0u64;
     for rec in r.records() {
         let rec = rec.map_err(parse)?;

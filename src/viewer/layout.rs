@@ -237,7 +237,7 @@ mod tests {
             let d = ((a.0 - b.0).abs(), (a.1 - b.1).abs());
             assert!(matches!(d, (1, 0) | (0, 1) | (1, 1)), "{i}: {a:?} {b:?}");
             // Every ring cell lies on an arm: outside the corners, outside the centre.
-            let corner = |(x, y): (i32, i32)| (x < 6 || x > 8) && (y < 6 || y > 8);
+            let corner = |(x, y): (i32, i32)| !(6..=8).contains(&x) && !(6..=8).contains(&y);
             assert!(!corner(a), "{a:?}");
             assert!(!(6..=8).contains(&a.0) || !(6..=8).contains(&a.1), "{a:?}");
         }
