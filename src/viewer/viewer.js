@@ -286,7 +286,10 @@
     preview(null);
     describe(state);
     $('scrub').value = state;
-    $('where').textContent = state + ' / ' + N;
+    $('where').textContent = 'roll ' + state + ' / ' + N;
+    if (document.activeElement !== $('turn-input')) {
+      $('turn-input').value = Math.max(1, state === 0 ? 1 : log[state - 1].turn);
+    }
     if (!keepHash && window.history && history.replaceState) {
       history.replaceState(null, '', '#step=' + state);
     }
