@@ -368,7 +368,7 @@ fn with_recover_a_crash_forfeits_the_game_and_the_run_goes_on() {
             .lines()
             .next()
             .unwrap()
-            .ends_with(",unfinished,forfeit_seat")
+            .ends_with(",unfinished,forfeit_seat,forfeit_cause")
     );
     assert_eq!(games.lines().count(), 13);
     let forfeited: Vec<&str> = games

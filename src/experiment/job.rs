@@ -2,6 +2,7 @@
 //! it or merge its shards), executed through one lifecycle, reported through one type.
 
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 
 use crate::analysis::{Axis, SprtConfig};
 use crate::export::{Manifest, OutputDir, SortKey};
@@ -145,7 +146,7 @@ impl Job {
     /// plays.
     pub fn planned_games(&self, unit_deals: u64, shard: Option<super::Shard>) -> u64 {
         match crate::runner::Plan::chunked(self.parts(), unit_deals) {
-            Ok(plan) => super::planned_games(&plan, self.parts(), shard),
+            Ok(plan) => super::planned_games(&plan, shard),
             Err(_) => self.total_games(),
         }
     }
@@ -161,13 +162,15 @@ impl Job {
     }
 
     /// Merges the job's shards (their folders, any order) into `out`, with the plan of
-    /// `unit_deals` deals per unit the shards were run with.
+    /// `unit_deals` deals per unit the shards were run with; stops (status interrupted) soon
+    /// after `interrupt` is set.
     pub fn merge(
         &self,
-        out: &OutputDir,
+        out: &mut OutputDir,
         shards: &[PathBuf],
         unit_deals: u64,
         allow_partial: bool,
+        interrupt: Option<&AtomicBool>,
     ) -> Result<Outcome<Report>, JobError> {
         Ok(match self {
             Job::Run(j) => {
@@ -178,6 +181,7 @@ impl Job {
                     allow_partial,
                     j.def()?,
                     unit_deals,
+                    interrupt,
                     &mut f,
                     |f, o, _| j.report(f, o),
                 )?
@@ -191,6 +195,7 @@ impl Job {
                     allow_partial,
                     j.def(),
                     unit_deals,
+                    interrupt,
                     &mut f,
                     |f, o, m| j.report(f, o, m),
                 )?
@@ -212,6 +217,7 @@ impl Job {
                     allow_partial,
                     def,
                     unit_deals,
+                    interrupt,
                     &mut f,
                     |f, o, _| j.report(f, o),
                 )?
@@ -232,8 +238,9 @@ impl Job {
                     allow_partial,
                     def,
                     unit_deals,
+                    interrupt,
                     &mut f,
-                    |f, o, _| j.report(f, o),
+                    |f, o, _| j.report(f, o, interrupt),
                 )?
                 .map(Report::League)
             }
