@@ -2,8 +2,8 @@
 
 use std::io::Write;
 
-use crate::counters::Counter;
 use crate::stats::{IntervalMethod, MIN_DEALS, RateInterval, Summary};
+use aeroplane_core::Counter;
 
 fn pct(x: f64) -> String {
     format!("{:.2}%", 100.0 * x)

@@ -28,6 +28,7 @@ mod cli_stats;
 mod cli_sweep;
 mod fuzz_loaders;
 mod golden;
+mod perft;
 mod properties;
 mod rules;
 mod rules_bots;
