@@ -192,7 +192,7 @@ pub fn launch(l: Launch) -> anyhow::Result<ExitCode> {
 /// `AEROPLANE_TEST_SIGNAL=INT|TERM|HUP|USR1`, default INT) the process sends itself that signal
 /// once it has finished N units, so tests stop a job at an exact point through the real signal
 /// path.
-fn test_signal_hook(units: usize) {
+pub fn test_signal_hook(units: usize) {
     static AFTER: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
     let after = AFTER.get_or_init(|| {
         std::env::var("AEROPLANE_TEST_SIGNAL_AFTER_UNITS")
@@ -267,7 +267,7 @@ pub fn finish(
                 "shard {}/{} done: {counts} of its share of the job, kept in {}",
                 s.index,
                 s.count,
-                dir.path().display()
+                aeroplane::excerpt::path(dir.path())
             )?;
             writeln!(
                 stdout,
@@ -363,7 +363,12 @@ pub fn open_out(
 pub fn print_written(w: &mut dyn Write, out: Option<&OutputDir>) -> std::io::Result<()> {
     if let Some(dir) = out {
         let files = dir.written();
-        writeln!(w, "\nwrote {}: {}", dir.path().display(), files.join(", "))?;
+        writeln!(
+            w,
+            "\nwrote {}: {}",
+            aeroplane::excerpt::path(dir.path()),
+            files.join(", ")
+        )?;
     }
     Ok(())
 }

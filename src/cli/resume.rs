@@ -187,6 +187,7 @@ fn run_merge(
         unit_deals,
         allow_partial,
         Some(interrupt_flag()),
+        Some(&super::common::test_signal_hook),
     )?;
     if let JobEnd::Interrupted = outcome.ended {
         say!(

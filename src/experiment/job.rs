@@ -8,7 +8,7 @@ use crate::analysis::{Axis, SprtConfig};
 use crate::export::{Manifest, OutputDir, SortKey};
 use crate::runner::RunSpec;
 
-use super::merge::merge;
+use super::merge::{Stop, merge};
 use super::{
     Context, JobDef, JobError, LeagueJob, LeagueReport, Outcome, RunJob, RunReport, SprtJob,
     SprtReport, SweepJob, SweepReport,
@@ -163,7 +163,8 @@ impl Job {
 
     /// Merges the job's shards (their folders, any order) into `out`, with the plan of
     /// `unit_deals` deals per unit the shards were run with; stops (status interrupted) soon
-    /// after `interrupt` is set.
+    /// after `interrupt` is set. `unit_done` is called after each unit is merged, with how
+    /// many are.
     pub fn merge(
         &self,
         out: &mut OutputDir,
@@ -171,21 +172,30 @@ impl Job {
         unit_deals: u64,
         allow_partial: bool,
         interrupt: Option<&AtomicBool>,
+        unit_done: Option<&(dyn Fn(usize) + Sync)>,
     ) -> Result<Outcome<Report>, JobError> {
+        let stop = Stop {
+            interrupt,
+            unit_done,
+        };
         Ok(match self {
             Job::Run(j) => {
                 let mut f = j.new_fold();
-                merge(
+                let outcome = merge(
                     out,
                     shards,
                     allow_partial,
                     j.def()?,
                     unit_deals,
-                    interrupt,
+                    stop,
                     &mut f,
                     |f, o, _| j.report(f, o),
-                )?
-                .map(Report::Run)
+                )?;
+                let mut outcome = outcome;
+                if let super::JobEnd::Finished(r) = &outcome.ended {
+                    outcome.notes.extend(r.forfeit_notes());
+                }
+                outcome.map(Report::Run)
             }
             Job::Sprt(j) => {
                 let mut f = j.new_fold();
@@ -195,7 +205,7 @@ impl Job {
                     allow_partial,
                     j.def(),
                     unit_deals,
-                    interrupt,
+                    stop,
                     &mut f,
                     |f, o, m| j.report(f, o, m),
                 )?
@@ -217,7 +227,7 @@ impl Job {
                     allow_partial,
                     def,
                     unit_deals,
-                    interrupt,
+                    stop,
                     &mut f,
                     |f, o, _| j.report(f, o),
                 )?
@@ -238,7 +248,7 @@ impl Job {
                     allow_partial,
                     def,
                     unit_deals,
-                    interrupt,
+                    stop,
                     &mut f,
                     |f, o, _| j.report(f, o, interrupt),
                 )?

@@ -452,7 +452,10 @@ impl LeagueJob {
             for t in report.tables() {
                 dir.write_table(&t)?;
             }
-            dir.write_json("summary.json", &SummaryJson::new("league", &report))?;
+            dir.write_json(
+                "summary.json",
+                &SummaryJson::new("league", &report).in_dir(dir),
+            )?;
         }
         Ok(report)
     }
@@ -572,6 +575,24 @@ impl Fold for LeagueFold {
             bad_ranks,
             pairs,
         }
+    }
+
+    fn check(&self, unit: &Unit, record: &LeagueRecord) -> Result<(), String> {
+        let members = self
+            .tables
+            .get(unit.part)
+            .ok_or_else(|| format!("no table {}", unit.part))?;
+        // Every game of a table seats each of its members once (a bot may sit twice).
+        let want = unit.deals * members.len() as u64 * members.len() as u64;
+        let got: u64 = record.counts.iter().map(|c| c.games).sum();
+        if record.counts.len() != self.counts.len() || got != want {
+            return Err(format!(
+                "it counts {got} seats of {} bots where the unit has {want} of {}",
+                record.counts.len(),
+                self.counts.len()
+            ));
+        }
+        Ok(())
     }
 
     fn fold(&mut self, _: &Unit, record: LeagueRecord) -> Flow {

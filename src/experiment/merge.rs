@@ -50,6 +50,15 @@ struct UnitOnly {
     unit: usize,
 }
 
+/// What stops a merge, and what it tells as it goes.
+#[derive(Clone, Copy)]
+pub(crate) struct Stop<'a> {
+    /// Set by a signal: the merge stops (status interrupted).
+    pub interrupt: Option<&'a AtomicBool>,
+    /// Called after each unit merged, with how many are.
+    pub unit_done: Option<&'a (dyn Fn(usize) + Sync)>,
+}
+
 /// Merges the shards in `dirs` into `out`. Refuses shards of different jobs, a shard given
 /// twice, unfinished shards and (unless `allow_partial`) an incomplete set, naming the folder;
 /// stops (status interrupted) soon after `interrupt` is set.
@@ -60,11 +69,11 @@ pub(crate) fn merge<F: Fold, R>(
     allow_partial: bool,
     def: JobDef<'_>,
     unit_deals: u64,
-    interrupt: Option<&AtomicBool>,
+    stop: Stop<'_>,
     fold: &mut F,
     report: impl FnOnce(&mut F, Option<&OutputDir>, &mut Manifest) -> Result<R, JobError>,
 ) -> Result<Outcome<R>, JobError> {
-    let stopped = || interrupt.is_some_and(|i| i.load(Ordering::Relaxed));
+    let stopped = || stop.interrupt.is_some_and(|i| i.load(Ordering::Relaxed));
     let shards = read_shards(dirs)?;
     let count = shards[0].manifest.shard.expect("checked").count;
     let plan = Plan::chunked(def.parts, unit_deals)?;
@@ -249,7 +258,12 @@ pub(crate) fn merge<F: Fold, R>(
             Some(_) => Some(RowsCopy::new(out)?),
             None => None,
         };
-        for piece in pieces {
+        for (merged, piece) in pieces.into_iter().enumerate() {
+            if let Some(f) = stop.unit_done
+                && merged > 0
+            {
+                f(merged);
+            }
             if stopped() {
                 return Ok(None);
             }

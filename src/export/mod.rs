@@ -20,7 +20,9 @@ pub use checkpoint::{
     CHECKPOINT_FILE, CHECKPOINT_FORMAT, Checkpoint, CheckpointError, Scan, Stored, fnv1a,
     fnv1a_from,
 };
-pub use forfeits::{FORFEITS_COLUMN, summary_with_forfeits};
+pub use forfeits::{
+    FORFEITS_COLUMN, FORFEITS_HEADER, ForfeitCount, forfeits_table, summary_with_forfeits,
+};
 pub use games::{FORFEIT_COLUMNS, GAMES_HEADER, GamesCsv, RowsAt, RowsReader, write_game_row};
 pub use manifest::{
     JobStatus, LeagueSection, MANIFEST_FILE, MANIFEST_FORMAT, Manifest, ManifestBot, ManifestError,
