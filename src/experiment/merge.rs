@@ -247,7 +247,8 @@ pub(crate) fn merge<F: Fold, R>(
     let mut played = 0u64;
     let result = (|| -> Result<Option<R>, JobError> {
         // What an earlier attempt of this merge left.
-        out.remove("games.csv")?;
+        let games_csv = out.table_name("games.csv");
+        out.remove(&games_csv)?;
         let partial = out.file(GamesCsv::PARTIAL);
         let mut games = match (def.per_game, def.recover) {
             (true, false) => Some(GamesCsv::create(&partial)?),
@@ -280,7 +281,7 @@ pub(crate) fn merge<F: Fold, R>(
         let r = report(fold, Some(out), &mut manifest)?;
         if let Some(g) = games.take() {
             g.finish()?;
-            out.finish_stream(GamesCsv::PARTIAL, "games.csv")?;
+            out.finish_stream(GamesCsv::PARTIAL, &games_csv)?;
         }
         out.sync()?;
         Ok(Some(r))

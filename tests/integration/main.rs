@@ -12,6 +12,7 @@ mod common;
 mod reference;
 
 mod bots;
+mod cli_crash;
 mod cli_hostile;
 mod cli_interim;
 mod cli_league;
