@@ -659,7 +659,15 @@ impl Worker {
             for r in 0..per_deal {
                 let game = spec.game_index(deal, r);
                 let (played, forfeit) =
-                    spec.play_noting(&start, game, &mut self.bots, &mut (), recover)?;
+                    match spec.play_noting(&start, game, &mut self.bots, &mut (), recover) {
+                        Ok(p) => p,
+                        // The unit is dropped at an interrupt: a bot that failed meanwhile (a
+                        // program killed by the stop) does not fail the job.
+                        Err(_) if interrupt.is_some_and(|i| i.load(Ordering::Relaxed)) => {
+                            return Err(RunError::Interrupted);
+                        }
+                        Err(e) => return Err(e),
+                    };
                 games[r as usize] = played;
                 causes[r as usize] = forfeit.as_ref().map(|f| f.fault.kind);
                 if let Some(f) = forfeit {

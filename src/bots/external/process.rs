@@ -373,18 +373,27 @@ fn set_nonblocking(fd: i32) -> io::Result<()> {
     Ok(())
 }
 
-/// Waits until `fd` is ready for `events` or `deadline` passes (`None`: no deadline).
+/// How often a wait on a bot checks whether the job is stopping ([`stop_all`]): a killed bot
+/// whose pipe a surviving descendant still holds never closes it.
+const STOP_CHECK: Duration = Duration::from_millis(100);
+
+/// Waits until `fd` is ready for `events` or `deadline` passes (`None`: no deadline); gives
+/// up as if the pipe were closed once the job is stopping.
 fn wait_fd(fd: i32, events: i16, deadline: impl Into<Option<Instant>>) -> Result<(), PipeError> {
     let deadline = deadline.into();
     loop {
+        if stopping() {
+            return Err(PipeError::Closed);
+        }
+        let slice = STOP_CHECK.as_millis() as i32;
         let timeout = match deadline {
-            None => -1,
+            None => slice,
             Some(d) => {
                 let left = d.saturating_duration_since(Instant::now());
                 if left.is_zero() {
                     return Err(PipeError::Timeout);
                 }
-                left.as_millis().clamp(1, i32::MAX as u128) as i32
+                (left.as_millis().clamp(1, i32::MAX as u128) as i32).min(slice)
             }
         };
         let mut p = libc::pollfd {
