@@ -634,6 +634,27 @@ mod tests {
     }
 
     #[test]
+    fn a_fit_and_a_bootstrap_stop_when_asked() {
+        let mut t = FinishTally::new(2);
+        t.add_count(Finish::new(&[0, 1], &[]), 2).unwrap();
+        t.add(Finish::new(&[1, 0], &[])).unwrap();
+        let o = FitOptions::default();
+        assert_eq!(fit_until(&t, &o, &|| true), Err(RatingsError::Stopped));
+        assert_eq!(
+            bootstrap_until(&t, &o, 100, 1, &|| true),
+            Err(RatingsError::Stopped)
+        );
+        // Asked partway through: the bootstrap stops among its resamples.
+        let asked = std::sync::atomic::AtomicU32::new(0);
+        let stop = || asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed) > 500;
+        assert_eq!(
+            bootstrap_until(&t, &o, 10_000, 1, &stop),
+            Err(RatingsError::Stopped)
+        );
+        assert_eq!(fit_until(&t, &o, &|| false), fit(&t, &o));
+    }
+
+    #[test]
     fn bradley_terry_three_games() {
         // A beats B twice, B beats A once: g_A / g_B = 2, 120.41 Elo apart.
         let mut t = FinishTally::new(2);

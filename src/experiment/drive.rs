@@ -278,7 +278,11 @@ pub(crate) fn drive<F: Fold>(
                 ended = Ended::Decided;
                 return Ok(Flow::Stop);
             }
-            if interrupt.is_some_and(|i| i.load(Ordering::Relaxed)) {
+            // A stop after the last unit leaves nothing to stop: the job finishes (and a
+            // league's rating fit, which checks the flag itself, stops there).
+            if interrupt.is_some_and(|i| i.load(Ordering::Relaxed))
+                && (folded_here as u64) < units.len()
+            {
                 ended = Ended::Interrupted;
                 return Ok(Flow::Stop);
             }

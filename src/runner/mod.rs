@@ -581,7 +581,7 @@ fn execute_at(
             let result = match rx.recv_timeout(std::time::Duration::from_millis(50)) {
                 Ok(r) => r,
                 Err(mpsc::RecvTimeoutError::Timeout) => {
-                    if interrupted() {
+                    if interrupted() && (next_out as u64) < count {
                         halt(Some(RunError::Interrupted));
                         break 'receive;
                     }

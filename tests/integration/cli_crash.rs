@@ -873,3 +873,42 @@ fn report_pages_show_control_characters_escaped() {
     };
     roxmltree::Document::parse_with_options(&page, opts).expect("the page is XML");
 }
+
+#[test]
+fn a_stop_during_a_leagues_rating_fit_is_clean_and_resumes() {
+    // Item 9: SIGTERM was ignored during a league's rating fit and bootstrap (15 s on, and
+    // under `timeout` 4 minutes as an orphan). A stop after the last unit reaches the fit,
+    // which now stops: status interrupted, every unit kept, and resume fits again.
+    let tmp = TempDir::new().unwrap();
+    let args = [
+        "league",
+        "--bots",
+        "random,greedy,expectimax:depth=1",
+        "--players",
+        "3",
+        "--games",
+        "10",
+        "--bootstrap",
+        "10000",
+        "--chunk-size",
+        "5",
+        "-q",
+    ];
+    let want = whole(&args, tmp.path());
+    let dir = tmp.path().join("fit");
+    // 3 tables of 2 units: the signal comes as the last unit is folded.
+    let o = run(
+        &args,
+        &dir,
+        &[
+            ("AEROPLANE_TEST_SIGNAL_AFTER_UNITS", "6".into()),
+            ("AEROPLANE_TEST_SIGNAL", "TERM".into()),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(130), "{}", text(&o.stderr));
+    let m = manifest(&dir);
+    assert_eq!(m["status"], "interrupted");
+    assert_eq!(m["games_played"], 90);
+    assert!(!dir.join("league.csv").exists());
+    assert_resumes_to(&dir, &want);
+}
