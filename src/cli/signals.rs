@@ -1,21 +1,23 @@
 //! Clean stops: SIGINT (Ctrl-C), SIGTERM, SIGHUP (the terminal closed) and SIGUSR1 (what Slurm
 //! sends before a time limit with `--signal`) set one flag that running jobs poll; the job
-//! keeps its finished units, marks its run.json `interrupted` and says how to resume.
+//! keeps its finished units, marks its run.json `interrupted` and says how to resume. The
+//! games in flight are dropped (their units are played again on resume), so waits on bot
+//! programs give up at once ([`request_stop`]) and the bots are closed as usual.
 //!
 //! A second SIGINT, SIGTERM or SIGHUP (an impatient Ctrl-C, or GNU `timeout`, which signals
-//! the process and its group) shortens the wait: it kills every bot program at once
-//! ([`stop_all`]), so the units in flight end now; the job still records its status, reaps
-//! every bot and exits as after the first. Only SIGKILL ends the process without that.
+//! the process and its group) kills every bot program at once ([`stop_all`]), for a bot that
+//! does not take its `quit`; the job still records its status, reaps every bot and exits as
+//! after the first. Only SIGKILL ends the process without that.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use aeroplane::bots::external::process::stop_all;
+use aeroplane::bots::external::process::{request_stop, stop_all};
 
 static FLAG: AtomicBool = AtomicBool::new(false);
 
 /// What the first Ctrl-C says on a terminal (written by the handler with one `write`).
 const FIRST: &[u8] =
-    b"\nstopping after the games in progress (press Ctrl-C again to stop them at once)\n";
+    b"\nstopping: the finished units are kept (press Ctrl-C again to kill bot programs at once)\n";
 
 /// The flag, registered for the signals on first use.
 pub fn interrupt_flag() -> &'static AtomicBool {
@@ -32,8 +34,11 @@ pub fn interrupt_flag() -> &'static AtomicBool {
                     let again = FLAG.swap(true, Ordering::SeqCst);
                     if again && sig != SIGUSR1 {
                         stop_all();
-                    } else if !again && sig == SIGINT && terminal {
-                        libc::write(2, FIRST.as_ptr().cast(), FIRST.len());
+                    } else {
+                        request_stop();
+                        if !again && sig == SIGINT && terminal {
+                            libc::write(2, FIRST.as_ptr().cast(), FIRST.len());
+                        }
                     }
                 })
             };

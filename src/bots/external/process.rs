@@ -537,21 +537,29 @@ fn kill_group(pgid: i32) {
     }
 }
 
-/// Set once the job is stopping and every bot was killed: a bot's failure from then on is
+/// Set once the job is stopping: waits on bots give up, and a bot's failure from then on is
 /// [`FaultKind::Stopped`](crate::bots::FaultKind::Stopped).
 static STOPPING: AtomicBool = AtomicBool::new(false);
 
-/// Kills every bot process group now, and marks the job as stopping. Async-signal-safe (only
-/// atomics and `kill`): a program's signal handler may call it, as the CLI does on a second
-/// Ctrl-C. The processes are reaped as their bots are dropped.
-pub fn stop_all() {
+/// Marks the job as stopping: every wait on a bot gives up within 100 ms (the game in flight
+/// is abandoned, its unit played again on resume), and the bots are then closed as usual
+/// (`quit`, a grace period, their group killed). Async-signal-safe (an atomic store): a
+/// program's signal handler may call it, as the CLI does on a first Ctrl-C.
+pub fn request_stop() {
     STOPPING.store(true, Ordering::SeqCst);
+}
+
+/// [`request_stop`], and kills every bot process group now. Async-signal-safe (atomics and
+/// `kill`): the CLI calls it on a second Ctrl-C. The processes are reaped as their bots are
+/// dropped.
+pub fn stop_all() {
+    request_stop();
     for g in &GROUPS {
         kill_group(g.load(Ordering::SeqCst));
     }
 }
 
-/// Whether [`stop_all`] was called.
+/// Whether [`request_stop`] (or [`stop_all`]) was called.
 pub fn stopping() -> bool {
     STOPPING.load(Ordering::SeqCst)
 }
