@@ -352,7 +352,7 @@ impl Checkpoint {
         Ok(())
     }
 
-    /// Whether a sync is due ([`SYNC_EVERY`] since the last; after every record while the
+    /// Whether a sync is due (`SYNC_EVERY` since the last; after every record while the
     /// crash-point test hook is on).
     pub fn sync_due(&self) -> bool {
         self.unsynced && (fsops::testing() || self.synced.elapsed() >= SYNC_EVERY)

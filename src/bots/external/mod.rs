@@ -17,6 +17,9 @@
 //! it: the runner builds one bot per worker thread and lineup entry, so one process per worker
 //! and lineup entry. The process runs in its own process group, killed with the group when the
 //! bot is dropped (end of run, fault, panic) and on SIGINT/SIGTERM/SIGHUP (see [`process`]).
+//! It is also killed when the thread that started it ends (`PR_SET_PDEATHSIG`, so that a
+//! `kill -9` of the harness takes it along): use a bot on the thread that started it, or on
+//! one that outlives it (the runner's workers do).
 //! A bot that fails (does not start, crashes, hangs, prints garbage or an illegal move) gives a
 //! [`BotFault`] naming it, its command and the offending line, and its process is killed; the
 //! next game starts a fresh one.
