@@ -106,6 +106,7 @@ impl Process {
         unsafe {
             cmd.pre_exec(move || {
                 reset_signals();
+                #[cfg(target_os = "linux")]
                 libc::prctl(
                     libc::PR_SET_PDEATHSIG,
                     libc::SIGKILL as libc::c_ulong,
@@ -585,8 +586,11 @@ static ADOPTING: AtomicBool = AtomicBool::new(false);
 /// child processes are all bots (the `aeroplane` CLI): orphans of other children would be
 /// killed too. Returns whether the system allows it.
 pub fn adopt_orphans() -> bool {
+    #[cfg(target_os = "linux")]
     // SAFETY: prctl with an integer argument.
     let ok = unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1 as libc::c_ulong, 0, 0, 0) } == 0;
+    #[cfg(not(target_os = "linux"))]
+    let ok = false;
     ADOPTING.store(ok, Ordering::SeqCst);
     ok
 }
@@ -668,7 +672,11 @@ fn reset_signals() {
         let mut set: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&mut set);
         libc::sigprocmask(libc::SIG_SETMASK, &set, std::ptr::null_mut());
-        for sig in 1..libc::SIGRTMIN() {
+        #[cfg(target_os = "linux")]
+        let last = libc::SIGRTMIN();
+        #[cfg(not(target_os = "linux"))]
+        let last = 32;
+        for sig in 1..last {
             if sig != libc::SIGKILL && sig != libc::SIGSTOP {
                 libc::signal(sig, libc::SIG_DFL);
             }
