@@ -140,10 +140,10 @@ fn show(args: &ReplayArgs, report: &ReplayReport, source: &str) -> anyhow::Resul
     }
     out.flush()?;
     if let Some(note) = report.unused_note() {
-        eprintln!("note: {note}");
+        say!("note: {note}");
     }
     if let Some(msg) = &report.error {
-        eprintln!("error: {msg}; the position reached is printed above");
+        say!("error: {msg}; the position reached is printed above");
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
