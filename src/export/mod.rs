@@ -31,7 +31,7 @@ pub use manifest::{
     JobStatus, LeagueSection, MANIFEST_FILE, MANIFEST_FORMAT, Manifest, ManifestBot, ManifestError,
     MergeSection, ShardSection, SprtSection, SweepSection,
 };
-pub use out_dir::{LOCK_FILE, OWN_FILES, OutDirError, OutputDir, PARTIAL_PREFIX};
+pub use out_dir::{LOCK_FILE, OWN_FILES, OutDirError, OutputDir, PARTIAL_PREFIX, VIEWER_FILES};
 pub use table::{Cell, NoSuchColumn, SortKey, Table};
 pub use tables::{
     EVENTS_HEADER, LENGTH_STATS_HEADER, LENGTHS_HEADER, SEATS_HEADER, SUMMARY_HEADER, run_tables,

@@ -30,13 +30,7 @@ pub(crate) struct Pick {
     pub captures: u64,
 }
 
-/// The viewers' file names, in the order the page lists them.
-pub const VIEWER_FILES: [&str; 4] = [
-    "game-longest.html",
-    "game-shortest.html",
-    "game-captures.html",
-    "game-random.html",
-];
+pub use crate::export::VIEWER_FILES;
 
 /// Picks the games to watch from the folder's `games.csv`; `None` when it has none.
 pub(crate) fn pick(dir: &Path, seed: u64) -> Result<Option<Vec<Pick>>, ReportError> {

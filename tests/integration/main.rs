@@ -17,6 +17,7 @@ mod cli_hostile;
 mod cli_interim;
 mod cli_league;
 mod cli_limits;
+mod cli_log_games;
 mod cli_merge_shards;
 mod cli_messages;
 mod cli_outputs;
