@@ -81,7 +81,7 @@ $check picture "$work/game.json" 0 "$work/noscript.html" "$work/noscript.png" "$
 
 # A viewer of a logged game (search-bot values beside the moves), and the report's viewers.
 "$bin" run --bots expectimax:depth=1,greedy --games 6 --quiet --force --per-game --report \
-    --log-games "$work/run/games.jsonl.zst" --out "$work/run" >/dev/null
+    --log-games games.jsonl.zst --out "$work/run" >/dev/null
 "$bin" replay --log "$work/run/games.jsonl.zst" --game 3 --html "$work/logged.html" >/dev/null 2>&1
 "$bin" replay --log "$work/run/games.jsonl.zst" --game 3 --json >"$work/logged.json"
 logged="file://$(realpath "$work/logged.html")"
