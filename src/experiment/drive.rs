@@ -156,7 +156,8 @@ pub(crate) struct Kept {
 }
 
 /// Folds the records a checkpoint kept, in order, each after checking it is the next unit of
-/// the job and (with `rows`) that its rows are in `games.csv.partial` whole. A record whose
+/// the job and (with `rows`, the reader of `games.csv.partial` and the file it reads) that its
+/// rows are there whole, and (with `log`) that its decision-log bytes are. A record whose
 /// rows are missing or differ is the end of what was kept when it was written after the last
 /// sync (a power cut lost them); before it, the file was edited or damaged: an error.
 pub(crate) fn fold_kept<F: Fold>(
@@ -165,8 +166,7 @@ pub(crate) fn fold_kept<F: Fold>(
     ctx: &Context<'_>,
     fold: &mut F,
     records: impl Iterator<Item = Result<Stored<UnitLine<F::Record>>, CheckpointError>>,
-    mut rows: Option<&mut RowsReader>,
-    rows_file: &std::path::Path,
+    mut rows: Option<(&mut RowsReader, &std::path::Path)>,
     mut log: Option<(&mut RowsReader, &std::path::Path)>,
 ) -> Result<Kept, JobError> {
     let mut kept = Kept::default();
@@ -202,7 +202,7 @@ pub(crate) fn fold_kept<F: Fold>(
                 unit.index
             ))
         })?;
-        if let Some(r) = rows.as_deref_mut() {
+        if let Some((r, rows_file)) = rows.as_mut() {
             let whole = match line.rows() {
                 Some(at) => r.next_unit(at)?,
                 None => false,

@@ -549,8 +549,7 @@ fn resume_folder<F: Fold>(
             ctx,
             fold,
             records,
-            rows.as_mut(),
-            &rows_file,
+            rows.as_mut().map(|r| (r, rows_file.as_path())),
             log_rows.as_mut().zip(log_file.as_deref()),
         )?
     };
