@@ -24,7 +24,7 @@ pub enum InvalidJob {
     },
     /// The column to sort by is not in the table.
     #[error("the setting `sort`: {0}")]
-    Sort(#[source] NoSuchColumn),
+    Sort(NoSuchColumn),
     /// A league's pool is too small.
     #[error("the setting `bots` lists {0} bot(s): a league needs a pool of at least 2")]
     PoolTooSmall(usize),
