@@ -210,17 +210,14 @@ impl LogDef {
     /// The log `name` of the run `spec`; a name that is not a plain `.jsonl.zst` or `.jsonl`
     /// file name, or that is one of the folder's own files, is refused.
     pub fn new(name: &str, spec: &RunSpec) -> Result<LogDef, JobError> {
-        let format = LogFormat::of_path(std::path::Path::new(name))
-            .map_err(|e| JobError::Invalid(format!("--log-games {e}")))?;
+        let bad = || InvalidJob::LogName(crate::excerpt::excerpt(name));
+        let format = LogFormat::of_path(std::path::Path::new(name)).map_err(|_| bad())?;
         let plain = !name.contains('/') && !name.starts_with('.') && !name.contains('\\');
         let own = crate::export::OWN_FILES
             .iter()
             .any(|f| *f == name || f.strip_suffix(".partial") == Some(name));
         if !plain || own || name.ends_with(".partial") {
-            return Err(JobError::Invalid(format!(
-                "--log-games {}: the decision log is written into the output folder: give a file name (no folder, not hidden, not one of the folder's own files), e.g. games.jsonl.zst",
-                crate::excerpt::excerpt(name)
-            )));
+            return Err(bad().into());
         }
         Ok(LogDef {
             name: name.to_string(),

@@ -422,7 +422,9 @@ pub fn replay_logged(header: &Header, checked: &CheckedGame) -> Result<ReplayRep
             };
             (e.record, Some(why))
         }
-        Err(aeroplane_core::PlayError::Bot(e)) => return Err(JobError::Invalid(e.to_string())),
+        Err(aeroplane_core::PlayError::Bot(e)) => {
+            return Err(InvalidJob::LoggedChoice(e.to_string()).into());
+        }
     };
     Ok(ReplayReport {
         rules: header.rules,

@@ -283,10 +283,11 @@ impl RunJob {
     /// games.csv (with `per_game`), the CSV tables and summary.json.
     pub fn execute(&self, ctx: &Context<'_>) -> Result<Outcome<RunReport>, JobError> {
         if self.log_games.is_some() && ctx.out.is_none() {
-            return Err(JobError::Invalid(
-                "--log-games writes the decision log into the output directory: give --out DIR"
-                    .into(),
-            ));
+            return Err(InvalidJob::NeedsOut {
+                setting: "log_games",
+                writes: "writes the decision log",
+            }
+            .into());
         }
         if self.per_game && ctx.out.is_none() {
             return Err(InvalidJob::NeedsOut {

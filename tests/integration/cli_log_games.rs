@@ -172,8 +172,14 @@ fn bad_log_names_and_combinations_are_refused() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("o");
     for (args, says) in [
-        (&["--log-games", "g.jsonl.zst"][..], "give --out DIR"),
-        (&["--log-games", "g.txt", "--out"][..], "FILE.jsonl.zst"),
+        (
+            &["--log-games", "g.jsonl.zst"][..],
+            "--log-games writes the decision log into the output folder: give --out",
+        ),
+        (
+            &["--log-games", "g.txt", "--out"][..],
+            "ending in .jsonl.zst",
+        ),
         (&["--log-games", "sub/g.jsonl", "--out"][..], "file name"),
         (&["--log-games", ".g.jsonl", "--out"][..], "file name"),
         (&["--log-games", "games.csv.partial.jsonl", "--out"][..], ""),
