@@ -10,7 +10,7 @@ use crate::runner::RunSpec;
 use super::merge::merge;
 use super::{
     Context, JobDef, JobError, LeagueJob, LeagueReport, Outcome, RunJob, RunReport, SprtJob,
-    SprtReport, SweepJob, SweepReport,
+    SprtReport, SweepJob, SweepReport, TuneJob, TuneReport,
 };
 
 /// A job of any kind.
@@ -24,6 +24,8 @@ pub enum Job {
     Sweep(SweepJob),
     /// `league`.
     League(LeagueJob),
+    /// `tune`.
+    Tune(Box<TuneJob>),
 }
 
 /// The report of a job of any kind.
@@ -39,6 +41,8 @@ pub enum Report {
     Sweep(SweepReport),
     /// Of a league.
     League(LeagueReport),
+    /// Of a tune.
+    Tune(TuneReport),
 }
 
 impl Report {
@@ -49,6 +53,7 @@ impl Report {
             Report::Sprt(r) => r.write_text(w),
             Report::Sweep(r) => r.write_text(w),
             Report::League(r) => r.write_text(w),
+            Report::Tune(r) => r.write_text(w),
         }
     }
 }
@@ -122,28 +127,37 @@ impl Job {
                     l.bootstrap,
                 )?))
             }
+            "tune" => Ok(Job::Tune(Box::new(TuneJob::from_manifest(m, file)?))),
             other => Err(invalid(format!("unknown command `{other}`"))),
         }
     }
 
-    /// The job's parts.
+    /// The job's parts: the runs cut into units in advance (none for a tune, whose runs
+    /// depend on its results so far).
     pub fn parts(&self) -> &[RunSpec] {
         match self {
             Job::Run(j) => std::slice::from_ref(&j.spec),
             Job::Sprt(j) => std::slice::from_ref(&j.spec),
             Job::Sweep(j) => j.parts(),
             Job::League(j) => j.parts(),
+            Job::Tune(_) => &[],
         }
     }
 
     /// Games the whole job plans (an SPRT may stop before).
     pub fn total_games(&self) -> u64 {
-        self.parts().iter().map(RunSpec::total_games).sum()
+        match self {
+            Job::Tune(j) => j.planned_games(),
+            _ => self.parts().iter().map(RunSpec::total_games).sum(),
+        }
     }
 
     /// Games of the plan with `unit_deals` deals per unit that `shard` (or the whole job)
     /// plays.
     pub fn planned_games(&self, unit_deals: u64, shard: Option<super::Shard>) -> u64 {
+        if let Job::Tune(j) = self {
+            return j.planned_games();
+        }
         match crate::runner::Plan::chunked(self.parts(), unit_deals) {
             Ok(plan) => super::planned_games(&plan, self.parts(), shard),
             Err(_) => self.total_games(),
@@ -157,6 +171,7 @@ impl Job {
             Job::Sprt(j) => j.execute(ctx)?.map(Report::Sprt),
             Job::Sweep(j) => j.execute(ctx)?.map(Report::Sweep),
             Job::League(j) => j.execute(ctx)?.map(Report::League),
+            Job::Tune(j) => j.execute(ctx)?.map(Report::Tune),
         })
     }
 
@@ -170,6 +185,12 @@ impl Job {
         allow_partial: bool,
     ) -> Result<Outcome<Report>, JobError> {
         Ok(match self {
+            Job::Tune(_) => {
+                return Err(JobError::Invalid(
+                    "a tune has no shards to merge: each iteration depends on the one before"
+                        .into(),
+                ));
+            }
             Job::Run(j) => {
                 let mut f = j.new_fold();
                 merge(

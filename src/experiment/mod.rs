@@ -12,6 +12,7 @@
 //! | run --sprt | [`SprtJob`] | the head-to-head | [`SprtReport`] |
 //! | sweep | [`SweepJob`] | one run per variant | [`SweepReport`] |
 //! | league | [`LeagueJob`] | one run per table | [`LeagueReport`] |
+//! | tune | [`TuneJob`] | one block of deals per iteration, then the confirmation | [`TuneReport`] |
 //!
 //! Every job goes through one lifecycle ([`Job::execute`]): a fresh start, a resume from the
 //! checkpoint ([`Context::resume`]) or one shard of the plan ([`Context::shard`]); shards
@@ -28,6 +29,7 @@ pub mod replay;
 mod run;
 mod sprt;
 mod sweep;
+pub mod tune;
 
 pub use drive::Shard;
 pub use job::{Job, Report};
@@ -38,6 +40,7 @@ pub use sweep::{
     COMPARE_HEADER, Comparison, DEFAULT_SORT, SWEEP_HEADER, SweepJob, SweepReport, SweepRow,
     axis_text,
 };
+pub use tune::{TuneError, TuneJob, TuneReport, TuneSpec};
 
 use std::sync::atomic::{AtomicBool, AtomicU64};
 
@@ -153,6 +156,9 @@ pub enum JobError {
     /// A manifest cannot be used.
     #[error(transparent)]
     Manifest(#[from] ManifestError),
+    /// A tune cannot run.
+    #[error(transparent)]
+    Tune(#[from] TuneError),
     /// A signal stopped the run.
     #[error("interrupted")]
     Interrupted,

@@ -19,8 +19,9 @@ pub use checkpoint::{CHECKPOINT_FILE, Checkpoint, CheckpointError, Loaded, fnv1a
 pub use forfeits::{FORFEITS_COLUMN, summary_with_forfeits};
 pub use games::{GAMES_HEADER, GamesCsv, write_game_row};
 pub use manifest::{
-    JobStatus, LeagueSection, MANIFEST_FILE, MANIFEST_FORMAT, Manifest, ManifestBot, ManifestError,
-    ShardSection, SprtSection, SweepSection,
+    ConfirmSection, JobStatus, LeagueSection, MANIFEST_FILE, MANIFEST_FORMAT, Manifest,
+    ManifestBot, ManifestError, ShardSection, SprtSection, SweepSection, TuneParamSection,
+    TuneSection,
 };
 pub use out_dir::{LOCK_FILE, OWN_FILES, OutDirError, OutputDir};
 pub use table::{Cell, NoSuchColumn, SortKey, Table};

@@ -20,7 +20,7 @@ pub const LOCK_FILE: &str = ".aeroplane.lock";
 
 /// Files (and suffixes) this tool writes into an output directory: what `--force` removes and
 /// what makes a directory count as holding results.
-pub const OWN_FILES: [&str; 16] = [
+pub const OWN_FILES: [&str; 18] = [
     "run.json",
     "summary.json",
     "summary.csv",
@@ -35,6 +35,8 @@ pub const OWN_FILES: [&str; 16] = [
     "league.csv",
     "pairs.csv",
     "sprt.json",
+    "history.csv",
+    "tuned.toml",
     "checkpoint",
     "report.html",
 ];
