@@ -33,3 +33,4 @@ mod properties;
 mod rules;
 mod rules_bots;
 mod smoke;
+mod tune;
