@@ -26,6 +26,7 @@ mod cli_run;
 mod cli_sprt;
 mod cli_stats;
 mod cli_sweep;
+mod cli_tune;
 mod fuzz_loaders;
 mod golden;
 mod perft;

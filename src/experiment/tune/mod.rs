@@ -930,46 +930,46 @@ impl TuneJob {
         }
     }
 
-    /// A one-line summary of the tune so far.
+    /// A one-line summary of the tune so far: the current values and the recent results, or
+    /// in the confirmation the test so far.
     fn interim(&self, state: &TuneState) -> String {
-        let values: Vec<String> = self
-            .dims
-            .iter()
-            .zip(state.spsa.theta())
-            .map(|(d, &x)| format!("{} {x:.*}", d.name, decimals(d)))
-            .collect();
+        let values = |xs: &[f64]| -> String {
+            self.dims
+                .iter()
+                .zip(xs)
+                .map(|(d, &x)| format!("{} {x:.*}", d.name, decimals(d)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        if let Some(c) = state.confirm.as_ref().filter(|c| c.chunks > 0) {
+            return format!(
+                "confirmation of {}: {} games, LLR {:.3} (bounds {:.3}, {:.3})",
+                values(&self.tuned_values(state)),
+                c.outcome.games,
+                c.test.llr(),
+                c.test.lower(),
+                c.test.upper()
+            );
+        }
         let mut line = format!(
             "iteration {} of {}: {}",
             state.history.len(),
             self.iterations(),
-            values.join(", ")
+            values(state.spsa.theta())
         );
         if let Some((n, mean, se)) = state.recent(RECENT) {
-            let moved: f64 = {
-                let rows = &state.history[state.history.len() - n..];
-                let first = &rows[0].step.before;
-                let last = &rows[n - 1].step.after;
-                self.dims
-                    .iter()
-                    .zip(first.iter().zip(last))
-                    .map(|(d, (a, b))| (b - a).abs() / d.width())
-                    .fold(0.0, f64::max)
-            };
+            let rows = &state.history[state.history.len() - n..];
+            let (first, last) = (&rows[0].step.before, &rows[n - 1].step.after);
+            let moved = self
+                .dims
+                .iter()
+                .zip(first.iter().zip(last))
+                .map(|(d, (a, b))| (b - a).abs() / d.width())
+                .fold(0.0, f64::max);
             line.push_str(&format!(
                 "; last {n} iterations: theta+ against theta- {mean:+.4} ± {se:.4} per game, moved up to {:.1}% of a range",
                 100.0 * moved
             ));
-        }
-        if let Some(c) = &state.confirm {
-            if c.chunks > 0 {
-                line.push_str(&format!(
-                    "; confirmation: {} games, LLR {:.3} (bounds {:.3}, {:.3})",
-                    c.outcome.games,
-                    c.test.llr(),
-                    c.test.lower(),
-                    c.test.upper()
-                ));
-            }
         }
         line
     }
