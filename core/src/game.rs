@@ -11,7 +11,7 @@ use crate::board::{
 use crate::chain::{self, Chain};
 use crate::moves::{Move, MoveList, flag};
 use crate::rules::{End, Overshoot, Rules, Stacking, ThreeSixes};
-use crate::setup::SetupError;
+use crate::setup_error::SetupError;
 
 /// Whether the game goes on, and how it ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
