@@ -69,8 +69,10 @@ pub const DEFAULT_STEP: f64 = 0.02;
 /// The stream number of the perturbations and roundings (under the tune's seed, with the
 /// iteration as the game index).
 pub const SPSA_STREAM: u64 = 0x5350_5341;
-/// The most iterations a tune takes.
-pub const MAX_ITERATIONS: u64 = 10_000_000;
+/// The most iterations a tune takes (its history is kept in memory: a few hundred bytes each).
+pub const MAX_ITERATIONS: u64 = 1_000_000;
+/// The most deals per iteration (an iteration's deals are scored in memory).
+pub const MAX_DEALS: u64 = 1_000_000;
 
 /// One tuned parameter: its name, its range and whether it takes integers.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -136,14 +138,14 @@ impl SpsaSettings {
             return Err(SpsaError::Setting {
                 name: "iterations",
                 value: self.iterations.to_string(),
-                allowed: "an integer from 1 to 10,000,000",
+                allowed: "an integer from 1 to 1,000,000",
             });
         }
-        if self.deals == 0 {
+        if self.deals == 0 || self.deals > MAX_DEALS {
             return Err(SpsaError::Setting {
                 name: "pairs per iteration",
-                value: "0".into(),
-                allowed: "at least 1",
+                value: self.deals.to_string(),
+                allowed: "an integer from 1 to 1,000,000",
             });
         }
         let real = |name: &'static str, v: f64, ok: bool, allowed: &'static str| {

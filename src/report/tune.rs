@@ -14,6 +14,24 @@ use super::run;
 /// Iterations in the moving average of the results chart.
 const WINDOW: usize = 20;
 
+/// The most iterations whose dots a chart draws (every n-th beyond it, so a long tune's page
+/// stays small).
+const MAX_DOTS: usize = 400;
+
+/// Every n-th of `points` (the first included) so that at most [`MAX_DOTS`] remain, and n.
+fn thinned(points: Vec<(f64, f64)>) -> (Vec<(f64, f64)>, usize) {
+    let stride = points.len().div_ceil(MAX_DOTS).max(1);
+    (points.into_iter().step_by(stride).collect(), stride)
+}
+
+/// How a caption says which iterations' dots are drawn: `""` or `", every 5th iteration"`.
+fn every(stride: usize) -> String {
+    match stride {
+        1 => String::new(),
+        n => format!(", every {n}th iteration"),
+    }
+}
+
 /// The tune report.
 pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
     let title = f.title(|| "aeroplane tune".to_string());
@@ -245,8 +263,8 @@ fn parameter_charts(page: &mut Page, h: &Csv, params: &[&Value]) -> Result<(), R
         if let (Some(&(k, _)), Some(t)) = (theta.last(), num("theta")) {
             theta.push((k + 1.0, t));
         }
-        let mut played = col("_plus");
-        played.extend(col("_minus"));
+        let (mut played, stride) = thinned(col("_plus"));
+        played.extend(thinned(col("_minus")).0);
         let series = vec![
             Trace {
                 name: "theta+ and theta- played".into(),
@@ -276,7 +294,8 @@ fn parameter_charts(page: &mut Page, h: &Csv, params: &[&Value]) -> Result<(), R
         page.figure(
             &svg,
             &format!(
-                "{name} over the iterations: the optimiser's point (line, ending at its final value) and the two values each iteration played (dots), on the parameter's whole range{}; dashed: the start and the tuned value.",
+                "{name} over the iterations: the optimiser's point (line, ending at its final value) and the two values each iteration played (dots{}), on the parameter's whole range{}; dashed: the start and the tuned value.",
+                every(stride),
                 span.map_or(String::new(), |(lo, hi)| format!(" {lo}..{hi}"))
             ),
         );
@@ -299,10 +318,11 @@ fn results_chart(page: &mut Page, h: &Csv) -> Result<(), ReportError> {
             w.iter().map(|p| p.1).sum::<f64>() / w.len() as f64,
         ));
     }
+    let (dots, stride) = thinned(points);
     let series = vec![
         Trace {
             name: "result of the iteration".into(),
-            points,
+            points: dots,
             colour: 5,
             dots: true,
         },
@@ -324,7 +344,10 @@ fn results_chart(page: &mut Page, h: &Csv) -> Result<(), ReportError> {
     )?;
     page.figure(
         &svg,
-        "Each iteration's match of theta+ against theta- (wins minus losses per game, over its deals; the sign of each parameter's perturbation decides which way the result moves it). Near an optimum the results scatter around zero.",
+        &format!(
+            "Each iteration's match of theta+ against theta- (dots{}; wins minus losses per game, over its deals; the sign of each parameter's perturbation decides which way the result moves it), and the mean of the last {WINDOW}. Near an optimum the results scatter around zero.",
+            every(stride)
+        ),
     );
     Ok(())
 }

@@ -345,6 +345,19 @@ fn bad_input_names_the_parameter_and_what_is_allowed() {
             "bad pairs per iteration 0",
         ),
         (
+            &[
+                "--param",
+                "progress=0..2",
+                "--pairs-per-iteration",
+                "1000001",
+            ],
+            "allowed is an integer from 1 to 1,000,000",
+        ),
+        (
+            &["--param", "progress=0..2", "--chunk-size", "99999999"],
+            "chunk size must be from 1 to 1,000,000 deals",
+        ),
+        (
             &["--param", "progress=0..2", "--step", "NaN"],
             "bad step NaN",
         ),
@@ -358,7 +371,7 @@ fn bad_input_names_the_parameter_and_what_is_allowed() {
         ),
         (
             &["--param", "progress=0..2", "--confirm-pairs", "0"],
-            "most pairs must be at least 1",
+            "most pairs must be from 1 to 1,000,000,000",
         ),
         (
             &["--param", "progress=0..2", "--opponent", "nosuchbot"],

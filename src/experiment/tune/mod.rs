@@ -31,7 +31,7 @@ use std::sync::atomic::Ordering;
 use serde::Serialize;
 
 use crate::analysis::sprt::SprtSummary;
-use crate::analysis::spsa::{Dimension, Spsa, SpsaError, SpsaSettings};
+use crate::analysis::spsa::{Dimension, MAX_DEALS, Spsa, SpsaError, SpsaSettings};
 use crate::analysis::{SprtConfig, Verdict};
 use crate::bots::registry::{BotError, BotSpec};
 use crate::export::{
@@ -53,6 +53,8 @@ pub const TUNE_CHUNK_DEALS: u64 = 16;
 pub const DEFAULT_CONFIRM_TEST: &str = "elo0=0,elo1=5,alpha=0.05,beta=0.05";
 /// The most deals of the confirming test unless told otherwise.
 pub const DEFAULT_CONFIRM_PAIRS: u64 = 100_000;
+/// The most deals of a confirmation.
+pub const MAX_CONFIRM_PAIRS: u64 = 1_000_000_000;
 /// Iterations the "recent" figures of progress lines and reports cover.
 pub const RECENT: usize = 20;
 
@@ -155,8 +157,8 @@ pub enum TuneError {
     )]
     TooManyDeals,
     /// A confirmation setting out of range.
-    #[error("the confirmation's {0} must be at least 1")]
-    Confirm(&'static str),
+    #[error("the confirmation's {0} must be from 1 to {1}")]
+    Confirm(&'static str, &'static str),
     /// Tuned values that do not fit the parameters (a confirmation of an earlier tune).
     #[error("the tuned values to confirm do not fit the parameters: {0}")]
     Given(String),
@@ -319,8 +321,12 @@ impl TuneJob {
         // Builds the start to check it (and any opponent) the way the runner will.
         let _ = Spsa::new(dims.clone(), start.clone(), spec.settings)?;
         let confirm_pairs = match spec.confirm {
-            Some(c) if c.max_pairs == 0 => return Err(TuneError::Confirm("most pairs")),
-            Some(c) if c.chunk_deals == 0 => return Err(TuneError::Confirm("chunk size")),
+            Some(c) if c.max_pairs == 0 || c.max_pairs > MAX_CONFIRM_PAIRS => {
+                return Err(TuneError::Confirm("most pairs", "1,000,000,000"));
+            }
+            Some(c) if c.chunk_deals == 0 || c.chunk_deals > MAX_DEALS => {
+                return Err(TuneError::Confirm("chunk size", "1,000,000 deals"));
+            }
             Some(c) => c.max_pairs,
             None => 0,
         };

@@ -208,7 +208,7 @@ mod tests {
         assert!(e("progress=1-3").contains("NAME=LO..HI"));
         assert!(e("=1..3").contains("NAME=LO..HI"));
         assert!(e("progress=a..3").contains("`a` is not a number"));
-        assert!(e("progress=nan..3").contains("must be finite"));
+        assert!(e("progress=nan..3").contains("not a finite number"));
         assert!(e("progress=0..inf").contains("`inf`"));
     }
 
@@ -261,6 +261,7 @@ mod tests {
         assert_eq!(decimals(&d), 4);
         assert_eq!(rounded(&d, 1.234_567), 1.2346);
         let wide = Dimension {
+            lo: 0.0,
             hi: 1000.0,
             ..d.clone()
         };
