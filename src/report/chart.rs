@@ -751,7 +751,15 @@ pub(crate) fn trace(
             .axis_desc_style((FONT, DESC))
             .label_style((FONT, LABEL))
             .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_label_formatter(&|y| format!("{y:.decimals$}"))
+            .y_label_formatter(&|y| {
+                // No "-0.00" for a tick a rounding error below zero.
+                let y = if y.abs() < 0.5 * 10f64.powi(-(decimals as i32)) {
+                    0.0
+                } else {
+                    *y
+                };
+                format!("{y:.decimals$}")
+            })
             .draw()
             .map_err(e)?;
         for (value, _, c) in references {

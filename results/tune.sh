@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Tuning expectimax:depth=1's evaluation by SPSA (results/README.md, "Tuning expectimax").
+# Reruns all of it:
+#   results/tune.sh            (from the repository root or anywhere; a few minutes on 2 cores)
+# Every job is seeded, so a rerun writes the same files (timings aside): results/tune/<name>/
+# holds each job's run.json, history.csv, tuned.toml, sprt.json, summary.json and report.html,
+# results/tune/<name>.txt what it printed; the tuned profiles are copied to bots/tuned/ (named
+# by path, or by name with --bots-dir bots/tuned).
+# TUNE_THREADS=N sets worker threads (default: all cores; results do not depend on it).
+# TUNE_QUICK=1 runs 2% of the iterations and short checks (a smoke test of the script; it
+# writes to results/tune-quick/ and leaves bots/tuned/ alone).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+threads="${TUNE_THREADS:-0}"
+quick="${TUNE_QUICK:-}"
+root=results/tune
+if [[ -n "$quick" ]]; then root=results/tune-quick; fi
+
+cargo build --release --locked -q
+bin="${CARGO_TARGET_DIR:-target}/release/aeroplane"
+mkdir -p "$root"
+scale() { if [[ -n "$quick" ]]; then echo $(($1 / 50 > 2 ? $1 / 50 : 2)); else echo "$1"; fi; }
+
+# The evaluation is a weighted sum, so scaling every weight changes no decision: progress stays
+# 1 (the unit: a cell of progress) and the five others are tuned. `win` only matters once a
+# seat has finished, where it dwarfs everything else at any value in its range.
+params=(--param home=0..30 --param hangar=0..60 --param lane=0..20 --param exposure=0..4
+    --param mover=0..1)
+tune() {
+    local name=$1
+    shift
+    local t0 t1
+    t0=$(date +%s)
+    "$bin" tune --bot expectimax:depth=1 "${params[@]}" "$@" --threads "$threads" --quiet \
+        --force --report --out "$root/$name" >"$root/$name.txt"
+    t1=$(date +%s)
+    echo "$name: $((t1 - t0)) s" >&2
+}
+
+# 1. classic, two players, self-play: 2,000 iterations x 256 game pairs = 1,024,000 games.
+tune classic-2p --rules classic --players 2 --iterations "$(scale 2000)" \
+    --pairs-per-iteration 256 --seed 1
+# 2. appfreegame, four players, self-play (+ - + - and - + - +): 1,000 x 256 deals x 2 games.
+tune appfreegame-4p --rules appfreegame --players 4 --iterations "$(scale 1000)" \
+    --pairs-per-iteration 256 --seed 1
+
+profiles=bots/tuned
+if [[ -n "$quick" ]]; then profiles=$root/profiles; fi
+mkdir -p "$profiles"
+a=$profiles/expectimax-d1-classic.toml
+b=$profiles/expectimax-d1-appfreegame-4p.toml
+cp "$root/classic-2p/tuned.toml" "$a"
+cp "$root/appfreegame-4p/tuned.toml" "$b"
+
+# 3. Do the best weights differ between the variants? Each variant's tuned profile against the
+#    other's, in that variant, on fresh seeds (seats rotated; the deal is the unit).
+run() {
+    local name=$1
+    shift
+    "$bin" run "$@" --threads "$threads" --quiet --force --report --out "$root/$name" \
+        >"$root/$name.txt"
+    echo "$name: done" >&2
+}
+run cross-classic-2p --rules classic --bots "$a,$b" --rotate-seats --games "$(scale 50000)" --seed 7
+run cross-appfreegame-4p --rules appfreegame --bots "$b,$a,$b,$a" --rotate-seats \
+    --games "$(scale 20000)" --seed 7
