@@ -48,6 +48,9 @@
 //! (`theta += (a_k / c_k) * result * flip`, with `a = r c^2`) with `c` and the learning rate
 //! set from the range instead of given per parameter.
 //!
+//! With `step = 0` the point never moves: every iteration estimates the gradient at the
+//! start, and the mean of the estimates (with its standard error over iterations) measures it.
+//!
 //! **Integer parameters** keep a real `theta`; the values played are rounded stochastically,
 //! as fishtest does (`floor(x + u)`, `u` uniform in `[0, 1)`), so the value played is `x` in
 //! expectation and the objective stays smooth in `theta`. The tuned value is `theta` rounded to
@@ -114,7 +117,8 @@ pub struct SpsaSettings {
     pub stability: f64,
     /// `c_i` as a share of parameter `i`'s range.
     pub perturbation: f64,
-    /// The first step of a noise-sized result, as a share of each range.
+    /// The first step of a noise-sized result, as a share of each range; 0 holds the point
+    /// still, so the mean gradient estimate is the gradient at the start.
     pub step: f64,
 }
 
@@ -186,8 +190,8 @@ impl SpsaSettings {
         real(
             "step",
             self.step,
-            self.step > 0.0 && self.step <= 1.0,
-            "a share of each range above 0 and at most 1",
+            (0.0..=1.0).contains(&self.step),
+            "a share of each range from 0 to 1 (0: estimate the gradient without moving)",
         )
     }
 }

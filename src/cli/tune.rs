@@ -66,19 +66,20 @@ pub struct TuneArgs {
     #[arg(long)]
     pub seed: Option<u64>,
     /// The first perturbation c, as a share of each parameter's range.
-    #[arg(long, default_value_t = DEFAULT_PERTURBATION)]
+    #[arg(long, default_value_t = DEFAULT_PERTURBATION, allow_negative_numbers = true)]
     pub perturbation: f64,
-    /// The step a noise-sized first result makes, as a share of each parameter's range.
-    #[arg(long, default_value_t = DEFAULT_STEP)]
+    /// The step a noise-sized first result makes, as a share of each parameter's range (0:
+    /// hold the start and estimate the gradient there; with --no-confirm).
+    #[arg(long, default_value_t = DEFAULT_STEP, allow_negative_numbers = true)]
     pub step: f64,
     /// The exponent of the gain sequence a_k.
-    #[arg(long, default_value_t = ALPHA)]
+    #[arg(long, default_value_t = ALPHA, allow_negative_numbers = true)]
     pub alpha: f64,
     /// The exponent of the perturbation sequence c_k.
-    #[arg(long, default_value_t = GAMMA)]
+    #[arg(long, default_value_t = GAMMA, allow_negative_numbers = true)]
     pub gamma: f64,
     /// The stability constant A [default: 10% of the iterations].
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub stability: Option<f64>,
     /// The confirming SPRT of the tuned profile against the start, on fresh deals
     /// [default: elo0=0,elo1=5,alpha=0.05,beta=0.05].
@@ -209,6 +210,11 @@ fn tune_job(args: &TuneArgs, confirm: Option<Confirm>) -> anyhow::Result<TuneJob
     settings.step = args.step;
     if let Some(a) = args.stability {
         settings.stability = a;
+    }
+    if settings.step == 0.0 && confirm.is_some() {
+        anyhow::bail!(
+            "--step 0 holds the start to estimate the gradient there: there is nothing to confirm; add --no-confirm"
+        );
     }
     Ok(TuneJob::new(TuneSpec {
         rules,

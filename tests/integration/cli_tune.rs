@@ -298,6 +298,37 @@ fn more_players_and_an_opponent_fill_the_seats_in_turn() {
 }
 
 #[test]
+fn step_zero_holds_the_start_and_estimates_the_gradient_there() {
+    let tmp = TempDir::new().unwrap();
+    let dir = tmp.path().join("g");
+    aeroplane()
+        .args([
+            "tune",
+            "--bot",
+            "expectimax:depth=1",
+            "--param",
+            "hangar=0..60",
+        ])
+        .args(["--step", "0", "--no-confirm", "--iterations", "6"])
+        .args(["--pairs-per-iteration", "4", "-q", "--out"])
+        .arg(&dir)
+        .assert()
+        .success();
+    let history = fs::read_to_string(dir.join("history.csv")).unwrap();
+    for row in history.lines().skip(1) {
+        assert!(row.split(',').nth(1) == Some("20.00000"), "{row}");
+    }
+    let summary: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
+    let p = &summary["report"]["params"][0];
+    assert_eq!(
+        (p["start"].as_f64(), p["tuned"].as_f64()),
+        (Some(20.0), Some(20.0))
+    );
+    assert!(p["gradient_se"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
 fn bad_input_names_the_parameter_and_what_is_allowed() {
     // Every case fails before a game is played.
     let base = ["tune", "--bot", "expectimax:depth=1"];
@@ -360,6 +391,14 @@ fn bad_input_names_the_parameter_and_what_is_allowed() {
         (
             &["--param", "progress=0..2", "--step", "NaN"],
             "bad step NaN",
+        ),
+        (
+            &["--param", "progress=0..2", "--step", "-0.1"],
+            "bad step -0.1: allowed is a share of each range from 0 to 1",
+        ),
+        (
+            &["--param", "progress=0..2", "--step", "0"],
+            "nothing to confirm; add --no-confirm",
         ),
         (
             &["--param", "progress=0..2", "--players", "5"],

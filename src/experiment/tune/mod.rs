@@ -159,6 +159,11 @@ pub enum TuneError {
     /// A confirmation setting out of range.
     #[error("the confirmation's {0} must be from 1 to {1}")]
     Confirm(&'static str, &'static str),
+    /// A confirmation of a tune that does not move.
+    #[error(
+        "with step 0 the point never moves (the tune estimates the gradient at the start): there is nothing to confirm"
+    )]
+    NothingToConfirm,
     /// Tuned values that do not fit the parameters (a confirmation of an earlier tune).
     #[error("the tuned values to confirm do not fit the parameters: {0}")]
     Given(String),
@@ -330,6 +335,9 @@ impl TuneJob {
             Some(c) => c.max_pairs,
             None => 0,
         };
+        if spec.settings.step == 0.0 && spec.confirm.is_some() && spec.given.is_none() {
+            return Err(TuneError::NothingToConfirm);
+        }
         let design = Design::new(spec.players, spec.opponent.is_some());
         spec.settings
             .iterations
@@ -774,21 +782,7 @@ impl TuneJob {
             [&plus, &minus],
             self.spec.opponent.as_ref(),
         );
-        let chunk = ctx.exec.chunk_deals.max(1);
-        let mut units = Vec::new();
-        for part in 0..parts.len() {
-            let mut lo = first;
-            while lo < first + m {
-                let deals = chunk.min(first + m - lo);
-                units.push(Unit {
-                    index: units.len(),
-                    part,
-                    first_deal: lo,
-                    deals,
-                });
-                lo += deals;
-            }
-        }
+        let units = block_units(parts.len(), first..first + m, ctx.exec.chunk_deals);
         let mut diffs = vec![0i64; m as usize];
         let mut outcome = DealsOutcome::default();
         let played = runner::execute_until(
@@ -848,20 +842,11 @@ impl TuneJob {
             self.spec.opponent.as_ref(),
         );
         let seatings = parts.len();
-        let mut units = Vec::new();
-        let mut lo = first + done_deals;
-        while lo < first + confirm.max_pairs {
-            let deals = chunk.min(first + confirm.max_pairs - lo);
-            for part in 0..seatings {
-                units.push(Unit {
-                    index: units.len(),
-                    part,
-                    first_deal: lo,
-                    deals,
-                });
-            }
-            lo += deals;
-        }
+        let units = block_units(
+            seatings,
+            first + done_deals..first + confirm.max_pairs,
+            chunk,
+        );
         let interrupted = || ctx.interrupt.is_some_and(|i| i.load(Ordering::Relaxed));
         let mut stopped_by_interrupt = false;
         let mut diffs: Vec<i64> = Vec::new();
@@ -1114,6 +1099,27 @@ impl TuneJob {
         dir.write_json("summary.json", &SummaryJson::new("tune", report))?;
         Ok(())
     }
+}
+
+/// The units of a block of deals played in `seatings` runs: chunks of `chunk` deals, each
+/// chunk in every seating before the next chunk (so a chunk's deals are complete together).
+fn block_units(seatings: usize, deals: std::ops::Range<u64>, chunk: u64) -> Vec<Unit> {
+    let chunk = chunk.max(1);
+    let mut units = Vec::new();
+    let mut lo = deals.start;
+    while lo < deals.end {
+        let n = chunk.min(deals.end - lo);
+        for part in 0..seatings {
+            units.push(Unit {
+                index: units.len(),
+                part,
+                first_deal: lo,
+                deals: n,
+            });
+        }
+        lo += n;
+    }
+    units
 }
 
 /// The manifest's word for a verdict.
