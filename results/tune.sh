@@ -83,3 +83,29 @@ run strength-appfreegame-4p --rules appfreegame --bots "$b,$start,$b,$start" --r
 run cross-classic-2p --rules classic --bots "$a,$b" --rotate-seats --games "$(scale 50000)" --seed 7
 run cross-appfreegame-4p --rules appfreegame --bots "$b,$a,$b,$a" --rotate-seats \
     --games "$(scale 20000)" --seed 7
+
+# 5. A grid check around the hand-set weights: each weight moved alone by the first perturbation
+#    (10% of its range) either way, against the start, on fresh deals. A start that no single
+#    move beats is a local optimum on this grid; it also shows which finite differences are
+#    lopsided (one side much worse than the other), which biases the SPSA gradient.
+grid() {
+    local name=$1 rules=$2 players=$3 deals=$4
+    shift 4
+    local out=$root/grid-$name.csv
+    echo "parameter,value,deals,games,win_rate,win_lo95,win_hi95,fair_share" >"$out"
+    for pv in "$@"; do
+        local v=$start:$pv bots dir
+        if [[ $players == 2 ]]; then bots="$v,$start"; else bots="$v,$start,$v,$start"; fi
+        dir=$root/grid-$name/${pv/=/-}
+        "$bin" run --rules "$rules" --bots "$bots" --rotate-seats --games "$deals" --seed 31 \
+            --threads "$threads" --quiet --force --out "$dir" >/dev/null
+        # summary.csv: bot,name,games,wins,win_rate,win_lo95,win_hi95,...; row 2 is the variant.
+        echo "${pv%%=*},${pv#*=},$deals,$(awk -F, 'NR == 2 { print $3 "," $5 "," $6 "," $7 }' \
+            "$dir/summary.csv"),$(awk -v n="$players" 'BEGIN { printf "%.4f", 1 / n }')" >>"$out"
+    done
+    echo "grid-$name: done" >&2
+}
+moves=(home=3 home=9 hangar=14 hangar=26 lane=2 lane=6 exposure=0.6 exposure=1.4 mover=0.4
+    mover=0.6)
+grid classic-2p classic 2 "$(scale 20000)" "${moves[@]}"
+grid appfreegame-4p appfreegame 4 "$(scale 8000)" "${moves[@]}"

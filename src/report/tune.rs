@@ -16,7 +16,7 @@ const WINDOW: usize = 20;
 
 /// The most iterations whose dots a chart draws (every n-th beyond it, so a long tune's page
 /// stays small).
-const MAX_DOTS: usize = 400;
+const MAX_DOTS: usize = 200;
 
 /// Every n-th of `points` (the first included) so that at most [`MAX_DOTS`] remain, and n.
 fn thinned(points: Vec<(f64, f64)>) -> (Vec<(f64, f64)>, usize) {
