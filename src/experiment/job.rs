@@ -66,6 +66,7 @@ impl Report {
             Report::Sprt(r) => serde_json::to_value(SummaryJson::new("sprt", r)),
             Report::Sweep(r) => serde_json::to_value(SummaryJson::new("sweep", r)),
             Report::League(r) => serde_json::to_value(SummaryJson::new("league", r)),
+            Report::Tune(r) => serde_json::to_value(SummaryJson::new("tune", r)),
         };
         value.expect("reports serialize")
     }
