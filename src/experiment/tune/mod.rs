@@ -114,7 +114,7 @@ impl TuneJob {
         }
         spec.settings.check()?;
         let (dims, start) = dimensions(&spec.bot, &spec.ranges)?;
-        // Builds the start to check it (and any opponent) the way the runner will.
+        // The optimiser checks the start against the ranges and the settings once more.
         let _ = Spsa::new(dims.clone(), start.clone(), spec.settings)?;
         let confirm_pairs = match spec.confirm {
             Some(c) if c.max_pairs == 0 || c.max_pairs > MAX_CONFIRM_PAIRS => {
