@@ -12,6 +12,7 @@ mod common;
 mod reference;
 
 mod bots;
+mod cli_crash;
 mod cli_hostile;
 mod cli_interim;
 mod cli_league;
@@ -27,6 +28,7 @@ mod cli_sprt;
 mod cli_stats;
 mod cli_sweep;
 mod cli_tune;
+mod crash_points;
 mod fuzz_loaders;
 mod golden;
 mod perft;

@@ -35,15 +35,15 @@ use crate::analysis::SprtConfig;
 use crate::analysis::spsa::{Dimension, MAX_DEALS, Spsa, SpsaSettings};
 use crate::bots::registry::BotSpec;
 use crate::export::{
-    CHECKPOINT_FILE, Checkpoint, ConfirmSection, JobStatus, MANIFEST_FILE, Manifest,
-    TuneParamSection, TuneSection,
+    CHECKPOINT_FILE, Checkpoint, ConfirmSection, JobStatus, Manifest, OutputDir, TuneParamSection,
+    TuneSection,
 };
 use crate::runner::RunSpec;
 use aeroplane_core::Rules;
 
-use super::drive::UnitLine;
-use super::{Context, JobEnd, JobError, Outcome, chain};
-use state::{ConfirmState, TuneRecord, TuneState};
+use super::{Context, JobEnd, JobError, Opening, Outcome, commit, fail, write_status};
+use play::Kept;
+use state::{ConfirmState, TuneState};
 
 /// Deals per unit of work within an iteration (never changes the results), and per check of
 /// the confirming test unless told otherwise.
@@ -361,9 +361,11 @@ impl TuneJob {
         self.spec.settings.iterations * self.spec.settings.deals
     }
 
-    /// Runs the tune (fresh, or resumed from the checkpoint in `ctx.out`); with an output
-    /// directory, writes run.json, the checkpoint while it runs, then history.csv, tuned.toml,
-    /// sprt.json and summary.json.
+    /// Runs the tune (fresh, or resumed from the checkpoint in `ctx.out`, from any state a
+    /// stop left); with an output directory, its folder goes through the lifecycle's states:
+    /// run.json (running) and the checkpoint, a record per iteration and per check of the
+    /// confirmation, then history.csv, tuned.toml, sprt.json and summary.json, the commit
+    /// (run.json complete), report.html if asked for, and the checkpoint removed.
     pub fn execute(&self, ctx: &Context<'_>) -> Result<Outcome<TuneReport>, JobError> {
         if ctx.shard.is_some() {
             return Err(JobError::Invalid(
@@ -373,100 +375,145 @@ impl TuneJob {
         }
         let mut manifest = self.manifest();
         manifest.unit_deals = ctx.exec.chunk_deals;
+        manifest.report = ctx.report;
+        let planned = self.planned_games();
         let mut state = self.new_state();
-        let mut notes = Vec::new();
-        let (mut checkpoint, done) = match ctx.out {
-            None if ctx.resume => {
+        let played =
+            |s: &TuneState| s.tune_games() + s.confirm.as_ref().map_or(0, |c| c.outcome.games);
+        let outcome = |ended, played, notes| Outcome {
+            ended,
+            played,
+            planned,
+            notes,
+        };
+        let Some(dir) = ctx.out else {
+            if ctx.resume {
                 return Err(JobError::Invalid(
                     "a resume needs the job's output directory".into(),
                 ));
             }
-            None => (None, Vec::new()),
-            Some(dir) if ctx.resume => {
-                let (c, loaded) = Checkpoint::open::<serde_json::Value, UnitLine<TuneRecord>>(
-                    &dir.file(CHECKPOINT_FILE),
-                )?;
-                let differ = Manifest::differences(&loaded.header, &manifest.identity());
-                if !differ.is_empty() {
-                    return Err(JobError::Invalid(format!(
-                        "the checkpoint in {} belongs to another job: {} differ from run.json (was run.json edited?); start again with --force",
-                        dir.path().display(),
-                        differ.join(", ")
-                    )));
-                }
-                if loaded.dropped_partial {
-                    notes.push(format!(
-                        "the checkpoint's last record was cut short (the job was killed while writing it): its unit is played again ({} units kept)",
-                        loaded.records.len()
-                    ));
-                }
-                dir.write_json(MANIFEST_FILE, &manifest)?;
-                (Some(c), loaded.records)
+            if !self.play_rest(ctx, &mut state, None, 0)? {
+                return Ok(outcome(JobEnd::Interrupted, played(&state), Vec::new()));
             }
-            Some(dir) => {
-                dir.write_json(MANIFEST_FILE, &manifest)?;
-                let c = Checkpoint::create(&dir.file(CHECKPOINT_FILE), &manifest.identity())?;
-                (Some(c), Vec::new())
-            }
+            let r = self.finished(&state, &mut manifest)?;
+            return Ok(outcome(JobEnd::Finished(r), played(&state), Vec::new()));
         };
-        let write_manifest = |m: &Manifest| match ctx.out {
-            Some(dir) => dir.write_json(MANIFEST_FILE, m),
-            None => Ok(()),
+        let mut notes = Vec::new();
+        let opened = if ctx.resume {
+            self.resume_folder(dir, &manifest, ctx, &mut state, &mut notes)
+        } else {
+            start_folder(dir, &manifest)
+                .map(|c| (c, Kept::default()))
+                .map_err(Opening::Failed)
         };
-        let planned = self.planned_games();
-        let played =
-            |s: &TuneState| s.tune_games() + s.confirm.as_ref().map_or(0, |c| c.outcome.games);
-        let driven = self.drive(ctx, &mut state, checkpoint.as_mut(), done);
-        if let Some(c) = checkpoint.as_mut() {
-            if let Err(e) = c.sync() {
-                manifest.finish(JobStatus::Failed, played(&state), Some(chain(&e)));
-                let _ = write_manifest(&manifest);
-                return Err(e.into());
-            }
-        }
-        let ended = match driven {
-            Ok(e) => e,
-            Err(e) => {
-                manifest.finish(JobStatus::Failed, played(&state), Some(chain(&e)));
-                let _ = write_manifest(&manifest);
-                return Err(e);
+        let (mut checkpoint, kept) = match opened {
+            Ok(o) => o,
+            // Refused before anything was written: the folder is as it was.
+            Err(Opening::Refused(e)) => return Err(e),
+            Err(Opening::Failed(e)) => return Err(fail(dir, &mut manifest, 0, e)),
+        };
+        let driven = if kept.decided {
+            Ok(true)
+        } else {
+            self.play_rest(ctx, &mut state, Some(&mut checkpoint), kept.units)
+        };
+        // Whatever happened, every record written reaches the disk.
+        let synced = checkpoint.sync().map_err(JobError::from);
+        let done = match (driven, synced) {
+            (Ok(done), Ok(())) => done,
+            (Err(e), _) | (Ok(_), Err(e)) => {
+                return Err(fail(dir, &mut manifest, played(&state), e));
             }
         };
-        let outcome = |ended, state: &TuneState| Outcome {
-            ended,
-            played: played(state),
-            planned,
-            notes: notes.clone(),
-        };
-        if !ended {
+        if !done {
             manifest.finish(JobStatus::Interrupted, played(&state), None);
-            write_manifest(&manifest)?;
-            return Ok(outcome(JobEnd::Interrupted, &state));
+            write_status(dir, &manifest)?;
+            return Ok(outcome(JobEnd::Interrupted, played(&state), notes));
         }
-        let result = (|| {
-            let report = self.report(&state)?;
-            if let (Some(t), Some(c)) = (manifest.tune.as_mut(), &report.confirm) {
-                if let Some(section) = t.confirm.as_mut() {
-                    section.result = Some(report::verdict_word(c.sprt.verdict).to_string());
-                }
-            }
-            if let Some(dir) = ctx.out {
-                self.write_files(dir, &state, &report)?;
-                dir.remove(CHECKPOINT_FILE)?;
-            }
-            Ok::<_, JobError>(report)
-        })();
-        match result {
-            Ok(report) => {
-                manifest.finish(JobStatus::Complete, played(&state), None);
-                write_manifest(&manifest)?;
-                Ok(outcome(JobEnd::Finished(report), &state))
-            }
-            Err(e) => {
-                manifest.finish(JobStatus::Failed, played(&state), Some(chain(&e)));
-                let _ = write_manifest(&manifest);
-                Err(e)
-            }
-        }
+        drop(checkpoint);
+        let mut files = || -> Result<TuneReport, JobError> {
+            let r = self.finished(&state, &mut manifest)?;
+            self.write_files(dir, &state, &r)?;
+            dir.sync()?;
+            Ok(r)
+        };
+        let r = match files() {
+            Ok(r) => r,
+            Err(e) => return Err(fail(dir, &mut manifest, played(&state), e)),
+        };
+        manifest.finish(JobStatus::Complete, played(&state), None);
+        commit(dir, &manifest)?;
+        Ok(outcome(JobEnd::Finished(r), played(&state), notes))
     }
+
+    /// The report of a finished tune, its confirmation's outcome recorded in the manifest.
+    fn finished(&self, state: &TuneState, manifest: &mut Manifest) -> Result<TuneReport, JobError> {
+        let r = self.report(state)?;
+        if let (Some(t), Some(c)) = (manifest.tune.as_mut(), &r.confirm) {
+            if let Some(section) = t.confirm.as_mut() {
+                section.result = Some(report::verdict_word(c.sprt.verdict).to_string());
+            }
+        }
+        Ok(r)
+    }
+
+    /// A resume, from any state a stop can leave: no checkpoint (stopped before it was made:
+    /// start again), a checkpoint with or without a last line cut short (its records folded
+    /// again, each checked), or a committed tune whose checkpoint was not removed yet (finished
+    /// again, to the same files).
+    fn resume_folder(
+        &self,
+        dir: &OutputDir,
+        manifest: &Manifest,
+        ctx: &Context<'_>,
+        state: &mut TuneState,
+        notes: &mut Vec<String>,
+    ) -> Result<(Checkpoint, Kept), Opening> {
+        let cp = dir.file(CHECKPOINT_FILE);
+        if std::fs::symlink_metadata(&cp).is_err() {
+            notes.push(
+                "the folder holds no checkpoint (the job stopped before keeping its first unit): it starts again from the first unit".into(),
+            );
+            return start_folder(dir, manifest)
+                .map(|c| (c, Kept::default()))
+                .map_err(Opening::Failed);
+        }
+        let scan = Checkpoint::scan(&cp)?;
+        let differ = Manifest::differences(&scan.job, &manifest.identity());
+        if !differ.is_empty() {
+            return Err(Opening::Refused(JobError::Invalid(format!(
+                "the checkpoint in {} belongs to another job: {} differ from run.json (was run.json edited?); start again with --force",
+                crate::excerpt::path(dir.path()),
+                differ.join(", ")
+            ))));
+        }
+        if scan.dropped_partial {
+            notes.push(format!(
+                "the checkpoint's last record was cut short (the job stopped while writing it: a kill, a crash, a power cut or a full disk): its unit is played again ({} units kept)",
+                scan.records
+            ));
+        }
+        let records = Checkpoint::records(&cp, &scan)?;
+        let kept = self.fold_kept(ctx, state, records)?;
+        let played = state.tune_games() + state.confirm.as_ref().map_or(0, |c| c.outcome.games);
+        // Checked: from here on, the folder is changed.
+        let open = || -> Result<Checkpoint, JobError> {
+            let c = Checkpoint::open(&cp, &scan, None)?;
+            let mut running = manifest.clone();
+            running.finish(JobStatus::Running, played, None);
+            write_status(dir, &running)?;
+            Ok(c)
+        };
+        let c = open().map_err(Opening::Failed)?;
+        Ok((c, kept))
+    }
+}
+
+/// A fresh start: `run.json` (running), then the checkpoint with its header.
+fn start_folder(dir: &OutputDir, manifest: &Manifest) -> Result<Checkpoint, JobError> {
+    write_status(dir, manifest)?;
+    Ok(Checkpoint::create(
+        &dir.file(CHECKPOINT_FILE),
+        &manifest.identity(),
+    )?)
 }

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::Ordering;
 
-use crate::export::Checkpoint;
+use crate::export::{Checkpoint, CheckpointError, Stored};
 use crate::runner::{self, Flow, RunError, Unit};
 
 use super::super::drive::UnitLine;
@@ -11,46 +11,98 @@ use super::super::{Context, JobError};
 use super::state::{TuneRecord, TuneState};
 use super::{DealsOutcome, RECENT, TuneJob, bot_at, decimals};
 
+/// What folding a checkpoint's records kept.
+#[derive(Debug, Default)]
+pub(super) struct Kept {
+    /// Records folded: the first units of the tune.
+    pub units: usize,
+    /// The confirmation decided on one of them.
+    pub decided: bool,
+}
+
 impl TuneJob {
-    /// Folds the done records, then plays the rest; `false` if an interrupt stopped it.
-    pub(super) fn drive(
+    /// Folds the records a checkpoint kept, in order, each checked to be the next unit of this
+    /// tune (an iteration of its deals, or a check of its confirmation with points in range).
+    pub(super) fn fold_kept(
         &self,
         ctx: &Context<'_>,
         state: &mut TuneState,
-        mut checkpoint: Option<&mut Checkpoint>,
-        done: Vec<UnitLine<TuneRecord>>,
-    ) -> Result<bool, JobError> {
+        records: impl Iterator<Item = Result<Stored<UnitLine<TuneRecord>>, CheckpointError>>,
+    ) -> Result<Kept, JobError> {
         let iterations = self.iterations();
-        let mut unit = 0usize;
-        for line in done {
+        let mut kept = Kept::default();
+        for stored in records {
+            let line = stored?.record;
+            if kept.decided {
+                continue;
+            }
+            let unit = kept.units;
+            let foreign = |what: String| {
+                JobError::Invalid(format!(
+                    "the checkpoint's record of unit {unit}: {what}: it does not belong to this job"
+                ))
+            };
             if line.unit != unit {
                 return Err(JobError::Invalid(format!(
                     "the checkpoint holds unit {} where unit {unit} was next: it does not belong to this job",
                     line.unit
                 )));
             }
+            let per_deal = self.design.games_per_deal();
             match line.record {
                 TuneRecord::Iteration(o) if (unit as u64) < iterations => {
+                    let m = self.spec.settings.deals;
+                    if o.deals != m || o.games != m * per_deal {
+                        return Err(foreign(format!(
+                            "{} deals and {} games, where an iteration plays {m} deals and {} games",
+                            o.deals,
+                            o.games,
+                            m * per_deal
+                        )));
+                    }
                     ctx.progress.fetch_add(o.games, Ordering::Relaxed);
                     state.fold_iteration(o);
                 }
                 TuneRecord::Confirm { outcome, points }
                     if unit as u64 >= iterations && state.confirm.is_some() =>
                 {
+                    let steps = self.design.sprt_steps();
+                    let right = points.len() as u64 == outcome.deals
+                        && outcome.games == outcome.deals * per_deal
+                        && outcome.deals >= 1
+                        && points.iter().all(|&p| p <= steps);
+                    if !right {
+                        return Err(foreign(format!(
+                            "{} deals, {} games and {} points of at most {steps} do not make a check of the confirmation",
+                            outcome.deals,
+                            outcome.games,
+                            points.len()
+                        )));
+                    }
                     ctx.progress.fetch_add(outcome.games, Ordering::Relaxed);
                     let c = state.confirm.as_mut().expect("a confirmation");
-                    if c.fold(&outcome, &points) {
-                        return Ok(true);
-                    }
+                    kept.decided = c.fold(&outcome, &points);
                 }
                 _ => {
-                    return Err(JobError::Invalid(format!(
-                        "the checkpoint's unit {unit} is not what this tune plays there: it does not belong to this job"
-                    )));
+                    return Err(foreign("it is not what this tune plays there".into()));
                 }
             }
-            unit += 1;
+            kept.units += 1;
         }
+        Ok(kept)
+    }
+
+    /// Plays the units after the first `unit`: the iterations left, then the confirmation;
+    /// `false` if an interrupt stopped it. Each iteration's record is appended and synced;
+    /// the confirmation's checks are synced at most `SYNC_EVERY` apart (and when it stops).
+    pub(super) fn play_rest(
+        &self,
+        ctx: &Context<'_>,
+        state: &mut TuneState,
+        mut checkpoint: Option<&mut Checkpoint>,
+        mut unit: usize,
+    ) -> Result<bool, JobError> {
+        let iterations = self.iterations();
         let interrupted = || ctx.interrupt.is_some_and(|i| i.load(Ordering::Relaxed));
         let mut folded_here = 0usize;
         while (state.history.len() as u64) < iterations {
@@ -63,6 +115,7 @@ impl TuneJob {
             let line = UnitLine {
                 unit,
                 games_csv_end: None,
+                rows_fnv: None,
                 record: TuneRecord::Iteration(outcome.clone()),
             };
             if let Some(c) = checkpoint.as_deref_mut() {
@@ -79,8 +132,11 @@ impl TuneJob {
                 f(&|| self.interim(state));
             }
         }
-        if state.confirm.is_none() || interrupted() {
-            return Ok(!interrupted());
+        if state.confirm.is_none() {
+            return Ok(true);
+        }
+        if interrupted() {
+            return Ok(false);
         }
         self.play_confirmation(ctx, state, checkpoint, unit, folded_here)
     }
@@ -213,14 +269,18 @@ impl TuneJob {
                 let line = UnitLine {
                     unit,
                     games_csv_end: None,
+                    rows_fnv: None,
                     record: TuneRecord::Confirm {
                         outcome: outcome.clone(),
                         points: points.clone(),
                     },
                 };
                 if let Some(c) = checkpoint.as_deref_mut() {
-                    c.append(&line)
-                        .map_err(|e| RunError::Consumer(Box::new(e)))?;
+                    let keep = |e: crate::export::ExportError| RunError::Consumer(Box::new(e));
+                    c.append(&line).map_err(keep)?;
+                    if c.sync_due() {
+                        c.sync().map_err(keep)?;
+                    }
                 }
                 unit += 1;
                 let decided = state
