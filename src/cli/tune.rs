@@ -103,7 +103,7 @@ pub struct TuneArgs {
     /// Replace the results of an earlier job in --out.
     #[arg(long)]
     pub force: bool,
-    /// Worker threads; 0 = one per core. Never changes the results [default: 0].
+    /// Worker threads; 0 = one per core. Never changes the results.
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
     /// Deals per unit of work within an iteration (never changes the results), and per check

@@ -386,7 +386,7 @@ fn bad_input_names_the_parameter_and_what_is_allowed() {
         ),
         (
             &["--param", "progress=0..2", "--chunk-size", "99999999"],
-            "chunk size must be from 1 to 1,000,000 deals",
+            "bad confirmation chunk size 99999999: allowed is 1 to 1,000,000 deals",
         ),
         (
             &["--param", "progress=0..2", "--step", "NaN"],
@@ -410,7 +410,7 @@ fn bad_input_names_the_parameter_and_what_is_allowed() {
         ),
         (
             &["--param", "progress=0..2", "--confirm-pairs", "0"],
-            "most pairs must be from 1 to 1,000,000,000",
+            "bad confirmation length 0: allowed is 1 to 1,000,000,000 deals",
         ),
         (
             &["--param", "progress=0..2", "--opponent", "nosuchbot"],

@@ -99,8 +99,15 @@ pub enum TuneError {
     )]
     TooManyDeals,
     /// A confirmation setting out of range.
-    #[error("the confirmation's {0} must be from 1 to {1}")]
-    Confirm(&'static str, &'static str),
+    #[error("bad confirmation {what} {value}: allowed is {allowed}")]
+    Confirm {
+        /// The setting.
+        what: &'static str,
+        /// The value given.
+        value: u64,
+        /// What is allowed.
+        allowed: &'static str,
+    },
     /// A confirmation of a tune that does not move.
     #[error(
         "with step 0 the point never moves (the tune estimates the gradient at the start): there is nothing to confirm"

@@ -41,7 +41,9 @@ use crate::export::{
 use crate::runner::RunSpec;
 use aeroplane_core::Rules;
 
-use super::{Context, JobEnd, JobError, Opening, Outcome, commit, fail, write_status};
+use super::{
+    Context, JobEnd, JobError, Opening, Outcome, commit, fail, scan_checkpoint, write_status,
+};
 use play::Kept;
 use state::{ConfirmState, TuneState};
 
@@ -118,10 +120,18 @@ impl TuneJob {
         let _ = Spsa::new(dims.clone(), start.clone(), spec.settings)?;
         let confirm_pairs = match spec.confirm {
             Some(c) if c.max_pairs == 0 || c.max_pairs > MAX_CONFIRM_PAIRS => {
-                return Err(TuneError::Confirm("most pairs", "1,000,000,000"));
+                return Err(TuneError::Confirm {
+                    what: "length",
+                    value: c.max_pairs,
+                    allowed: "1 to 1,000,000,000 deals",
+                });
             }
             Some(c) if c.chunk_deals == 0 || c.chunk_deals > MAX_DEALS => {
-                return Err(TuneError::Confirm("chunk size", "1,000,000 deals"));
+                return Err(TuneError::Confirm {
+                    what: "chunk size",
+                    value: c.chunk_deals,
+                    allowed: "1 to 1,000,000 deals",
+                });
             }
             Some(c) => c.max_pairs,
             None => 0,
@@ -470,29 +480,11 @@ impl TuneJob {
         notes: &mut Vec<String>,
     ) -> Result<(Checkpoint, Kept), Opening> {
         let cp = dir.file(CHECKPOINT_FILE);
-        if std::fs::symlink_metadata(&cp).is_err() {
-            notes.push(
-                "the folder holds no checkpoint (the job stopped before keeping its first unit): it starts again from the first unit".into(),
-            );
+        let Some(scan) = scan_checkpoint(dir, manifest, notes)? else {
             return start_folder(dir, manifest)
                 .map(|c| (c, Kept::default()))
                 .map_err(Opening::Failed);
-        }
-        let scan = Checkpoint::scan(&cp)?;
-        let differ = Manifest::differences(&scan.job, &manifest.identity());
-        if !differ.is_empty() {
-            return Err(Opening::Refused(JobError::Invalid(format!(
-                "the checkpoint in {} belongs to another job: {} differ from run.json (was run.json edited?); start again with --force",
-                crate::excerpt::path(dir.path()),
-                differ.join(", ")
-            ))));
-        }
-        if scan.dropped_partial {
-            notes.push(format!(
-                "the checkpoint's last record was cut short (the job stopped while writing it: a kill, a crash, a power cut or a full disk): its unit is played again ({} units kept)",
-                scan.records
-            ));
-        }
+        };
         let records = Checkpoint::records(&cp, &scan)?;
         let kept = self.fold_kept(ctx, state, records)?;
         let played = state.tune_games() + state.confirm.as_ref().map_or(0, |c| c.outcome.games);
