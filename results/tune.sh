@@ -2,7 +2,7 @@
 # Tuning expectimax:depth=1's evaluation by SPSA (results/README.md, "Tuning expectimax").
 # Reruns all of it:
 #   results/tune.sh            (from the repository root or anywhere; a few minutes on 2 cores)
-# Every job is seeded, so a rerun writes the same files (timings aside): results/tune/<name>/
+# Every job is seeded, so a rerun writes the same files, byte for byte: results/tune/<name>/
 # holds each job's run.json, history.csv, tuned.toml, sprt.json, summary.json and report.html,
 # results/tune/<name>.txt what it printed; the tuned profiles are copied to bots/tuned/ (named
 # by path, or by name with --bots-dir bots/tuned).
