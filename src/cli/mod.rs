@@ -23,6 +23,7 @@ mod run;
 mod signals;
 mod sweep;
 mod tune;
+pub mod words;
 
 use std::process::ExitCode;
 

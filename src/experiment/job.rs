@@ -11,8 +11,8 @@ use crate::runner::RunSpec;
 use super::merge::{Stop, merge};
 use super::run::SummaryJson;
 use super::{
-    Context, JobDef, JobError, LeagueJob, LeagueReport, Outcome, RunJob, RunReport, SprtJob,
-    SprtReport, SweepJob, SweepReport, TuneJob, TuneReport,
+    Context, InvalidJob, JobDef, JobError, LeagueJob, LeagueReport, Outcome, RunJob, RunReport,
+    SprtJob, SprtReport, SweepJob, SweepReport, TuneJob, TuneReport,
 };
 
 /// A job of any kind.
@@ -77,7 +77,12 @@ impl Job {
     /// The job a manifest describes (to resume it, or merge its shards); the bots and rules
     /// are resolved and checked again.
     pub fn from_manifest(m: &Manifest, file: &str) -> Result<Job, JobError> {
-        let invalid = |what: String| JobError::Invalid(format!("{file}: {what}"));
+        let invalid = |what: String| {
+            JobError::from(InvalidJob::Manifest {
+                file: file.to_string(),
+                what,
+            })
+        };
         match m.command.as_str() {
             "run" => {
                 let spec = m.spec(file)?;
@@ -209,10 +214,7 @@ impl Job {
         };
         Ok(match self {
             Job::Tune(_) => {
-                return Err(JobError::Invalid(
-                    "a tune has no shards to merge: each iteration depends on the one before"
-                        .into(),
-                ));
+                return Err(InvalidJob::TuneSequential("has no shards to merge").into());
             }
             Job::Run(j) => {
                 let mut f = j.new_fold();

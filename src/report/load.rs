@@ -148,7 +148,7 @@ impl Folder {
         if !path.is_dir() {
             return Err(ReportError::Folder {
                 dir: path.display().to_string(),
-                message: "not a folder: give the --out folder of a run, sweep or league".into(),
+                message: "not a folder: give the output folder of a run, sweep or league".into(),
             });
         }
         Ok(Folder {

@@ -42,7 +42,8 @@ use crate::runner::RunSpec;
 use aeroplane_core::Rules;
 
 use super::{
-    Context, JobEnd, JobError, Opening, Outcome, commit, fail, scan_checkpoint, write_status,
+    Context, InvalidJob, JobEnd, JobError, Opening, Outcome, commit, fail, scan_checkpoint,
+    write_status,
 };
 use play::Kept;
 use state::{ConfirmState, TuneState};
@@ -276,7 +277,12 @@ impl TuneJob {
 
     /// The tune a manifest describes, with rules and bots checked again.
     pub fn from_manifest(m: &Manifest, file: &str) -> Result<TuneJob, JobError> {
-        let invalid = |what: String| JobError::Invalid(format!("{file}: {what}"));
+        let invalid = |what: String| {
+            JobError::from(InvalidJob::Manifest {
+                file: file.to_string(),
+                what,
+            })
+        };
         let t = m
             .tune
             .as_ref()
@@ -378,10 +384,7 @@ impl TuneJob {
     /// (run.json complete), report.html if asked for, and the checkpoint removed.
     pub fn execute(&self, ctx: &Context<'_>) -> Result<Outcome<TuneReport>, JobError> {
         if ctx.shard.is_some() {
-            return Err(JobError::Invalid(
-                "a tune cannot be split into shards: each iteration depends on the one before"
-                    .into(),
-            ));
+            return Err(InvalidJob::TuneSequential("cannot be split into shards").into());
         }
         let mut manifest = self.manifest();
         manifest.unit_deals = ctx.exec.chunk_deals;
@@ -398,9 +401,7 @@ impl TuneJob {
         };
         let Some(dir) = ctx.out else {
             if ctx.resume {
-                return Err(JobError::Invalid(
-                    "a resume needs the job's output directory".into(),
-                ));
+                return Err(InvalidJob::ResumeNeedsOut.into());
             }
             if !self.play_rest(ctx, &mut state, None, 0)? {
                 return Ok(outcome(JobEnd::Interrupted, played(&state), Vec::new()));

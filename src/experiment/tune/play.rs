@@ -7,7 +7,7 @@ use crate::export::{Checkpoint, CheckpointError, Stored};
 use crate::runner::{self, Flow, RunError, Unit};
 
 use super::super::drive::UnitLine;
-use super::super::{Context, JobError};
+use super::super::{Context, InvalidJob, JobError};
 use super::state::{TuneRecord, TuneState};
 use super::{DealsOutcome, RECENT, TuneJob, bot_at, decimals};
 
@@ -38,15 +38,15 @@ impl TuneJob {
             }
             let unit = kept.units;
             let foreign = |what: String| {
-                JobError::Invalid(format!(
-                    "the checkpoint's record of unit {unit}: {what}: it does not belong to this job"
-                ))
+                JobError::from(InvalidJob::ForeignCheckpoint {
+                    what: format!("record of unit {unit}: {what}"),
+                })
             };
             if line.unit != unit {
-                return Err(JobError::Invalid(format!(
-                    "the checkpoint holds unit {} where unit {unit} was next: it does not belong to this job",
-                    line.unit
-                )));
+                return Err(InvalidJob::ForeignCheckpoint {
+                    what: format!("holds unit {} where unit {unit} was next", line.unit),
+                }
+                .into());
             }
             let per_deal = self.design.games_per_deal();
             match line.record {
