@@ -38,7 +38,7 @@ pub const VIEWER_FILES: [&str; 4] = [
 /// Files (and suffixes) this tool writes into an output directory: what `--force` removes and
 /// what makes a directory count as holding results (with [`VIEWER_FILES`] and the decision
 /// log `run.json` names).
-pub const OWN_FILES: [&str; 28] = [
+pub const OWN_FILES: [&str; 30] = [
     "run.json",
     "summary.json",
     "summary.csv",
@@ -53,6 +53,8 @@ pub const OWN_FILES: [&str; 28] = [
     "league.csv",
     "pairs.csv",
     "sprt.json",
+    "history.csv",
+    "tuned.toml",
     "checkpoint",
     "report.html",
     "forfeits.csv",

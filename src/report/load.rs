@@ -18,6 +18,8 @@ pub enum Kind {
     Sweep,
     /// `aeroplane league`.
     League,
+    /// `aeroplane tune`.
+    Tune,
 }
 
 /// The largest table a report reads: 256 MiB.
@@ -80,6 +82,11 @@ impl Csv {
     /// The rows in file order.
     pub fn rows(&self) -> impl Iterator<Item = Row<'_>> {
         self.rows.iter().map(|cells| Row { csv: self, cells })
+    }
+
+    /// The column names.
+    pub fn header(&self) -> &[String] {
+        &self.header
     }
 
     fn index(&self, column: &str) -> Option<usize> {
@@ -208,6 +215,7 @@ impl Folder {
             match m.get("command").and_then(Value::as_str).unwrap_or("run") {
                 "sweep" => return Ok(Kind::Sweep),
                 "league" => return Ok(Kind::League),
+                "tune" => return Ok(Kind::Tune),
                 "run" if m.get("sprt").is_some_and(|s| !s.is_null()) => return Ok(Kind::Sprt),
                 "run" => return Ok(Kind::Run),
                 _ => {}
@@ -224,10 +232,13 @@ impl Folder {
                 "sprt" => return Ok(Kind::Sprt),
                 "sweep" => return Ok(Kind::Sweep),
                 "league" => return Ok(Kind::League),
+                "tune" => return Ok(Kind::Tune),
                 _ => {}
             }
         }
-        if self.has("sprt.json") {
+        if self.has("history.csv") {
+            Ok(Kind::Tune)
+        } else if self.has("sprt.json") {
             Ok(Kind::Sprt)
         } else if self.has("sweep.csv") {
             Ok(Kind::Sweep)
