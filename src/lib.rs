@@ -38,6 +38,7 @@ pub mod experiment;
 pub mod export;
 pub mod report;
 pub mod runner;
+pub mod solve;
 pub mod stats;
 
 /// The engine, as its own crate: `aeroplane_core`. Its items are re-exported below, so

@@ -84,7 +84,7 @@ pub use rules::{
     End, LaunchRolls, Overshoot, Preset, RuleOption, Rules, RulesBuilder, RulesError, RulesSpec,
     Setting, Specials, Stacking, ThreeSixes,
 };
-pub use setup::{Setup, SetupError, StepProblem};
+pub use setup::{Setup, SetupError, StepProblem, resting_steps};
 pub use state::{ActionId, ActionList, NUM_ACTIONS, Player};
 
 /// The examples of the crate's README, compiled and run by `cargo test`.

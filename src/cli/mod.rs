@@ -12,6 +12,7 @@ mod report;
 mod resume;
 mod run;
 mod signals;
+mod solve;
 mod sweep;
 
 use std::process::ExitCode;
@@ -50,6 +51,8 @@ enum Command {
     Rules(common::RulesArgs),
     /// Count the leaves of the game tree to a depth (a check of the move generator).
     Perft(perft::PerftArgs),
+    /// Solve a small two-player variant exactly: every position's value under perfect play.
+    Solve(Box<solve::SolveArgs>),
 }
 
 /// Parses the command line and runs the subcommand.
@@ -67,5 +70,6 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Rules(args) => common::print_rules(args),
         Command::Bots(args) => bots::run(args),
         Command::Perft(args) => perft::run(args),
+        Command::Solve(args) => solve::run(*args),
     }
 }

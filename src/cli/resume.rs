@@ -73,6 +73,10 @@ fn read_job(dir: &std::path::Path) -> anyhow::Result<(Manifest, Job)> {
 
 /// Runs `aeroplane resume`.
 pub fn resume(args: ResumeArgs) -> anyhow::Result<ExitCode> {
+    if args.dir.join(aeroplane::solve::SOLVE_FILE).is_file() && !args.dir.join(MANIFEST_FILE).exists()
+    {
+        return super::solve::resume(&args.dir, args.quiet);
+    }
     let (m, job) = read_job(&args.dir)?;
     match m.status {
         Some(aeroplane::export::JobStatus::Complete) if m.shard.is_none() => anyhow::bail!(

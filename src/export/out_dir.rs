@@ -20,7 +20,7 @@ pub const LOCK_FILE: &str = ".aeroplane.lock";
 
 /// Files (and suffixes) this tool writes into an output directory: what `--force` removes and
 /// what makes a directory count as holding results.
-pub const OWN_FILES: [&str; 16] = [
+pub const OWN_FILES: [&str; 23] = [
     "run.json",
     "summary.json",
     "summary.csv",
@@ -37,6 +37,13 @@ pub const OWN_FILES: [&str; 16] = [
     "sprt.json",
     "checkpoint",
     "report.html",
+    "solve.json",
+    "table.bin",
+    "solve.checkpoint",
+    "rules.toml",
+    "grade.json",
+    "grade.csv",
+    "blunders.csv",
 ];
 
 /// Why an output directory cannot be used.
@@ -113,7 +120,7 @@ impl OutputDir {
             .collect();
         if !found.is_empty() {
             if !force {
-                let hint = if found.contains(&"checkpoint") {
+                let hint = if found.contains(&"checkpoint") || found.contains(&"solve.checkpoint") {
                     format!(
                         "it holds an unfinished job: to finish it, run `aeroplane resume {}`; or ",
                         path.display()
