@@ -36,6 +36,7 @@ pub mod bots;
 pub mod config;
 pub mod experiment;
 pub mod export;
+pub mod grade;
 pub mod report;
 pub mod runner;
 pub mod solve;

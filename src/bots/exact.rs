@@ -33,9 +33,7 @@ pub fn build(name: &str, params: &Params) -> Box<dyn Bot> {
 /// out, and solves exactly these rules for two players. The message says why not.
 pub fn check(params: &Params, rules: &aeroplane_core::Rules, players: usize) -> Result<(), String> {
     let table = Table::load(&PathBuf::from(params.word("table"))).map_err(|e| e.to_string())?;
-    table
-        .check_rules(rules, players)
-        .map_err(|e| e.to_string())
+    table.check_rules(rules, players).map_err(|e| e.to_string())
 }
 
 /// The index of the best of `moves` (legal moves of `roll` at `game`) by the table, the first
@@ -129,6 +127,7 @@ impl Bot for ExactBot {
         moves: &[Move],
     ) -> Result<usize, Box<BotFault>> {
         let table = self.table_for(game)?;
-        best_move(&table, game, roll, moves, &mut self.values).map_err(|e| self.fault(e.to_string()))
+        best_move(&table, game, roll, moves, &mut self.values)
+            .map_err(|e| self.fault(e.to_string()))
     }
 }

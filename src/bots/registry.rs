@@ -300,7 +300,9 @@ impl Profile {
                 return Err(bad("`table` is a key of bots of kind `exact` only"));
             }
             if file.params.contains_key("table") {
-                return Err(bad("`table` is given twice (as a key and in [params]): give it once"));
+                return Err(bad(
+                    "`table` is given twice (as a key and in [params]): give it once",
+                ));
             }
             file.params
                 .insert("table".to_string(), toml::Value::String(table));

@@ -112,7 +112,11 @@ pub fn run(args: BotsArgs) -> anyhow::Result<ExitCode> {
             kind.params
                 .iter()
                 .map(|p| {
-                    let default = if p.default.is_empty() { "none" } else { p.default };
+                    let default = if p.default.is_empty() {
+                        "none"
+                    } else {
+                        p.default
+                    };
                     (p.name, allowed(p.kind), default, p.help)
                 })
                 .collect()

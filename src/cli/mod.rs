@@ -4,6 +4,7 @@ mod bench;
 mod bots;
 mod common;
 mod external;
+mod grade;
 mod league;
 mod perft;
 mod progress;
@@ -53,6 +54,8 @@ enum Command {
     Perft(perft::PerftArgs),
     /// Solve a small two-player variant exactly: every position's value under perfect play.
     Solve(Box<solve::SolveArgs>),
+    /// Measure bots against perfect play: error rates and equity lost at every decision.
+    Grade(Box<grade::GradeArgs>),
 }
 
 /// Parses the command line and runs the subcommand.
@@ -71,5 +74,6 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Bots(args) => bots::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Solve(args) => solve::run(*args),
+        Command::Grade(args) => grade::run(*args),
     }
 }

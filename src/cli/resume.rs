@@ -73,7 +73,8 @@ fn read_job(dir: &std::path::Path) -> anyhow::Result<(Manifest, Job)> {
 
 /// Runs `aeroplane resume`.
 pub fn resume(args: ResumeArgs) -> anyhow::Result<ExitCode> {
-    if args.dir.join(aeroplane::solve::SOLVE_FILE).is_file() && !args.dir.join(MANIFEST_FILE).exists()
+    if args.dir.join(aeroplane::solve::SOLVE_FILE).is_file()
+        && !args.dir.join(MANIFEST_FILE).exists()
     {
         return super::solve::resume(&args.dir, args.quiet);
     }

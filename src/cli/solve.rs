@@ -121,7 +121,10 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
 pub fn resume(dir: &Path, quiet: bool) -> anyhow::Result<ExitCode> {
     let record = SolveRecord::load(dir)?;
     if record.status == SolveStatus::Complete {
-        anyhow::bail!("{} holds a complete solve: nothing to resume", dir.display());
+        anyhow::bail!(
+            "{} holds a complete solve: nothing to resume",
+            dir.display()
+        );
     }
     if record.version != env!("CARGO_PKG_VERSION") {
         anyhow::bail!(

@@ -160,9 +160,11 @@ impl OutputDir {
         OutputDir::lock(path)
     }
 
-    /// Removes one of this tool's files (the checkpoint of a finished job).
+    /// Removes one of this tool's files (the checkpoint of a finished job); it is no longer
+    /// listed as written.
     pub fn remove(&self, name: &str) -> Result<(), ExportError> {
         let p = self.file(name);
+        self.written.lock().expect("lock").retain(|w| *w != name);
         match std::fs::remove_file(&p) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(ExportError::new(&p, e)),
             _ => Ok(()),

@@ -57,12 +57,11 @@ impl Bits {
 /// The chance node a choice leads to from opponent configuration `o`; `None` for a win.
 #[inline]
 pub(crate) fn successor(space: &Space, e: &Entry, o: usize) -> Option<usize> {
-    let c = space.configs();
     let o2 = space.after_capture(o, e.capture & space.occ[o]);
     match e.kind {
         Kind::Win => None,
-        Kind::Again => Some(e.target as usize * c + o2),
-        Kind::Over => Some(o2 * c + e.target as usize),
+        Kind::Again => Some(space.index(e.target as usize, o2)),
+        Kind::Over => Some(space.index(o2, e.target as usize)),
     }
 }
 
@@ -80,13 +79,13 @@ pub struct Counts {
 /// Marks every chance node reachable from the start (both seats' planes in the hangar, seat 0
 /// to roll) and counts the decision nodes.
 pub(crate) fn reachable(space: &Space, model: &Model) -> (Bits, Counts) {
-    let c = space.configs();
-    let mut seen = Bits::new(space.movers() * c);
+    let mut seen = Bits::new(space.movers() * space.configs());
     let mut counts = Counts::default();
-    let mut stack = vec![0usize];
-    seen.set(0);
+    let start = space.index(0, 0);
+    let mut stack = vec![start];
+    seen.set(start);
     while let Some(s) = stack.pop() {
-        let (u, o) = (s / c, s % c);
+        let (u, o) = space.split(s);
         debug_assert!(model.exists(u) && model.forbidden[u] & space.occ[o] == 0);
         counts.chance += 1;
         for r in 0..6 {
@@ -124,7 +123,7 @@ impl<'a> Solver<'a> {
             space,
             model,
             reach,
-            values: vec![0.0; space.movers() * space.configs()],
+            values: zeroed(space.movers() * space.configs()),
         }
     }
 
@@ -187,7 +186,7 @@ impl<'a> Solver<'a> {
                             continue;
                         }
                         for o in range.clone() {
-                            let s = u * c + o;
+                            let s = space.index(u, o);
                             if self.reach.get(s) {
                                 let new = self.backup(u, o);
                                 change = change.max((new - self.values[s]).abs());
@@ -205,7 +204,6 @@ impl<'a> Solver<'a> {
     /// each seat to roll) as one linear system; returns the largest change.
     fn group(&mut self, a: usize, b: usize) -> f64 {
         let space = self.space;
-        let c = space.configs();
         let mut members = [0usize; 6];
         let mut n = 0;
         for (m, o) in [(a, b), (b, a)] {
@@ -213,7 +211,7 @@ impl<'a> Solver<'a> {
                 break;
             }
             for level in 0..space.levels {
-                let s = space.mover(level, m, 0) * c + o;
+                let s = space.index(space.mover(level, m, 0), o);
                 if self.reach.get(s) {
                     members[n] = s;
                     n += 1;
@@ -226,7 +224,7 @@ impl<'a> Solver<'a> {
         // x = rhs + A x, then (I - A) x = rhs.
         let mut matrix = [[0.0f64; 7]; 6];
         for i in 0..n {
-            let (u, o) = (members[i] / c, members[i] % c);
+            let (u, o) = space.split(members[i]);
             let mut rhs = 0.0;
             for r in 0..6 {
                 if self.model.is_pass(u, r) {
@@ -255,15 +253,36 @@ impl<'a> Solver<'a> {
 
     /// The largest Bellman residual `|backup(s) - v(s)|` over the reachable chance nodes.
     pub(crate) fn residual(&self) -> f64 {
-        let c = self.space.configs();
         let mut worst = 0.0f64;
         for s in 0..self.values.len() {
             if self.reach.get(s) {
-                worst = worst.max((self.backup(s / c, s % c) - self.values[s]).abs());
+                let (u, o) = self.space.split(s);
+                worst = worst.max((self.backup(u, o) - self.values[s]).abs());
             }
         }
         worst
     }
+}
+
+/// `n` zeros, in memory the kernel is asked to back with huge pages (Linux): the sweeps read
+/// values all over it, and 4 KiB pages would cost a TLB miss on most reads.
+pub(crate) fn zeroed(n: usize) -> Vec<f64> {
+    let v = vec![0.0f64; n];
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        let start = v.as_ptr() as usize;
+        let end = start + n * std::mem::size_of::<f64>();
+        let (lo, hi) = (start.next_multiple_of(HUGE), end / HUGE * HUGE);
+        if hi > lo {
+            // SAFETY: advice on whole pages inside the vector's own allocation; it changes how
+            // the kernel backs them, never their contents (they are zeros either way).
+            unsafe {
+                libc::madvise(lo as *mut libc::c_void, hi - lo, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    v
 }
 
 /// The configurations of progress `v`, if any.
@@ -280,13 +299,14 @@ fn solve_small(m: &mut [[f64; 7]; 6], n: usize) -> [f64; 6] {
             .max_by(|&i, &j| m[i][col].abs().total_cmp(&m[j][col].abs()))
             .expect("non-empty");
         m.swap(col, pivot);
-        for row in col + 1..n {
-            let f = m[row][col] / m[col][col];
+        let pivot_row = m[col];
+        for row in &mut m[col + 1..n] {
+            let f = row[col] / pivot_row[col];
             if f != 0.0 {
-                for k in col..n {
-                    m[row][k] -= f * m[col][k];
+                for (a, b) in row[col..n].iter_mut().zip(&pivot_row[col..n]) {
+                    *a -= f * b;
                 }
-                m[row][6] -= f * m[col][6];
+                row[6] -= f * pivot_row[6];
             }
         }
     }

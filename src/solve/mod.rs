@@ -50,8 +50,7 @@ pub use check::{CheckReport, check};
 pub use iterate::Counts;
 pub use space::{Size, Space};
 pub use table::{
-    CHECKPOINT_FILE, MAGIC, TABLE_FILE, TABLE_FORMAT, Table, TableError, TableHeader,
-    VALUE_MEANING,
+    CHECKPOINT_FILE, MAGIC, TABLE_FILE, TABLE_FORMAT, Table, TableError, TableHeader, VALUE_MEANING,
 };
 
 /// The record of a solve in its output folder.
@@ -729,5 +728,8 @@ fn run(
     if let Some(out) = ctx.out {
         out.write_json(SOLVE_FILE, &*record)?;
     }
-    Ok(SolveEnd::Complete(Box::new(record.clone()), Box::new(table)))
+    Ok(SolveEnd::Complete(
+        Box::new(record.clone()),
+        Box::new(table),
+    ))
 }

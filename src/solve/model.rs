@@ -176,3 +176,109 @@ fn entry(space: &Space, next: &Game) -> Entry {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::iterate::{reachable, successor};
+    use aeroplane_core::{Preset, Rules, Stacking, ThreeSixes};
+    use rand::{RngExt, SeedableRng};
+
+    /// Where a chance node's roll leads through the state API: the successor chance nodes (as
+    /// indices) of each legal action, or `None` for a win, sorted.
+    fn api_successors(space: &Space, game: &Game, face: u8) -> Vec<Option<usize>> {
+        let mut rolled = *game;
+        let mut out = Vec::new();
+        let next_of = |g: &Game| {
+            if g.is_over() {
+                None
+            } else {
+                let (u, o) = space.key(g).expect("a chance node of these rules");
+                Some(space.index(u, o))
+            }
+        };
+        if rolled.apply_roll(face).unwrap().is_some() {
+            out.push(next_of(&rolled));
+        } else {
+            for a in rolled.legal_actions().iter() {
+                let mut g = rolled;
+                g.apply_action(a.index() as u32).unwrap();
+                out.push(next_of(&g));
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
+    /// Two planes, the presets and the variants where plane order matters (all_moved without
+    /// stacking) or marks split a stack (last_moved with stacks): along random games, every
+    /// chance node's successors by the model are exactly those by the state API, and every
+    /// node met is reachable by the model's search.
+    #[test]
+    fn two_plane_model_agrees_with_the_state_api_along_random_games() {
+        let variants = [
+            Rules::builder().base(Preset::AppFreeGame).planes(2).build(),
+            Rules::builder().base(Preset::Classic).planes(2).build(),
+            Rules::builder()
+                .base(Preset::Chinese)
+                .planes(2)
+                .home_lane_cells(3)
+                .build(),
+            Rules::builder()
+                .base(Preset::AppFreeGame)
+                .planes(2)
+                .three_sixes(ThreeSixes::AllMoved)
+                .stacking(Stacking::None)
+                .launch_rolls(&[2, 4, 6])
+                .build(),
+            Rules::builder()
+                .base(Preset::Classic)
+                .planes(2)
+                .three_sixes(ThreeSixes::LastMoved)
+                .build(),
+        ];
+        for (k, rules) in variants.into_iter().enumerate() {
+            let rules = rules.unwrap();
+            let space = Space::new(&rules);
+            let model = Model::build(&space);
+            let reach = (k == 1).then(|| reachable(&space, &model).0);
+            let mut rng = rand_pcg::Pcg64::seed_from_u64(k as u64);
+            let mut checked = 0;
+            for _ in 0..40 {
+                let mut game = Game::new(rules, 2).unwrap();
+                while !game.is_over() {
+                    let (u, o) = space.key(&game).unwrap();
+                    assert!(model.exists(u), "{game}");
+                    if let Some(reach) = &reach {
+                        assert!(reach.get(space.index(u, o)), "not reachable: {game}");
+                    }
+                    for r in 0..6 {
+                        let mut by_model: Vec<Option<usize>> = model
+                            .entries(u, r)
+                            .iter()
+                            .map(|e| successor(&space, e, o))
+                            .collect();
+                        by_model.sort_unstable();
+                        assert_eq!(
+                            by_model,
+                            api_successors(&space, &game, r as u8 + 1),
+                            "{rules:?} at {game}, roll {}",
+                            r + 1
+                        );
+                    }
+                    checked += 1;
+                    if game
+                        .apply_roll(rng.random_range(1..=6u8))
+                        .unwrap()
+                        .is_none()
+                    {
+                        let actions = game.legal_actions();
+                        let a = actions.as_slice()[rng.random_range(0..actions.len())];
+                        game.apply_action(u32::from(a)).unwrap();
+                    }
+                }
+            }
+            assert!(checked > 1000, "{checked}");
+        }
+    }
+}

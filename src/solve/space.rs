@@ -7,7 +7,11 @@
 //!
 //! **Configurations.** A seat's planes are a multiset of positions (planes of one seat are
 //! interchangeable), stored sorted; configurations are numbered in order of total progress, so
-//! the configurations of one progress form a contiguous range.
+//! the configurations of one progress form a contiguous range. One exception: where two
+//! planes share a step the engine moves the lowest-numbered one, and with `three_sixes =
+//! all_moved` and `stacking = none` (in no preset) that decides which of them the penalty will
+//! send back, so there a plane's number is part of the state and a configuration is the tuple
+//! of positions in plane order (`R^P` of them instead of `R` multichoose `P`).
 //!
 //! **The mover's state.** The value of a chance node is taken from the side of the seat to roll
 //! (the *mover*): seats 0 and 2 see the same board (turned half round), so a position and its
@@ -16,13 +20,17 @@
 //! turn: 0, 1 or 2; always 0 when `three_sixes = none`, where the streak changes nothing) and,
 //! at levels 1 and 2, *marks*: which of its planes the three-sixes penalty would send back
 //! (`last_moved`: the planes of the latest move; `all_moved`: every plane the turn moved).
-//! Marks on planes at the centre are dropped (the penalty spares them). Where two planes share a
-//! step the engine moves the lowest-numbered one, so with `three_sixes = all_moved` and
-//! `stacking = none` the order of two planes on one step (one marked, one not) is part of the
-//! state; otherwise marked planes are listed first.
+//! Marks on planes at the centre are dropped (the penalty spares them); among planes on one
+//! step, marked ones are listed first.
 //!
 //! A mover state `u` is a level-0 configuration (`u < C`), or `C + (k-1) M + c 2^P + marks` at
-//! level `k`, with `M = C 2^P`; a chance node is `u * C + o`, `o` the opponent's configuration.
+//! level `k`, with `M = C 2^P`. A chance node's index is `o * C + u` at level 0 and `u * C + o`
+//! above, `o` the opponent's configuration: the level-0 block is stored opponent-major because
+//! most successors are the opponent's turn, `(o', c')` with `c'` fixed by the move, so a sweep
+//! over one mover state and a run of opponent configurations reads them side by side.
+//!
+//! Tables on disk hold values in this index order: any change to the positions, the
+//! configurations' order or the index is a new table format ([`super::TABLE_FORMAT`]).
 
 use aeroplane_core::board::{HANGAR, PLANES, Seat};
 use aeroplane_core::{Game, Rules, Setting, Setup, SetupError, Stacking, ThreeSixes};
@@ -58,12 +66,12 @@ impl Size {
     pub fn of(rules: &Rules) -> Size {
         let planes = usize::from(rules.planes());
         let positions = 1 + aeroplane_core::resting_steps(rules).count_ones() as usize;
-        let configs = multichoose(positions as u64, planes as u64);
-        let levels = if marks_of(rules) == Marks::None {
-            1
+        let configs = if ordered(rules) {
+            (positions as u64).saturating_pow(planes as u32)
         } else {
-            3
+            multichoose(positions as u64, planes as u64)
         };
+        let levels = if marks_of(rules) == Marks::None { 1 } else { 3 };
         let movers = configs + (levels - 1) * (configs << planes);
         Size {
             planes,
@@ -94,6 +102,13 @@ fn multichoose(n: u64, k: u64) -> u64 {
     r
 }
 
+/// Whether plane numbers are part of the state (see the module documentation).
+fn ordered(rules: &Rules) -> bool {
+    rules.three_sixes() == ThreeSixes::AllMoved
+        && rules.stacking() == Stacking::None
+        && rules.planes() > 1
+}
+
 pub(crate) fn marks_of(rules: &Rules) -> Marks {
     match rules.three_sixes() {
         ThreeSixes::None => Marks::None,
@@ -118,8 +133,8 @@ pub struct Space {
     pub(crate) size: Size,
     pub(crate) planes: usize,
     pub(crate) marks: Marks,
-    /// Whether two planes on one step keep their order (see the module documentation).
-    pub(crate) ordered_ties: bool,
+    /// Whether planes keep their numbers (see the module documentation).
+    pub(crate) ordered: bool,
     pub(crate) levels: usize,
     /// Position -> step ([`HANGAR`] for position 0).
     pub(crate) step_of: Vec<u8>,
@@ -157,9 +172,12 @@ impl Space {
         }
         let positions = step_of.len();
         let centre = pos_of[usize::from(rules.centre())];
-        // Every sorted tuple of positions, ordered by progress, then lexicographically.
+        // Every sorted tuple of positions (every tuple, when planes keep their numbers),
+        // ordered by progress, then lexicographically.
+        let ordered = ordered(rules);
         let mut tuples: Vec<[u8; PLANES]> = Vec::new();
-        sorted_tuples(&mut tuples, &mut [0; PLANES], 0, planes, 0, positions as u8);
+        let mut t = [0; PLANES];
+        tuples_from(&mut tuples, &mut t, 0, planes, 0, positions as u8, ordered);
         let sum = |t: &[u8; PLANES]| t[..planes].iter().map(|&p| u16::from(p)).sum::<u16>();
         tuples.sort_by_key(|t| (sum(t), *t));
         let max_prog = (positions - 1) * planes;
@@ -185,7 +203,7 @@ impl Space {
             size,
             planes,
             marks,
-            ordered_ties: marks == Marks::AllMoved && rules.stacking() == Stacking::None,
+            ordered,
             levels: if marks == Marks::None { 1 } else { 3 },
             step_of,
             pos_of,
@@ -232,7 +250,9 @@ impl Space {
         if level == 0 {
             c
         } else {
-            self.configs() + (level - 1) * self.configs() * self.mark_sets() + c * self.mark_sets()
+            self.configs()
+                + (level - 1) * self.configs() * self.mark_sets()
+                + c * self.mark_sets()
                 + marks
         }
     }
@@ -251,6 +271,24 @@ impl Space {
             (rest % per_level) / self.mark_sets(),
             rest % self.mark_sets(),
         )
+    }
+
+    /// The index of chance node (`u`, `o`).
+    #[inline]
+    pub(crate) fn index(&self, u: usize, o: usize) -> usize {
+        let c = self.configs();
+        if u < c { o * c + u } else { u * c + o }
+    }
+
+    /// The (mover state, opponent configuration) of an index.
+    #[inline]
+    pub(crate) fn split(&self, s: usize) -> (usize, usize) {
+        let c = self.configs();
+        if s < c * c {
+            (s % c, s / c)
+        } else {
+            (s / c, s % c)
+        }
     }
 
     /// The configuration of sorted positions.
@@ -272,7 +310,9 @@ impl Space {
                 *p = 0;
             }
         }
-        t[..self.planes].sort_unstable();
+        if !self.ordered {
+            t[..self.planes].sort_unstable();
+        }
         self.config_of(&t)
     }
 
@@ -314,16 +354,12 @@ impl Space {
         for (i, p) in planes[..self.planes].iter_mut().enumerate() {
             let pos = self.pos_of[usize::from(steps[i])];
             let marked = marks & (1 << i) != 0 && pos != self.centre;
-            // Sort key: position, then (when ties keep plane order) the plane, else marked
-            // planes first.
-            let tie = if self.ordered_ties {
-                i as u8
-            } else {
-                u8::from(!marked)
-            };
-            *p = (pos, tie, u8::from(marked));
+            // By position, marked planes first.
+            *p = (pos, u8::from(!marked), u8::from(marked));
         }
-        planes[..self.planes].sort_unstable();
+        if !self.ordered {
+            planes[..self.planes].sort_unstable();
+        }
         let mut sorted = [0u8; PLANES];
         let mut m = 0usize;
         for (i, p) in planes[..self.planes].iter().enumerate() {
@@ -339,9 +375,12 @@ impl Space {
         let (level, c, marks) = self.unpack(u);
         let mut steps = [[HANGAR; PLANES]; 4];
         let other = (seat.index() + 2) % 4;
-        for i in 0..self.planes {
-            steps[seat.index()][i] = self.step_of[usize::from(self.conf[c][i])];
-            steps[other][i] = self.step_of[usize::from(self.conf[o][i])];
+        let step = |pos: u8| self.step_of[usize::from(pos)];
+        for (i, (&pm, &po)) in self.conf[c].iter().zip(&self.conf[o]).enumerate() {
+            if i < self.planes {
+                steps[seat.index()][i] = step(pm);
+                steps[other][i] = step(po);
+            }
         }
         let marks = marks as u8;
         let (moved, last) = match self.marks {
@@ -369,23 +408,24 @@ impl Space {
     }
 }
 
-/// Appends every non-decreasing tuple that extends `t[..i]` to length `planes` with entries
-/// from `lo` up to `positions - 1`.
-fn sorted_tuples(
+/// Appends every tuple that extends `t[..i]` to length `planes` with entries below
+/// `positions`: the non-decreasing ones (from `lo` on), or all of them when `ordered`.
+fn tuples_from(
     out: &mut Vec<[u8; PLANES]>,
     t: &mut [u8; PLANES],
     i: usize,
     planes: usize,
     lo: u8,
     positions: u8,
+    ordered: bool,
 ) {
     if i == planes {
         out.push(*t);
         return;
     }
-    for p in lo..positions {
+    for p in if ordered { 0 } else { lo }..positions {
         t[i] = p;
-        sorted_tuples(out, t, i + 1, planes, p, positions);
+        tuples_from(out, t, i + 1, planes, p, positions, ordered);
     }
     t[i] = 0;
 }
@@ -403,7 +443,11 @@ mod tests {
     use aeroplane_core::Preset;
 
     fn rules(preset: Preset, planes: i64) -> Rules {
-        Rules::builder().base(preset).planes(planes).build().unwrap()
+        Rules::builder()
+            .base(preset)
+            .planes(planes)
+            .build()
+            .unwrap()
     }
 
     #[test]
@@ -418,6 +462,14 @@ mod tests {
         assert_eq!(s.states, s.movers * s.configs);
         let chinese = Size::of(&rules(Preset::Chinese, 2));
         assert_eq!(chinese.movers, chinese.configs, "no penalty: one level");
+        // Plane numbers matter (all_moved without stacks): every ordered pair.
+        let numbered = Rules::builder()
+            .planes(2)
+            .three_sixes(ThreeSixes::AllMoved)
+            .build()
+            .unwrap();
+        assert_eq!(Size::of(&numbered).configs, 57 * 57);
+        assert_eq!(Space::new(&numbered).configs(), 57 * 57);
         let four = Size::of(&rules(Preset::AppFreeGame, 4));
         assert!(four.solve_bytes() > 1 << 40, "{four:?}");
     }
@@ -427,7 +479,7 @@ mod tests {
         let space = Space::new(&rules(Preset::Classic, 2));
         for c in 0..space.configs() {
             let t = space.conf[c];
-            assert!(t[0] <= t[1]);
+            assert!(t[0] <= t[1] || space.ordered);
             assert_eq!(space.config_of(&t), c);
             let v = usize::from(space.prog[c]);
             assert!((space.prog_start[v] as usize..space.prog_start[v + 1] as usize).contains(&c));

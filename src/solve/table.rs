@@ -439,7 +439,7 @@ impl Table {
     /// The values in dense index order (0 where unreachable): a checkpoint's values to go on
     /// from.
     pub(crate) fn dense(&self) -> Vec<f64> {
-        let mut dense = vec![0.0; self.header.states as usize];
+        let mut dense = super::iterate::zeroed(self.header.states as usize);
         let mut i = 0;
         for (w, &word) in self.reach.words().iter().enumerate() {
             let mut bits = word;
@@ -462,7 +462,13 @@ impl Table {
         for option in aeroplane_core::RuleOption::ALL {
             let (a, b) = (self.rules().get(option), rules.get(option));
             if a != b {
-                differences.push(format!("{option}: table {a}, game {b}"));
+                // A setting prints as `option=value`.
+                let value = |s: aeroplane_core::Setting| {
+                    let text = s.to_string();
+                    text.split_once('=')
+                        .map_or(text.clone(), |(_, v)| v.to_string())
+                };
+                differences.push(format!("{option}: table {}, game {}", value(a), value(b)));
             }
         }
         if differences.is_empty() {
@@ -492,7 +498,7 @@ impl Table {
     /// decision node, is of other rules, or is a position play cannot reach from the start.
     pub fn equity(&self, game: &Game) -> Option<f64> {
         let (u, o) = self.space.key(game)?;
-        self.value_at(u * self.space.configs() + o)
+        self.value_at(self.space.index(u, o))
     }
 
     /// The equity of `game` for `seat`, at a chance node or at the end of the game (1 for a
@@ -568,9 +574,7 @@ impl Layout {
         ];
         for (what, found, want) in expect {
             if found != want {
-                return Err(format!(
-                    "`{what}` is {found}, but its rules give {want}"
-                ));
+                return Err(format!("`{what}` is {found}, but its rules give {want}"));
             }
         }
         if h.reachable > h.states || h.reachable == 0 {
