@@ -95,7 +95,7 @@ pub enum SolveError {
     Players(usize),
     /// The state space does not fit.
     #[error(
-        "{planes} planes per seat make {states} chance nodes to index ({positions} positions a plane can be on, {configs} configurations per seat); solving needs about {need} of memory, more than the limit of {limit} (--memory-limit); 1 or 2 planes fit"
+        "{planes} planes per seat make {states} chance nodes to index ({positions} positions a plane can be on, {configs} configurations per seat); solving needs about {need} of memory, more than the limit of {limit} (--memory-limit; the presets with 2 planes need under 400 MiB)"
     )]
     TooLarge {
         /// Planes per seat.
@@ -208,10 +208,12 @@ impl SolveJob {
     }
 }
 
-/// `12.3 GiB`, `456 MiB`, `789 KiB`.
+/// `4.5 TiB`, `12.3 GiB`, `456 MiB`, `789 KiB`.
 pub fn human(bytes: u64) -> String {
     let b = bytes as f64;
-    if bytes >= 1 << 30 {
+    if bytes >= 1 << 40 {
+        format!("{:.1} TiB", b / (1u64 << 40) as f64)
+    } else if bytes >= 1 << 30 {
         format!("{:.1} GiB", b / f64::from(1u32 << 30))
     } else if bytes >= 1 << 20 {
         format!("{:.0} MiB", b / f64::from(1u32 << 20))
@@ -613,6 +615,7 @@ fn run(
         version: env!("CARGO_PKG_VERSION").into(),
         rules: job.rules,
         players: 2,
+        index: table::INDEX_LAYOUT.into(),
         positions: size.positions as u64,
         configurations: size.configs,
         mover_states: size.movers,

@@ -56,6 +56,8 @@ pub struct TableHeader {
     pub rules: Rules,
     /// Players: 2.
     pub players: u8,
+    /// How chance nodes are numbered ([`INDEX_LAYOUT`]).
+    pub index: String,
     /// Positions a plane can be on.
     pub positions: u64,
     /// Configurations of one seat's planes.
@@ -75,6 +77,10 @@ pub struct TableHeader {
     /// The largest change of each sweep.
     pub changes: Vec<f64>,
 }
+
+/// How this build numbers chance nodes (see [`super::space`]): a table numbered otherwise is
+/// refused, since its values would be read for the wrong positions.
+pub const INDEX_LAYOUT: &str = "positions by step, configurations by progress; level 0 opponent-major, levels 1-2 mover-major";
 
 /// What a value is, as the header says it.
 pub const VALUE_MEANING: &str = "equity of the seat to roll at a chance node: P(it wins) - P(it loses) under optimal play by both seats, in the game without a turn cap";
@@ -562,6 +568,12 @@ impl Layout {
                 "tool `{}`, kind `{}`: not a table of aeroplane",
                 aeroplane_core::excerpt::excerpt(&h.tool),
                 aeroplane_core::excerpt::excerpt(&h.kind)
+            ));
+        }
+        if h.index != INDEX_LAYOUT {
+            return Err(format!(
+                "it numbers its positions as `{}`, this version as `{INDEX_LAYOUT}`: solve the variant again",
+                aeroplane_core::excerpt::excerpt(&h.index)
             ));
         }
         let size = Size::of(&h.rules);
