@@ -9,6 +9,9 @@ use super::html::{Page, td, tn};
 use super::load::Folder;
 use super::run;
 
+/// Blunders shown per bot.
+const SHOWN: u64 = 3;
+
 /// A bot's line of grade.json.
 struct Line {
     name: String,
@@ -229,27 +232,16 @@ pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
         rows,
         None,
     );
-    let points: Vec<Point> = lines
+    let losses: Vec<(String, f64)> = lines
         .iter()
-        .enumerate()
-        .filter_map(|(i, l)| point(i, l.loss_decision, 1.0))
+        .filter_map(|l| Some((l.name.clone(), l.loss_decision?.0)))
         .collect();
-    if !points.is_empty() {
-        let svg = chart::intervals(&IntervalChart {
-            categories: lines.iter().map(|l| l.name.clone()).collect(),
-            series: vec![Series {
-                name: "mean equity loss per decision, 95% interval (cluster-robust by deal)".into(),
-                points,
-            }],
-            x_label: "bot",
-            y_label: "millipoints per decision",
-            reference: None,
-            decimals: 1,
-            floor: Some(0.0),
-        })?;
+    if !losses.is_empty() {
+        let (labels, values): (Vec<String>, Vec<f64>) = losses.into_iter().unzip();
+        let svg = chart::bars(&labels, &values, "millipoints per decision", 2)?;
         page.figure(
             &svg,
-            "Mean equity lost per decision against the best move, in millipoints (0.001 of the equity P(win) - P(loss)). Perfect play loses nothing.",
+            "Mean equity lost per decision against the best move, in millipoints (0.001 of the equity P(win) - P(loss)); the table gives the 95% intervals. Perfect play loses nothing.",
         );
     }
 
@@ -307,9 +299,12 @@ pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
     page.h2("blunders", "Worst decisions");
     match f.csv("blunders.csv")? {
         Some(csv) if csv.rows().next().is_some() => {
-            page.p("Each position is the decision node in the position notation (the roll waiting), so it can be set up again with Game::from_notation under the table's rules.");
+            page.p(&format!(
+                "The {SHOWN} worst of each bot (blunders.csv has them all). Each position is the decision node in the position notation (the roll waiting), so it can be set up again with Game::from_notation under the table's rules."
+            ));
             let rows = csv
                 .rows()
+                .filter(|r| r.int("rank").is_some_and(|k| k <= SHOWN))
                 .map(|r| {
                     vec![
                         td(r.text("name")),

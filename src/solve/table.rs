@@ -80,7 +80,8 @@ pub struct TableHeader {
 
 /// How this build numbers chance nodes (see [`super::space`]): a table numbered otherwise is
 /// refused, since its values would be read for the wrong positions.
-pub const INDEX_LAYOUT: &str = "positions by step, configurations by progress; level 0 opponent-major, levels 1-2 mover-major";
+pub const INDEX_LAYOUT: &str =
+    "positions by step, configurations by progress; level 0 opponent-major, levels 1-2 mover-major";
 
 /// What a value is, as the header says it.
 pub const VALUE_MEANING: &str = "equity of the seat to roll at a chance node: P(it wins) - P(it loses) under optimal play by both seats, in the game without a turn cap";
