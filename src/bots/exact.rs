@@ -81,6 +81,9 @@ impl ExactBot {
             command: None,
             what,
             line: None,
+            // The table does not fit the game: an error in the set-up, never a forfeit.
+            kind: aeroplane_core::FaultKind::Start,
+            stderr: None,
         })
     }
 

@@ -12,7 +12,7 @@ use aeroplane::grade::{
     GradeJob, grade,
 };
 
-use super::common::{DEFAULT_BOTS_DIR, note_shadowing, open_out, print_written, write_report};
+use super::common::{DEFAULT_BOTS_DIR, note_shadowing, open_out, print_written};
 use super::progress::Progress;
 use super::signals::interrupt_flag;
 
@@ -121,7 +121,9 @@ pub fn run(args: GradeArgs) -> anyhow::Result<ExitCode> {
         }
         dir.write_json(GRADE_FILE, &report)?;
     }
-    write_report(out.as_ref(), args.report)?;
+    if let (Some(dir), true) = (&out, args.report) {
+        aeroplane::report::write(dir)?;
+    }
     let mut stdout = std::io::stdout().lock();
     report.write_text(&mut stdout)?;
     print_written(&mut stdout, out.as_ref())?;

@@ -356,6 +356,8 @@ impl Bot for Grader {
                 command: None,
                 what: e.to_string(),
                 line: None,
+                kind: aeroplane_core::FaultKind::Start,
+                stderr: None,
             }));
         }
         let (mut best, mut worst) = (0, 0);
