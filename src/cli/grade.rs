@@ -8,8 +8,8 @@ use std::time::Instant;
 use clap::Args;
 
 use aeroplane::grade::{
-    DEFAULT_BLUNDERS, DEFAULT_CHUNK_DEALS, DEFAULT_THRESHOLD, GRADE_FILE, GradeContext, GradeError,
-    GradeJob, grade,
+    DEFAULT_BLUNDERS, DEFAULT_CHUNK_DEALS, DEFAULT_THRESHOLD, FolderState, GRADE_CHECKPOINT,
+    GRADE_FILE, GradeContext, GradeError, GradeJob, folder_state, grade,
 };
 
 use super::common::{DEFAULT_BOTS_DIR, note_shadowing, open_out, print_written};
@@ -95,40 +95,86 @@ pub fn run(args: GradeArgs) -> anyhow::Result<ExitCode> {
         blunders: args.blunders,
         chunk_deals: args.chunk_size,
         threads: args.threads,
+        report: args.report,
     };
     // The table is read and checked before the folder is touched.
     aeroplane::solve::Table::load(&args.table)?;
     let out = open_out(args.out.as_deref(), args.force, args.report)?;
+    execute(&job, out, false, args.quiet)
+}
+
+/// `aeroplane resume DIR` for the folder of an `aeroplane grade`: goes on from whatever state a
+/// stop left it in (see `aeroplane::grade::folder_state`).
+pub fn resume(dir: &std::path::Path, quiet: bool) -> anyhow::Result<ExitCode> {
+    let record = match folder_state(dir)? {
+        FolderState::Complete => {
+            // Taken and let go: what a stop after the commit left (a lock file, spares) goes.
+            drop(aeroplane::export::OutputDir::reopen(dir)?);
+            anyhow::bail!(
+                "{} holds a complete grade: nothing to resume",
+                aeroplane::excerpt::path(dir)
+            )
+        }
+        FolderState::Unfinished(r) | FolderState::Committed(r) => r,
+    };
+    let file = aeroplane::excerpt::path(&dir.join(GRADE_FILE));
+    if record.version != env!("CARGO_PKG_VERSION") {
+        anyhow::bail!(
+            "{file} was written by aeroplane {}, this is aeroplane {}: resume it with the version that started it",
+            record.version,
+            env!("CARGO_PKG_VERSION")
+        );
+    }
+    let job = record.job(&file, 0)?;
+    let out = aeroplane::export::OutputDir::reopen(dir)?;
+    execute(&job, Some(out), true, quiet)
+}
+
+fn execute(
+    job: &GradeJob,
+    out: Option<aeroplane::export::OutputDir>,
+    resume: bool,
+    quiet: bool,
+) -> anyhow::Result<ExitCode> {
     let total = job.deals.saturating_mul(2 * job.bots.len() as u64);
-    let progress = Progress::new(total, args.quiet);
+    let progress = Progress::new(total, quiet);
     let start = Instant::now();
     let ctx = GradeContext {
         progress: progress.counter(),
         interrupt: Some(interrupt_flag()),
+        out: out.as_ref(),
+        resume,
+        unit_done: Some(&super::common::test_signal_hook),
+        note: Some(&|n: &str| eprintln!("note: {n}")),
     };
-    let result = grade(&job, &ctx);
+    let result = grade(job, &ctx);
+    let played = progress
+        .counter()
+        .load(std::sync::atomic::Ordering::Relaxed);
     progress.finish();
-    let report = match result {
+    let report_text = match result {
         Err(GradeError::Interrupted) => {
-            eprintln!("interrupted: nothing was written (a grade is played again from the start)");
+            match &out {
+                Some(dir) => eprintln!(
+                    "interrupted after {} of {} games; the finished units are kept in {}.\nTo resume, run: aeroplane resume {}",
+                    indicatif::HumanCount(played),
+                    indicatif::HumanCount(total),
+                    dir.file(GRADE_CHECKPOINT).display(),
+                    dir.path().display()
+                ),
+                None => eprintln!(
+                    "interrupted; nothing was kept (give --out DIR to keep finished units and resume)"
+                ),
+            }
             return Ok(ExitCode::from(130));
         }
         r => r?,
     };
-    if let Some(dir) = &out {
-        for table in report.tables() {
-            dir.write_table(&table)?;
-        }
-        dir.write_json(GRADE_FILE, &report)?;
-    }
-    if let (Some(dir), true) = (&out, args.report) {
-        aeroplane::report::write(dir)?;
-    }
     let mut stdout = std::io::stdout().lock();
-    report.write_text(&mut stdout)?;
+    report_text.write_text(&mut stdout)?;
     print_written(&mut stdout, out.as_ref())?;
     stdout.flush()?;
-    if !args.quiet {
+    if !quiet {
         eprintln!(
             "graded {} games in {:.2} s",
             indicatif::HumanCount(total),

@@ -105,9 +105,6 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     // Refused before the folder is touched or anything allocated.
     job.size()?;
     let out = open_out(args.out.as_deref(), args.force, false)?;
-    if let Some(dir) = &out {
-        write_rules(dir, &rules)?;
-    }
     execute(
         &job,
         out,
@@ -120,10 +117,16 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
 /// `aeroplane resume DIR` for a folder of `aeroplane solve`.
 pub fn resume(dir: &Path, quiet: bool) -> anyhow::Result<ExitCode> {
     let record = SolveRecord::load(dir)?;
-    if record.status == SolveStatus::Complete {
+    let has_checkpoint =
+        std::fs::symlink_metadata(dir.join(aeroplane::solve::CHECKPOINT_FILE)).is_ok();
+    // Complete with its checkpoint still there: a stop between the commit and the removal of
+    // the checkpoint; the solve is finished again from it (identical files).
+    if record.status == SolveStatus::Complete && !has_checkpoint {
+        // Taken and let go: what a stop after the commit left (a lock file, spares) goes.
+        drop(aeroplane::export::OutputDir::reopen(dir)?);
         anyhow::bail!(
             "{} holds a complete solve: nothing to resume",
-            dir.display()
+            aeroplane::excerpt::path(dir)
         );
     }
     if record.version != env!("CARGO_PKG_VERSION") {
@@ -143,20 +146,6 @@ pub fn resume(dir: &Path, quiet: bool) -> anyhow::Result<ExitCode> {
         Duration::from_secs(30),
     )
 }
-
-/// `rules.toml` beside the table: the variant every option written out, to pass to `--rules`.
-fn write_rules(dir: &aeroplane::export::OutputDir, rules: &aeroplane::Rules) -> anyhow::Result<()> {
-    use aeroplane::RulesToml;
-    let text = format!(
-        "# The rules of this folder's table.bin: pass this file to --rules to play them.\n{}",
-        rules.to_toml()
-    );
-    dir.write(RULES_FILE, text.as_bytes())?;
-    Ok(())
-}
-
-/// The variant file written beside the table.
-pub const RULES_FILE: &str = "rules.toml";
 
 fn execute(
     job: &SolveJob,

@@ -28,7 +28,7 @@ pub const LOCK_FILE: &str = ".aeroplane.lock";
 
 /// Files (and suffixes) this tool writes into an output directory: what `--force` removes and
 /// what makes a directory count as holding results.
-pub const OWN_FILES: [&str; 35] = [
+pub const OWN_FILES: [&str; 36] = [
     "run.json",
     "summary.json",
     "summary.csv",
@@ -64,6 +64,7 @@ pub const OWN_FILES: [&str; 35] = [
     "grade.json",
     "grade.csv",
     "blunders.csv",
+    "grade.checkpoint",
 ];
 
 /// What a table's file is called in the folder of a partial merge: the name says the table
@@ -156,7 +157,10 @@ impl OutputDir {
         let found = dir.own_files();
         if !found.is_empty() {
             if !force {
-                let hint = if found.contains(&"checkpoint") || found.contains(&"solve.checkpoint") {
+                let hint = if ["checkpoint", "solve.checkpoint", "grade.checkpoint"]
+                    .iter()
+                    .any(|c| found.contains(c))
+                {
                     format!(
                         "it holds an unfinished job: to finish it, run `aeroplane resume {}`; or ",
                         crate::excerpt::path(path)
@@ -245,6 +249,7 @@ impl OutputDir {
     /// Removes one of this tool's files (the checkpoint of a finished job).
     pub fn remove(&self, name: &str) -> Result<(), ExportError> {
         let p = self.file(name);
+        self.written.lock().expect("lock").retain(|w| *w != name);
         fsops::remove(&p).map_err(|e| ExportError::doing("remove", &p, e))
     }
 

@@ -20,18 +20,24 @@
 //! rate, loss per decision, optimal share) by the delta method over deals, the loss per game
 //! by the normal interval of the per-deal mean; the win rate as `aeroplane run` computes it.
 
+mod folder;
 mod output;
+
+pub use folder::{FolderState, GradeStatus, folder_state};
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use aeroplane_core::{Bot, BotFault, Game, GameRecord, MAX_MOVES, Move, Rules, Seat, Setup};
 
 use crate::bots::BotSpec;
+use crate::export::{
+    CheckpointError, ExportError, JobStatus, ManifestBot, ManifestError, OutputDir,
+};
 use crate::runner::{RunError, RunSpec};
 use crate::solve::{Table, TableError};
 use crate::stats::{Played, Summary, Tally};
@@ -44,6 +50,8 @@ pub const DEFAULT_BLUNDERS: usize = 10;
 pub const DEFAULT_CHUNK_DEALS: u64 = 8;
 /// The grade summary's file name.
 pub const GRADE_FILE: &str = "grade.json";
+/// An unfinished grade's finished units, in its folder.
+pub const GRADE_CHECKPOINT: &str = "grade.checkpoint";
 /// `grade.csv`: one row per graded bot.
 pub const GRADE_HEADER: [&str; 25] = [
     "bot",
@@ -105,9 +113,29 @@ pub enum GradeError {
     /// A game failed (a bot that cannot play the rules, a bot program that crashed).
     #[error(transparent)]
     Run(#[from] RunError),
-    /// Stopped by a signal.
+    /// Stopped by a signal (with an output folder, the finished units are in its checkpoint).
     #[error("interrupted")]
     Interrupted,
+    /// The checkpoint cannot be used.
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
+    /// Writing failed.
+    #[error(transparent)]
+    Export(#[from] ExportError),
+    /// Resuming is not possible.
+    #[error("cannot resume {dir}: {why}")]
+    Resume {
+        /// The folder.
+        dir: String,
+        /// Why not.
+        why: String,
+    },
+    /// A bot of the checkpoint cannot be rebuilt.
+    #[error(transparent)]
+    Bot(#[from] ManifestError),
+    /// The report page cannot be drawn.
+    #[error(transparent)]
+    Report(#[from] crate::report::ReportError),
     /// The worker pool could not start.
     #[error("cannot start {threads} worker thread(s): {message}")]
     Pool {
@@ -137,6 +165,8 @@ pub struct GradeJob {
     pub chunk_deals: u64,
     /// Worker threads, 0 for one per core (never changes the results).
     pub threads: usize,
+    /// Also write `report.html` into the output folder when the grade is complete.
+    pub report: bool,
 }
 
 /// How to run a grade: none of this changes the results.
@@ -144,8 +174,89 @@ pub struct GradeJob {
 pub struct GradeContext<'a> {
     /// Workers add every finished game here.
     pub progress: &'a AtomicU64,
-    /// Set by a signal handler: the grade stops.
+    /// Set by a signal handler: the grade stops; with `out`, its finished units are kept.
     pub interrupt: Option<&'a AtomicBool>,
+    /// Where `grade.json`, `grade.csv`, `blunders.csv` and the checkpoint go, if anywhere.
+    pub out: Option<&'a OutputDir>,
+    /// Go on with the grade whose checkpoint is in `out`.
+    pub resume: bool,
+    /// Called after each unit this process finishes, with how many it has finished.
+    pub unit_done: Option<&'a (dyn Fn(usize) + Sync)>,
+    /// Told what a resume found (a unit cut short, a missing checkpoint).
+    pub note: Option<&'a (dyn Fn(&str) + Sync)>,
+}
+
+/// What a grade's checkpoint starts with: the whole job, so that it can be resumed (and a
+/// checkpoint of another job is refused).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GradeRecord {
+    /// Always `aeroplane`.
+    pub tool: String,
+    /// The version that started it.
+    pub version: String,
+    /// Always `grade`.
+    pub command: String,
+    /// The table as given.
+    pub table: String,
+    /// Its checksum.
+    pub table_checksum: String,
+    /// The graded bots.
+    pub bots: Vec<ManifestBot>,
+    /// The seed.
+    pub seed: u64,
+    /// Deals per bot.
+    pub deals: u64,
+    /// The error threshold.
+    pub threshold: f64,
+    /// Blunders kept per bot.
+    pub blunders: usize,
+    /// Deals per unit (part of the plan).
+    pub chunk_deals: u64,
+    /// Whether `report.html` is written when the grade is complete.
+    #[serde(default)]
+    pub report: bool,
+}
+
+impl GradeRecord {
+    /// The job of this record (bots checked again); `threads` as given.
+    pub fn job(&self, file: &str, threads: usize) -> Result<GradeJob, GradeError> {
+        Ok(GradeJob {
+            table: PathBuf::from(&self.table),
+            bots: self
+                .bots
+                .iter()
+                .enumerate()
+                .map(|(i, b)| b.spec(file, i))
+                .collect::<Result<_, _>>()?,
+            seed: self.seed,
+            deals: self.deals,
+            threshold: self.threshold,
+            blunders: self.blunders,
+            chunk_deals: self.chunk_deals,
+            threads,
+            report: self.report,
+        })
+    }
+}
+
+impl GradeJob {
+    fn record(&self, table: &Table) -> GradeRecord {
+        GradeRecord {
+            tool: "aeroplane".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            command: "grade".into(),
+            table: self.table.display().to_string(),
+            table_checksum: format!("{:016x}", table.checksum()),
+            bots: self.bots.iter().map(ManifestBot::from).collect(),
+            seed: self.seed,
+            deals: self.deals,
+            threshold: self.threshold,
+            blunders: self.blunders,
+            chunk_deals: self.chunk_deals,
+            report: self.report,
+        }
+    }
 }
 
 /// The exact bot's spec for a table.
@@ -160,7 +271,7 @@ pub fn exact_spec(table: &std::path::Path) -> Result<BotSpec, GradeError> {
 }
 
 /// One worst decision, with what it takes to look at it again.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Blunder {
     /// 1 for the worst.
     pub rank: usize,
@@ -245,6 +356,8 @@ pub struct GradeReport {
     pub version: String,
     /// Always `grade`.
     pub command: String,
+    /// Always `complete` (an unfinished grade's `grade.json` is a [`GradeStatus`]).
+    pub status: JobStatus,
     /// The table graded against.
     pub table: String,
     /// Its checksum, hex.
@@ -273,27 +386,20 @@ pub struct GradeReport {
 pub const UNITS: &str = "equity = P(win) - P(loss) for the mover under perfect play from the position; loss = best move's equity - chosen move's; 1 millipoint (mp) = 0.001 equity; 1 point of win probability = 0.01 P(win) = 20 mp";
 
 /// A decision that lost equity, kept while it may be among the worst.
-#[derive(Clone, Copy, Debug)]
-struct Candidate {
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct Kept {
     loss: f64,
-    game_index: u64,
     decision: u32,
-    seat: Seat,
-    game: Game,
-    roll: u8,
-    chosen: Move,
-    best: Move,
-    chosen_equity: f64,
-    best_equity: f64,
+    blunder: Blunder,
 }
 
-impl Candidate {
+impl Kept {
     /// Worst first, then by game and decision: a total order, so the kept set never depends
     /// on how the games were split.
-    fn order(a: &Candidate, b: &Candidate) -> std::cmp::Ordering {
+    fn order(a: &Kept, b: &Kept) -> std::cmp::Ordering {
         b.loss
             .total_cmp(&a.loss)
-            .then(a.game_index.cmp(&b.game_index))
+            .then(a.blunder.game.cmp(&b.blunder.game))
             .then(a.decision.cmp(&b.decision))
     }
 }
@@ -306,7 +412,7 @@ struct GameLog {
     errors: u32,
     optimal: u32,
     loss: f64,
-    candidates: Vec<Candidate>,
+    candidates: Vec<Kept>,
 }
 
 /// The graded bot: plays as its inner bot and logs each decision's loss.
@@ -380,19 +486,30 @@ impl Bot for Grader {
         log.loss += loss;
         if loss > self.threshold {
             log.errors += 1;
-            let c = Candidate {
-                loss,
-                game_index: self.game_index,
-                decision: log.decisions,
-                seat: game.to_move(),
-                game: *game,
-                roll,
-                chosen: moves[pick],
-                best: moves[best],
-                chosen_equity,
-                best_equity: values[best],
-            };
-            keep_worst(&mut log.candidates, c, self.keep);
+            let worst_kept = log.candidates.last().map_or(f64::INFINITY, |k| k.loss);
+            if log.candidates.len() < self.keep || loss >= worst_kept {
+                let mut setup = Setup::from(game);
+                setup.roll = Some(roll);
+                let c = Kept {
+                    loss,
+                    decision: log.decisions,
+                    blunder: Blunder {
+                        rank: 0,
+                        game: self.game_index,
+                        deal: self.game_index / 2,
+                        seat: game.to_move().index(),
+                        turn: game.turns(),
+                        roll,
+                        position: setup.to_string(),
+                        chosen: moves[pick].to_string(),
+                        best: moves[best].to_string(),
+                        chosen_equity,
+                        best_equity: values[best],
+                        loss_mp: loss * 1000.0,
+                    },
+                };
+                keep_worst(&mut log.candidates, c, self.keep);
+            }
         } else if matters {
             log.optimal += 1;
         }
@@ -404,11 +521,11 @@ impl Bot for Grader {
 }
 
 /// Adds `c` to `kept` (sorted worst first) if it is among the `keep` worst.
-fn keep_worst(kept: &mut Vec<Candidate>, c: Candidate, keep: usize) {
+fn keep_worst(kept: &mut Vec<Kept>, c: Kept, keep: usize) {
     if keep == 0 {
         return;
     }
-    let at = kept.partition_point(|k| Candidate::order(k, &c).is_lt());
+    let at = kept.partition_point(|k| Kept::order(k, &c).is_lt());
     if at < keep {
         kept.insert(at, c);
         kept.truncate(keep);
@@ -416,7 +533,7 @@ fn keep_worst(kept: &mut Vec<Candidate>, c: Candidate, keep: usize) {
 }
 
 /// One deal's figures for one bot (its two games).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 struct DealGrade {
     decisions: u32,
     matters: u32,
@@ -425,17 +542,20 @@ struct DealGrade {
     loss: f64,
 }
 
-/// The result of one unit of work.
+/// The result of one unit of work, as the checkpoint keeps it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 struct UnitResult {
+    unit: usize,
     bot: usize,
     deals: Vec<DealGrade>,
     tally: Tally,
-    candidates: Vec<Candidate>,
+    candidates: Vec<Kept>,
 }
 
 /// One unit of work: a range of deals of one bot.
 #[derive(Clone, Copy)]
 struct Unit {
+    index: usize,
     bot: usize,
     first: u64,
     deals: u64,
@@ -493,7 +613,12 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
         let mut first = 0;
         while first < job.deals {
             let deals = job.chunk_deals.min(job.deals - first);
-            units.push(Unit { bot, first, deals });
+            units.push(Unit {
+                index: units.len(),
+                bot,
+                first,
+                deals,
+            });
             first += deals;
         }
     }
@@ -521,6 +646,7 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
             (vec![grader, exact.build()], log)
         });
         let mut result = UnitResult {
+            unit: unit.index,
             bot: unit.bot,
             deals: Vec::with_capacity(unit.deals as usize),
             tally: Tally::new(2, 2),
@@ -552,21 +678,71 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
         }
         Ok(result)
     };
-    let results: Vec<UnitResult> = pool.install(|| {
-        units
-            .par_iter()
+    let header = job.record(&table);
+    let bot_of = |unit: usize| units.get(unit).map(|u| u.bot);
+    let mut notes = Vec::new();
+    let (folder, mut results) = match ctx.out {
+        Some(dir) if ctx.resume => {
+            let (f, kept) = folder::Folder::resume(dir, &header, &bot_of, &mut notes)?;
+            (Some(f), kept)
+        }
+        Some(dir) => (Some(folder::Folder::start(dir, &header)?), Vec::new()),
+        None => (None, Vec::new()),
+    };
+    if let Some(note) = ctx.note {
+        notes.iter().for_each(|n| note(n));
+    }
+    let done: std::collections::BTreeSet<usize> = results.iter().map(|r| r.unit).collect();
+    let before = folder::games(&results);
+    ctx.progress.fetch_add(before, Ordering::Relaxed);
+    let games_done = AtomicU64::new(before);
+    let finished = std::sync::atomic::AtomicUsize::new(0);
+    let todo: Vec<Unit> = units
+        .iter()
+        .filter(|u| !done.contains(&u.index))
+        .copied()
+        .collect();
+    let played: Result<Vec<UnitResult>, GradeError> = pool.install(|| {
+        todo.par_iter()
             .map_init(
                 || Seats {
                     bots: (0..job.bots.len()).map(|_| None).collect(),
                 },
-                play,
+                |seats, unit| {
+                    let r = play(seats, unit)?;
+                    if let Some(f) = &folder {
+                        f.keep(&r)?;
+                    }
+                    games_done.fetch_add(2 * unit.deals, Ordering::Relaxed);
+                    let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
+                    if let Some(hook) = ctx.unit_done {
+                        hook(n);
+                    }
+                    Ok(r)
+                },
             )
-            .collect::<Result<Vec<_>, _>>()
-    })?;
-    // Fold in plan order: the same sums for any thread count.
+            .collect()
+    });
+    let played = match (played, &folder) {
+        (Ok(p), _) => p,
+        (Err(e), Some(f)) => {
+            let n = games_done.load(Ordering::Relaxed);
+            return Err(match e {
+                GradeError::Interrupted => f.stop(n, None).err().unwrap_or(e),
+                e => {
+                    let _ = f.stop(n, Some(&e));
+                    e
+                }
+            });
+        }
+        (Err(e), None) => return Err(e),
+    };
+    results.extend(played);
+    // Fold in plan order: the same sums for any thread count, split or resume.
+    results.sort_by_key(|r| r.unit);
     let mut deals: Vec<Vec<DealGrade>> = vec![Vec::new(); job.bots.len()];
     let mut tallies: Vec<Tally> = (0..job.bots.len()).map(|_| Tally::new(2, 2)).collect();
-    let mut worst: Vec<Vec<Candidate>> = vec![Vec::new(); job.bots.len()];
+    let mut worst: Vec<Vec<Kept>> = vec![Vec::new(); job.bots.len()];
     for r in results {
         deals[r.bot].extend(r.deals);
         tallies[r.bot].merge(&r.tally);
@@ -586,10 +762,11 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
     } else {
         "RULES".to_string()
     };
-    Ok(GradeReport {
+    let report = GradeReport {
         tool: "aeroplane".into(),
         version: env!("CARGO_PKG_VERSION").into(),
         command: "grade".into(),
+        status: JobStatus::Complete,
         table: table_dir.clone(),
         table_checksum: format!("{:016x}", table.checksum()),
         rules,
@@ -610,7 +787,11 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
                 )
             })
             .collect(),
-    })
+    };
+    if let Some(f) = folder {
+        f.commit(&report, games_done.load(Ordering::Relaxed))?;
+    }
+    Ok(report)
 }
 
 /// A ratio `Σy / Σx` over deals with its delta-method interval, clustered by deal, cut to
@@ -644,7 +825,7 @@ fn bot_grade(
     spec: &BotSpec,
     deals: &[DealGrade],
     tally: &Tally,
-    worst: &[Candidate],
+    worst: &[Kept],
 ) -> BotGrade {
     let sum = |f: fn(&DealGrade) -> u32| deals.iter().map(|d| u64::from(f(d))).sum::<u64>();
     let decisions = sum(|d| d.decisions);
@@ -702,7 +883,10 @@ fn bot_grade(
         blunders: worst
             .iter()
             .enumerate()
-            .map(|(k, c)| blunder(k + 1, c))
+            .map(|(k, c)| Blunder {
+                rank: k + 1,
+                ..c.blunder.clone()
+            })
             .collect(),
     }
 }
@@ -712,24 +896,5 @@ fn scale(e: Estimate, k: f64) -> Estimate {
         value: e.value * k,
         low: e.low * k,
         high: e.high * k,
-    }
-}
-
-fn blunder(rank: usize, c: &Candidate) -> Blunder {
-    let mut setup = Setup::from(&c.game);
-    setup.roll = Some(c.roll);
-    Blunder {
-        rank,
-        game: c.game_index,
-        deal: c.game_index / 2,
-        seat: c.seat.index(),
-        turn: c.game.turns(),
-        roll: c.roll,
-        position: setup.to_string(),
-        chosen: c.chosen.to_string(),
-        best: c.best.to_string(),
-        chosen_equity: c.chosen_equity,
-        best_equity: c.best_equity,
-        loss_mp: c.loss * 1000.0,
     }
 }

@@ -134,6 +134,19 @@ pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
         dir: f.path.display().to_string(),
         message: "grade.json is missing: the grade report is drawn from it".into(),
     })?;
+    if let Some(status) = grade
+        .get("status")
+        .and_then(Value::as_str)
+        .filter(|s| *s != "complete")
+    {
+        return Err(ReportError::Folder {
+            dir: f.path.display().to_string(),
+            message: format!(
+                "grade.json says the grade is {status}, not complete: finish it with `aeroplane resume {}`, then draw its report",
+                f.path.display()
+            ),
+        });
+    }
     let s = |k: &str| {
         grade
             .get(k)

@@ -525,6 +525,28 @@ impl SolveRecord {
     }
 }
 
+/// Writes `solve.json`, the solve's status record, through the folder's spare space (so a
+/// full disk can still record a failure), as `run.json` is written for the other jobs.
+fn write_status(out: &OutputDir, record: &SolveRecord) -> Result<(), ExportError> {
+    let mut text = serde_json::to_string_pretty(record).expect("records serialize");
+    text.push('\n');
+    out.write_manifest(SOLVE_FILE, text.as_bytes())
+}
+
+/// The variant file written beside the table.
+pub const RULES_FILE: &str = "rules.toml";
+
+/// `rules.toml` beside the table: the variant with every option written out, to pass to
+/// `--rules`.
+fn write_rules(out: &OutputDir, rules: &Rules) -> Result<(), ExportError> {
+    use crate::RulesToml;
+    let text = format!(
+        "# The rules of this folder's table.bin: pass this file to --rules to play them.\n{}",
+        rules.to_toml()
+    );
+    out.write(RULES_FILE, text.as_bytes())
+}
+
 /// Peak resident memory of this process (Linux: `VmHWM` of `/proc/self/status`).
 pub fn peak_memory() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -544,9 +566,11 @@ pub fn solve(job: &SolveJob, ctx: &SolveContext) -> Result<SolveEnd, SolveError>
     };
     let result = run(job, ctx, &size, &mut record, &say);
     if let (Err(e), Some(out)) = (&result, ctx.out) {
+        // Best effort: the error matters more than a second failure to write (solve.json is
+        // written into space set aside, so a full disk still records it).
         record.status = SolveStatus::Failed;
         record.error = Some(e.to_string());
-        let _ = out.write_json(SOLVE_FILE, &record);
+        let _ = write_status(out, &record);
     }
     result
 }
@@ -585,7 +609,11 @@ fn run(
     if ctx.resume {
         let out = ctx.out.expect("a resume has its folder");
         let file = out.file(CHECKPOINT_FILE);
-        if file.exists() {
+        if std::fs::symlink_metadata(&file).is_err() {
+            say(
+                "the folder holds no solve.checkpoint (the solve stopped before keeping its first values): it starts again from the first sweep",
+            );
+        } else {
             let saved = Table::read(&file)?;
             let h = saved.header();
             if h.kind != "checkpoint" || h.rules != job.rules || *saved.reach() != reach {
@@ -604,8 +632,9 @@ fn run(
             say(&format!("resumed after sweep {}", h.sweeps));
         }
     }
+    record.status = SolveStatus::Running;
     if let Some(out) = ctx.out {
-        out.write_json(SOLVE_FILE, &*record)?;
+        write_status(out, record)?;
     }
     let t = Instant::now();
     let mut last_checkpoint = Instant::now();
@@ -636,7 +665,7 @@ fn run(
                 values,
             );
             out.write(CHECKPOINT_FILE, &table.encode())?;
-            out.write_json(SOLVE_FILE, record)?;
+            write_status(out, record)?;
         }
         Ok(())
     };
@@ -669,7 +698,10 @@ fn run(
                 sweeps: record.sweeps,
             });
         }
-        if change >= job.tolerance && last_checkpoint.elapsed() >= ctx.checkpoint_every {
+        // Under the crash-point test hook, after every sweep: the same steps in every run.
+        let due =
+            last_checkpoint.elapsed() >= ctx.checkpoint_every || crate::export::fsops::testing();
+        if change >= job.tolerance && due {
             save(record, &solver.values)?;
             last_checkpoint = Instant::now();
         }
@@ -699,7 +731,9 @@ fn run(
     }
     if let Some(out) = ctx.out {
         out.write(TABLE_FILE, &bytes)?;
-        out.remove(CHECKPOINT_FILE)?;
+        write_rules(out, &job.rules)?;
+        // The table and rules.toml are on the disk, under their names, before the commit.
+        out.sync()?;
     }
     seconds.check_and_write = t.elapsed().as_secs_f64();
     seconds.total = started.elapsed().as_secs_f64();
@@ -729,7 +763,11 @@ fn run(
         resumed_from_sweep: resumed_from,
     });
     if let Some(out) = ctx.out {
-        out.write_json(SOLVE_FILE, &*record)?;
+        // The commit; then the checkpoint goes (a stop in between leaves a complete solve
+        // that `aeroplane resume` finishes again, to identical files).
+        write_status(out, record)?;
+        out.remove(CHECKPOINT_FILE)?;
+        out.sync()?;
     }
     Ok(SolveEnd::Complete(
         Box::new(record.clone()),

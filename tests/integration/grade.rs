@@ -203,3 +203,77 @@ fn grade_refuses_what_it_cannot_grade() {
         .code(2)
         .stderr(predicate::str::contains("cannot play these rules"));
 }
+
+/// A grade stopped by a signal keeps its finished units; `aeroplane resume` ends with exactly
+/// the files of an uninterrupted grade.
+#[test]
+fn an_interrupted_grade_resumes_to_the_same_files() {
+    let tmp = TempDir::new().unwrap();
+    let table = tmp.path().join("classic-1");
+    aeroplane()
+        .args(["solve", "--rules", "classic", "--planes", "1", "--out"])
+        .arg(&table)
+        .assert()
+        .success();
+    let args = |out: &Path| {
+        let mut a = aeroplane();
+        a.args(["grade", "--table"])
+            .arg(&table)
+            .args(["--bots", "random,expectimax:depth=1", "--games", "60"])
+            .args(["--chunk-size", "5", "--threads", "1", "-q", "--out"])
+            .arg(out);
+        a
+    };
+    let whole = tmp.path().join("whole");
+    args(&whole).assert().success();
+    let stopped = tmp.path().join("stopped");
+    args(&stopped)
+        .env("AEROPLANE_TEST_SIGNAL_AFTER_UNITS", "4")
+        .assert()
+        .code(130)
+        .stderr(predicate::str::contains("aeroplane resume"));
+    assert!(stopped.join("grade.checkpoint").exists());
+    // grade.json says where the grade stands, with the job to go on with.
+    let status: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(stopped.join("grade.json")).unwrap())
+            .unwrap();
+    assert_eq!(status["status"], "interrupted");
+    assert_eq!(status["games_played"], 4 * 2 * 5);
+    assert_eq!(status["job"]["deals"], 60);
+    assert!(!stopped.join("grade.csv").exists());
+    aeroplane()
+        .arg("report")
+        .arg(&stopped)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("interrupted, not complete"));
+    // Not overwritten by accident.
+    args(&stopped)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unfinished job"));
+    aeroplane()
+        .arg("resume")
+        .arg(&stopped)
+        .arg("-q")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("error rate"));
+    assert!(!stopped.join("grade.checkpoint").exists());
+    // Complete: nothing more to resume.
+    aeroplane()
+        .arg("resume")
+        .arg(&stopped)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "complete grade: nothing to resume",
+        ));
+    for file in ["grade.json", "grade.csv", "blunders.csv"] {
+        assert_eq!(
+            std::fs::read(whole.join(file)).unwrap(),
+            std::fs::read(stopped.join(file)).unwrap(),
+            "{file}"
+        );
+    }
+}
