@@ -35,9 +35,7 @@ use serde::{Deserialize, Serialize};
 use aeroplane_core::{Bot, BotFault, Game, GameRecord, MAX_MOVES, Move, Rules, Seat, Setup};
 
 use crate::bots::BotSpec;
-use crate::export::{
-    CheckpointError, ExportError, JobStatus, ManifestBot, ManifestError, OutputDir,
-};
+use crate::export::{CheckpointError, ExportError, ManifestBot, ManifestError, OutputDir};
 use crate::runner::{RunError, RunSpec};
 use crate::solve::{Table, TableError};
 use crate::stats::{Played, Summary, Tally};
@@ -347,7 +345,8 @@ pub struct BotGrade {
     pub blunders: Vec<Blunder>,
 }
 
-/// What `aeroplane grade` reports (and writes as `grade.json`).
+/// What `aeroplane grade` reports (and writes as `grade.json` when it is complete: without a
+/// `status`, which only an unfinished grade's `grade.json`, a [`GradeStatus`], has).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GradeReport {
     /// Always `aeroplane`.
@@ -356,8 +355,6 @@ pub struct GradeReport {
     pub version: String,
     /// Always `grade`.
     pub command: String,
-    /// Always `complete` (an unfinished grade's `grade.json` is a [`GradeStatus`]).
-    pub status: JobStatus,
     /// The table graded against.
     pub table: String,
     /// Its checksum, hex.
@@ -766,7 +763,6 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
         tool: "aeroplane".into(),
         version: env!("CARGO_PKG_VERSION").into(),
         command: "grade".into(),
-        status: JobStatus::Complete,
         table: table_dir.clone(),
         table_checksum: format!("{:016x}", table.checksum()),
         rules,
