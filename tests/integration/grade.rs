@@ -247,6 +247,24 @@ fn an_interrupted_grade_resumes_to_the_same_files() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("interrupted, not complete"));
+    // A checkpoint of another grade is refused, naming what differs.
+    let edited = tmp.path().join("edited");
+    std::fs::create_dir(&edited).unwrap();
+    for f in ["grade.json", "grade.checkpoint"] {
+        std::fs::copy(stopped.join(f), edited.join(f)).unwrap();
+    }
+    let text = std::fs::read_to_string(edited.join("grade.json")).unwrap();
+    std::fs::write(
+        edited.join("grade.json"),
+        text.replace("\"seed\": 1,", "\"seed\": 2,"),
+    )
+    .unwrap();
+    aeroplane()
+        .arg("resume")
+        .arg(&edited)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("belongs to another grade: seed differ"));
     // Not overwritten by accident.
     args(&stopped)
         .assert()
