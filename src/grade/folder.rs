@@ -19,6 +19,7 @@ use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 
+use crate::experiment::chain;
 use crate::export::{Checkpoint, CheckpointError, JobStatus, OutputDir};
 
 use super::{GRADE_CHECKPOINT, GRADE_FILE, GradeError, GradeRecord, GradeReport, UnitResult};
@@ -277,19 +278,4 @@ fn write_status(dir: &OutputDir, status: &GradeStatus) -> Result<(), GradeError>
     text.push('\n');
     dir.write_manifest(GRADE_FILE, text.as_bytes())?;
     Ok(())
-}
-
-/// An error with its causes, as one line.
-fn chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut cause = e.source();
-    while let Some(c) = cause {
-        let c_text = c.to_string();
-        if !text.contains(&c_text) {
-            text.push_str(": ");
-            text.push_str(&c_text);
-        }
-        cause = c.source();
-    }
-    text
 }

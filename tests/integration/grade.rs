@@ -264,7 +264,9 @@ fn an_interrupted_grade_resumes_to_the_same_files() {
         .arg(&edited)
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("belongs to another grade: seed differ"));
+        .stderr(predicate::str::contains(
+            "belongs to another grade: seed differ",
+        ));
     // Not overwritten by accident.
     args(&stopped)
         .assert()
