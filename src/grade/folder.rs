@@ -157,7 +157,7 @@ impl<'a> Folder<'a> {
             return Err(GradeError::Resume {
                 dir: crate::excerpt::path(dir.path()),
                 why: format!(
-                    "{} belongs to another grade: {} differ from grade.json (or the table changed); start again with --force",
+                    "{} belongs to another grade: {} differ from grade.json (or the table changed); start again, replacing the folder (the setting `force`)",
                     crate::excerpt::path(&cp),
                     differ.join(", ")
                 ),

@@ -569,7 +569,9 @@ struct Seats {
 /// Grades every bot of `job`; see the module documentation.
 pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeError> {
     if job.bots.is_empty() {
-        return Err(GradeError::Job("no bots to grade: give --bots".into()));
+        return Err(GradeError::Job(
+            "no bots to grade: give the setting `bots`".into(),
+        ));
     }
     if job.deals == 0 {
         return Err(GradeError::Job(

@@ -17,6 +17,7 @@
 //! | sweep | [`sweep`] | seat advantage and mean length per value of each option |
 //! | league | [`league`] | ratings, head-to-head heat map |
 //! | grade | [`grade`] | loss per decision per bot, error against search depth or iterations, worst blunders |
+//! | tune | [`tune`] | each parameter over the iterations, the match results, the confirming SPRT |
 
 mod chart;
 mod grade;
@@ -26,6 +27,7 @@ mod load;
 mod run;
 mod sprt;
 mod sweep;
+mod tune;
 
 use std::path::{Path, PathBuf};
 
@@ -81,6 +83,7 @@ pub fn render(dir: &Path) -> Result<String, ReportError> {
         Kind::Sweep => sweep::render(&folder),
         Kind::League => league::render(&folder),
         Kind::Grade => grade::render(&folder),
+        Kind::Tune => tune::render(&folder),
     }?;
     Ok(visible_controls(page))
 }

@@ -95,7 +95,7 @@ pub enum SolveError {
     Players(usize),
     /// The state space does not fit.
     #[error(
-        "{planes} planes per seat make {states} chance nodes to index ({positions} positions a plane can be on, {configs} configurations per seat); solving needs about {need} of memory, more than the limit of {limit} (--memory-limit; the presets with 2 planes need under 400 MiB)"
+        "{planes} planes per seat make {states} chance nodes to index ({positions} positions a plane can be on, {configs} configurations per seat); solving needs about {need} of memory, more than the limit of {limit} (the setting `memory_limit`; the presets with 2 planes need under 400 MiB)"
     )]
     TooLarge {
         /// Planes per seat.

@@ -624,7 +624,7 @@ fn table_file(path: &Path) -> Result<PathBuf, TableError> {
             path.display()
         )
     } else {
-        ": give the --out folder of `aeroplane solve` (or its table.bin)".to_string()
+        ": give the output folder of a solve (its setting `out`), or its table.bin".to_string()
     };
     Err(TableError::Missing {
         path: path.display().to_string(),
