@@ -269,7 +269,7 @@ fn a_table_reloads_with_its_checksum_and_refuses_damage() {
     let e = Table::load(tmp.path()).unwrap_err();
     assert!(
         e.to_string()
-            .contains("give the --out folder of `aeroplane solve`"),
+            .contains("give the output folder of a solve (its setting `out`)"),
         "{e}"
     );
     // The exact bot says so, before any game, and exits 2.
