@@ -85,7 +85,7 @@ pub use rules::{
     End, LaunchRolls, Overshoot, Preset, RuleOption, Rules, RulesBuilder, RulesError, RulesSpec,
     Setting, Specials, Stacking, ThreeSixes,
 };
-pub use setup::Setup;
+pub use setup::{Setup, resting_steps};
 pub use setup_error::{SetupError, StepProblem};
 pub use state::{ActionId, ActionList, NUM_ACTIONS, Player};
 

@@ -298,9 +298,10 @@ impl From<Game> for Setup {
     }
 }
 
-/// The steps a plane can stand on under `rules`, as a bit set: the take-off cell and every
-/// step a move can end on (a plane never stops where a jump or a compulsory flight starts).
-pub(crate) fn resting_steps(rules: &Rules) -> u64 {
+/// The steps a plane can stand on under `rules`, as a bit set (bit `s` for step `s`): the
+/// take-off cell and every step a move can end on, up to the centre (a plane never stops where
+/// a jump or a compulsory flight starts). The hangar is not a step and is not in the set.
+pub fn resting_steps(rules: &Rules) -> u64 {
     let chains = chain::table(rules.specials, rules.flight_optional);
     let mut set = 1u64 << TAKE_OFF;
     for t in 1..=rules.centre() as usize {

@@ -4,6 +4,7 @@
 //! `aeroplane-core`; the search bots, the bot programs and the registry of names live here.
 
 pub mod eval;
+pub mod exact;
 pub mod expectimax;
 pub mod external;
 pub mod mcts;

@@ -47,7 +47,13 @@ pub enum ParamKind {
     },
     /// One of these words.
     Word(&'static [&'static str]),
+    /// A path to a file or folder (free text without control characters, at most
+    /// [`MAX_PATH_PARAM`] bytes). A path parameter whose default is empty must be given.
+    Path,
 }
+
+/// The longest path a path parameter takes.
+pub const MAX_PATH_PARAM: usize = 4096;
 
 /// One parameter of a bot kind.
 #[derive(Clone, Debug)]
@@ -69,15 +75,19 @@ impl ParamDef {
             ParamKind::Int { min, max } => format!("an integer from {min} to {max}"),
             ParamKind::Float { min, max } => format!("a number from {min} to {max}"),
             ParamKind::Word(words) => format!("one of {}", words.join(", ")),
+            ParamKind::Path => format!(
+                "a path (a file or folder; at most {MAX_PATH_PARAM} bytes, no control characters)"
+            ),
         }
     }
 
-    /// The bounds of a numeric parameter and whether it takes integers; `None` for words.
+    /// The bounds of a numeric parameter and whether it takes integers; `None` for words and
+    /// paths.
     pub fn bounds(&self) -> Option<(f64, f64, bool)> {
         match self.kind {
             ParamKind::Int { min, max } => Some((min as f64, max as f64, true)),
             ParamKind::Float { min, max } => Some((min, max, false)),
-            ParamKind::Word(_) => None,
+            ParamKind::Word(_) | ParamKind::Path => None,
         }
     }
 
@@ -90,7 +100,7 @@ impl ParamDef {
             ParamKind::Float { min, max } => {
                 (x.is_finite() && (min..=max).contains(&x)).then_some(ParamValue::Float(x))
             }
-            ParamKind::Word(_) => None,
+            ParamKind::Word(_) | ParamKind::Path => None,
         }
     }
 
@@ -110,6 +120,10 @@ impl ParamDef {
             ParamKind::Word(words) => words
                 .contains(&text)
                 .then(|| ParamValue::Word(text.to_string())),
+            ParamKind::Path => (!text.is_empty()
+                && text.len() <= MAX_PATH_PARAM
+                && !text.chars().any(char::is_control))
+            .then(|| ParamValue::Word(text.to_string())),
         }
     }
 }
@@ -140,7 +154,7 @@ impl Params {
             other => panic!("parameter {name} is not a number: {other:?}"),
         }
     }
-    /// A word parameter.
+    /// A word (or path) parameter.
     ///
     /// # Panics
     /// If the kind does not declare `name` as a word.

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use super::external::{ExternalBot, ExternalSpec, ProfileKeys};
 pub use super::params::{ParamDef, ParamKind, ParamValue, Params};
-use super::{Bot, Greedy, RandomBot, expectimax, mcts, montecarlo};
+use super::{Bot, Greedy, RandomBot, exact, expectimax, mcts, montecarlo};
 
 /// A kind of bot: its name, its parameters, and how to build one.
 pub struct KindDef {
@@ -57,7 +57,7 @@ pub fn kinds_with_param(name: &str) -> Vec<&'static str> {
 /// parameters it checks; its `[params]` go to the program as they are.
 pub const EXTERNAL: &str = "external";
 
-static KINDS: [KindDef; 6] = [
+static KINDS: [KindDef; 7] = [
     KindDef {
         name: "random",
         summary: "uniform among the distinct legal moves",
@@ -87,6 +87,12 @@ static KINDS: [KindDef; 6] = [
         summary: "UCT tree search with explicit chance nodes and per-seat rewards",
         params: &mcts::PARAMS,
         build: mcts::build,
+    },
+    KindDef {
+        name: "exact",
+        summary: "perfect play: the best move by the value table of `aeroplane solve` (small two-player variants)",
+        params: &exact::PARAMS,
+        build: exact::build,
     },
     KindDef {
         name: EXTERNAL,
@@ -157,6 +163,18 @@ pub struct BotSpec {
 }
 
 impl BotSpec {
+    /// Whether the bot can play games of `rules` with `players` players, checked before any
+    /// game is played: an `exact` bot needs a table of exactly these rules.
+    pub fn check_fit(&self, rules: &aeroplane_core::Rules, players: usize) -> Result<(), BotError> {
+        if self.kind == "exact" {
+            exact::check(&self.params, rules, players).map_err(|message| BotError::Unfit {
+                bot: self.name.clone(),
+                message,
+            })?;
+        }
+        Ok(())
+    }
+
     /// Builds a fresh bot.
     pub fn build(&self) -> Box<dyn Bot> {
         if let Some(ext) = &self.external {
@@ -220,7 +238,7 @@ impl BotSpec {
             }
             overrides.push((k.to_string(), v.trim().to_string()));
         }
-        let mut spec = resolve(
+        let mut spec = resolve_partial(
             &profile.name,
             &profile.kind,
             &profile.params,
@@ -254,6 +272,7 @@ impl BotSpec {
             }
             spec.name = text.to_string();
         }
+        require_all(&spec, &profile.origin)?;
         Ok(spec)
     }
 }
@@ -290,6 +309,8 @@ struct ProfileFile {
     env: BTreeMap<String, String>,
     timeout_ms: Option<u64>,
     startup_timeout_ms: Option<u64>,
+    // Kind `exact` only: the same as `[params] table`.
+    table: Option<String>,
 }
 
 /// A parameter of an external bot: an integer, else a number, else a word.
@@ -306,10 +327,26 @@ fn free_value(text: &str) -> ParamValue {
 impl Profile {
     /// Parses a profile file's text; `name` and `origin` (its path) name it in errors.
     pub fn parse(name: &str, origin: &str, text: &str) -> Result<Profile, BotError> {
-        let file: ProfileFile = toml::from_str(text).map_err(|e| BotError::Profile {
+        let mut file: ProfileFile = toml::from_str(text).map_err(|e| BotError::Profile {
             origin: origin.to_string(),
             message: aeroplane_core::excerpt::clip_message(e),
         })?;
+        if let Some(table) = file.table.take() {
+            let bad = |message: &str| BotError::Profile {
+                origin: origin.to_string(),
+                message: message.to_string(),
+            };
+            if file.kind != "exact" {
+                return Err(bad("`table` is a key of bots of kind `exact` only"));
+            }
+            if file.params.contains_key("table") {
+                return Err(bad(
+                    "`table` is given twice (as a key and in [params]): give it once",
+                ));
+            }
+            file.params
+                .insert("table".to_string(), toml::Value::String(table));
+        }
         let external = ProfileKeys {
             command: file.command,
             cwd: file.cwd,
@@ -389,8 +426,40 @@ fn check_name(name: &str) -> Result<(), BotError> {
     Ok(())
 }
 
-/// Checks a profile's kind and parameters and fills in defaults.
+/// Checks a profile's kind and parameters and fills in defaults; a parameter without a default
+/// must be given.
 pub fn resolve(
+    name: &str,
+    kind: &str,
+    given: &BTreeMap<String, toml::Value>,
+    origin: &str,
+) -> Result<BotSpec, BotError> {
+    let spec = resolve_partial(name, kind, given, origin)?;
+    require_all(&spec, origin)?;
+    Ok(spec)
+}
+
+/// Fails when a parameter without a default is missing from `spec`.
+fn require_all(spec: &BotSpec, origin: &str) -> Result<(), BotError> {
+    let Some(def) = find_kind(&spec.kind) else {
+        return Ok(());
+    };
+    for p in def.params {
+        if p.default.is_empty() && spec.params.iter().all(|(k, _)| k != p.name) {
+            return Err(BotError::MissingParam {
+                origin: origin.to_string(),
+                kind: def.name,
+                param: p.name,
+                help: p.help,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// [`resolve`] that leaves parameters without a default unset when they are not given (inline
+/// parameters may give them).
+fn resolve_partial(
     name: &str,
     kind: &str,
     given: &BTreeMap<String, toml::Value>,
@@ -438,7 +507,7 @@ pub fn resolve(
                     ParamKind::Float { .. },
                     toml::Value::Integer(_) | toml::Value::Float(_)
                 )
-                | (ParamKind::Word(_), toml::Value::String(_))
+                | (ParamKind::Word(_) | ParamKind::Path, toml::Value::String(_))
         );
         let text = match v {
             toml::Value::String(s) => s.clone(),
@@ -457,7 +526,7 @@ pub fn resolve(
         params.insert(k.clone(), value);
     }
     for p in def.params {
-        if !params.contains_key(p.name) {
+        if !params.contains_key(p.name) && !p.default.is_empty() {
             let v = p.parse(p.default).expect("defaults are valid");
             params.insert(p.name.to_string(), v);
         }
@@ -547,6 +616,28 @@ pub enum BotError {
         bot: String,
         /// The repeated parameter.
         param: String,
+    },
+    /// A parameter without a default that was not given.
+    #[error(
+        "{origin}: bot kind `{kind}` needs parameter `{param}`: {help} (e.g. {kind}:{param}=...)"
+    )]
+    MissingParam {
+        /// Where.
+        origin: String,
+        /// The kind.
+        kind: &'static str,
+        /// The parameter.
+        param: &'static str,
+        /// What it is.
+        help: &'static str,
+    },
+    /// A bot that cannot play the run's rules.
+    #[error("bot `{bot}` cannot play these rules: {message}")]
+    Unfit {
+        /// The bot.
+        bot: String,
+        /// Why not.
+        message: String,
     },
     /// A plug-in kind whose name is taken.
     #[error("a bot kind named `{0}` exists already")]

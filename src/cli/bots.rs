@@ -111,7 +111,14 @@ pub fn run(args: BotsArgs) -> anyhow::Result<ExitCode> {
         .map(|kind| {
             kind.params
                 .iter()
-                .map(|p| (p.name, allowed(p.kind), p.default, p.help))
+                .map(|p| {
+                    let default = if p.default.is_empty() {
+                        "none"
+                    } else {
+                        p.default
+                    };
+                    (p.name, allowed(p.kind), default, p.help)
+                })
                 .collect()
         })
         .collect();
@@ -137,6 +144,7 @@ fn allowed(kind: ParamKind) -> String {
         ParamKind::Int { min, max } => format!("integer {min}..={max}"),
         ParamKind::Float { min, max } => format!("number {min}..={max}"),
         ParamKind::Word(words) => words.join("|"),
+        ParamKind::Path => "path".to_string(),
     }
 }
 

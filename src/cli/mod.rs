@@ -13,6 +13,7 @@ mod bench;
 mod bots;
 mod common;
 mod external;
+mod grade;
 mod league;
 mod perft;
 mod progress;
@@ -21,6 +22,7 @@ mod report;
 mod resume;
 mod run;
 mod signals;
+mod solve;
 mod sweep;
 mod tune;
 pub mod words;
@@ -63,6 +65,10 @@ enum Command {
     Rules(common::RulesArgs),
     /// Count the leaves of the game tree to a depth (a check of the move generator).
     Perft(perft::PerftArgs),
+    /// Solve a small two-player variant exactly: every position's value under perfect play.
+    Solve(Box<solve::SolveArgs>),
+    /// Measure bots against perfect play: error rates and equity lost at every decision.
+    Grade(Box<grade::GradeArgs>),
 }
 
 /// Parses the command line and runs the subcommand.
@@ -81,5 +87,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Rules(args) => common::print_rules(args),
         Command::Bots(args) => bots::run(args),
         Command::Perft(args) => perft::run(args),
+        Command::Solve(args) => solve::run(*args),
+        Command::Grade(args) => grade::run(*args),
     }
 }

@@ -87,6 +87,16 @@ fn read_job(dir: &std::path::Path) -> anyhow::Result<(Manifest, Job)> {
 
 /// Runs `aeroplane resume`: finishes the job in a folder from whatever state a stop left.
 pub fn resume(args: ResumeArgs) -> anyhow::Result<ExitCode> {
+    if args.dir.join(aeroplane::solve::SOLVE_FILE).is_file()
+        && !args.dir.join(MANIFEST_FILE).exists()
+    {
+        return super::solve::resume(&args.dir, args.quiet);
+    }
+    if args.dir.join(aeroplane::grade::GRADE_FILE).is_file()
+        && !args.dir.join(MANIFEST_FILE).exists()
+    {
+        return super::grade::resume(&args.dir, args.quiet);
+    }
     let (m, mut job) = read_job(&args.dir)?;
     let has_checkpoint = std::fs::symlink_metadata(args.dir.join(CHECKPOINT_FILE)).is_ok();
     if let Some(merge) = &m.merge {

@@ -2,7 +2,7 @@
 //! and the Python keywords); the command line says the flag instead.
 
 /// The settings the library's messages name, each a flag of this command line.
-const FLAGS: [&str; 15] = [
+const FLAGS: [&str; 16] = [
     "allow_partial",
     "bootstrap",
     "bots",
@@ -10,6 +10,7 @@ const FLAGS: [&str; 15] = [
     "compare",
     "force",
     "log_games",
+    "memory_limit",
     "out",
     "per_game",
     "players",

@@ -720,7 +720,7 @@ fn names(lineup: &[crate::bots::registry::BotSpec]) -> Vec<String> {
 }
 
 /// An error with its causes, as one line.
-fn chain(e: &dyn std::error::Error) -> String {
+pub(crate) fn chain(e: &dyn std::error::Error) -> String {
     let mut text = e.to_string();
     let mut cause = e.source();
     while let Some(c) = cause {

@@ -259,6 +259,54 @@ pub struct ManifestBot {
     pub external: Option<crate::bots::external::ExternalSpec>,
 }
 
+impl From<&crate::bots::registry::BotSpec> for ManifestBot {
+    fn from(b: &crate::bots::registry::BotSpec) -> ManifestBot {
+        ManifestBot {
+            name: b.name.clone(),
+            kind: b.kind.clone(),
+            params: b
+                .params
+                .iter()
+                .map(|(k, v)| (k.to_string(), serde_json::to_value(v).expect("param")))
+                .collect(),
+            external: b.external.clone(),
+        }
+    }
+}
+
+impl ManifestBot {
+    /// The bot, its kind and parameters checked again; `file` and `index` name it in errors.
+    pub fn spec(
+        &self,
+        file: &str,
+        index: usize,
+    ) -> Result<crate::bots::registry::BotSpec, ManifestError> {
+        let params = self
+            .params
+            .iter()
+            .map(|(k, v)| (k.clone(), json_to_toml(v)))
+            .collect();
+        let err = |source| ManifestError::Bot {
+            file: file.to_string(),
+            index,
+            source: Box::new(source),
+        };
+        let mut spec = resolve(&self.name, &self.kind, &params, file).map_err(err)?;
+        if spec.kind == crate::bots::registry::EXTERNAL {
+            spec.external = Some(self.external.clone().ok_or_else(|| {
+                err(BotError::Profile {
+                    origin: file.to_string(),
+                    message: format!(
+                        "bot {} of kind external has no `external` command",
+                        self.name
+                    ),
+                })
+            })?);
+        }
+        Ok(spec)
+    }
+}
+
 /// Why a manifest could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ManifestError {
@@ -302,20 +350,7 @@ impl Manifest {
             error: None,
             rules_name: rules_name.to_string(),
             rules: serde_json::to_value(spec.rules).expect("rules serialize"),
-            bots: spec
-                .lineup
-                .iter()
-                .map(|b| ManifestBot {
-                    name: b.name.clone(),
-                    kind: b.kind.clone(),
-                    params: b
-                        .params
-                        .iter()
-                        .map(|(k, v)| (k.to_string(), serde_json::to_value(v).expect("param")))
-                        .collect(),
-                    external: b.external.clone(),
-                })
-                .collect(),
+            bots: spec.lineup.iter().map(ManifestBot::from).collect(),
             players: spec.players(),
             seed: spec.seed,
             first_game: spec.first_deal,
@@ -466,31 +501,7 @@ impl Manifest {
         self.bots
             .iter()
             .enumerate()
-            .map(|(index, b)| {
-                let params = b
-                    .params
-                    .iter()
-                    .map(|(k, v)| (k.clone(), json_to_toml(v)))
-                    .collect();
-                let err = |source| ManifestError::Bot {
-                    file: file.to_string(),
-                    index,
-                    source: Box::new(source),
-                };
-                let mut spec = resolve(&b.name, &b.kind, &params, file).map_err(err)?;
-                if spec.kind == crate::bots::registry::EXTERNAL {
-                    spec.external = Some(b.external.clone().ok_or_else(|| {
-                        err(BotError::Profile {
-                            origin: file.to_string(),
-                            message: format!(
-                                "bot {} of kind external has no `external` command",
-                                b.name
-                            ),
-                        })
-                    })?);
-                }
-                Ok(spec)
-            })
+            .map(|(index, b)| b.spec(file, index))
             .collect::<Result<Vec<_>, _>>()
     }
 

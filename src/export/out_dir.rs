@@ -38,7 +38,7 @@ pub const VIEWER_FILES: [&str; 4] = [
 /// Files (and suffixes) this tool writes into an output directory: what `--force` removes and
 /// what makes a directory count as holding results (with [`VIEWER_FILES`] and the decision
 /// log `run.json` names).
-pub const OWN_FILES: [&str; 30] = [
+pub const OWN_FILES: [&str; 38] = [
     "run.json",
     "summary.json",
     "summary.csv",
@@ -69,6 +69,14 @@ pub const OWN_FILES: [&str; 30] = [
     "PARTIAL-league.csv",
     "PARTIAL-pairs.csv",
     "PARTIAL-forfeits.csv",
+    "solve.json",
+    "table.bin",
+    "solve.checkpoint",
+    "rules.toml",
+    "grade.json",
+    "grade.csv",
+    "blunders.csv",
+    "grade.checkpoint",
 ];
 
 /// What a table's file is called in the folder of a partial merge: the name says the table
@@ -161,7 +169,10 @@ impl OutputDir {
         let found = dir.own_files();
         if !found.is_empty() {
             if !force {
-                let hint = if found.iter().any(|f| f == "checkpoint") {
+                let hint = if ["checkpoint", "solve.checkpoint", "grade.checkpoint"]
+                    .iter()
+                    .any(|c| found.iter().any(|f| f == c))
+                {
                     format!(
                         "it holds an unfinished job: to finish it, run `aeroplane resume {}`; or ",
                         crate::excerpt::path(path)
@@ -266,6 +277,7 @@ impl OutputDir {
     /// Removes one of this tool's files (the checkpoint of a finished job).
     pub fn remove(&self, name: &str) -> Result<(), ExportError> {
         let p = self.file(name);
+        self.written.lock().expect("lock").retain(|w| *w != name);
         fsops::remove(&p).map_err(|e| ExportError::doing("remove", &p, e))
     }
 

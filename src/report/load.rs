@@ -18,6 +18,8 @@ pub enum Kind {
     Sweep,
     /// `aeroplane league`.
     League,
+    /// `aeroplane grade`.
+    Grade,
     /// `aeroplane tune`.
     Tune,
 }
@@ -124,6 +126,8 @@ pub(crate) struct Folder {
     pub summary: Option<Value>,
     /// `sprt.json`, if present.
     pub sprt: Option<Value>,
+    /// `grade.json`, if present.
+    pub grade: Option<Value>,
 }
 
 fn read_json(path: &Path) -> Result<Option<Value>, ReportError> {
@@ -156,6 +160,7 @@ impl Folder {
             manifest: read_json(&path.join("run.json"))?,
             summary: read_json(&path.join("summary.json"))?,
             sprt: read_json(&path.join("sprt.json"))?,
+            grade: read_json(&path.join("grade.json"))?,
         })
     }
 
@@ -211,6 +216,9 @@ impl Folder {
 
     /// Which job wrote the folder: from run.json, else summary.json, else the files present.
     pub fn kind(&self) -> Result<Kind, ReportError> {
+        if self.manifest.is_none() && self.grade.is_some() {
+            return Ok(Kind::Grade);
+        }
         if let Some(m) = &self.manifest {
             match m.get("command").and_then(Value::as_str).unwrap_or("run") {
                 "sweep" => return Ok(Kind::Sweep),
@@ -249,7 +257,7 @@ impl Folder {
         } else {
             Err(ReportError::Folder {
                 dir: self.path.display().to_string(),
-                message: "holds no results of aeroplane (no run.json, summary.json, summary.csv, sweep.csv or league.csv)".into(),
+                message: "holds no results of aeroplane (no run.json, summary.json, summary.csv, sweep.csv, league.csv or grade.json)".into(),
             })
         }
     }

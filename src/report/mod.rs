@@ -16,9 +16,11 @@
 //! | run --sprt | [`sprt`] | the run's charts and the LLR path against the bounds |
 //! | sweep | [`sweep`] | seat advantage and mean length per value of each option |
 //! | league | [`league`] | ratings, head-to-head heat map |
+//! | grade | [`grade`] | loss per decision per bot, error against search depth or iterations, worst blunders |
 //! | tune | [`tune`] | each parameter over the iterations, the match results, the confirming SPRT |
 
 mod chart;
+mod grade;
 mod html;
 mod league;
 mod load;
@@ -83,6 +85,7 @@ pub fn render(dir: &Path) -> Result<String, ReportError> {
         Kind::Sprt => sprt::render(&folder),
         Kind::Sweep => sweep::render(&folder),
         Kind::League => league::render(&folder),
+        Kind::Grade => grade::render(&folder),
         Kind::Tune => tune::render(&folder),
     }?;
     Ok(visible_controls(page))

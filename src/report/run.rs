@@ -100,6 +100,7 @@ pub(crate) fn footer(f: &Folder) -> String {
     let version = f
         .manifest_field("version")
         .or_else(|| f.summary.as_ref().and_then(|s| s.get("version")))
+        .or_else(|| f.grade.as_ref().and_then(|s| s.get("version")))
         .and_then(Value::as_str)
         .unwrap_or("unknown");
     format!(

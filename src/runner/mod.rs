@@ -39,6 +39,10 @@ pub enum RunError {
         "the lineup has {0} bot(s): give one bot per seat, 2, 3 or 4 of them (e.g. greedy,random,random,random)"
     )]
     Players(usize),
+    /// A bot of the lineup cannot play the rules (an `exact` bot with a table of other
+    /// rules).
+    #[error(transparent)]
+    Lineup(crate::bots::BotError),
     /// Game indices would overflow.
     #[error("first game + games is too large: game indices must fit in 64 bits")]
     TooManyGames,

@@ -41,7 +41,8 @@ pub struct RunSpec {
 }
 
 impl RunSpec {
-    /// Checks the spec: at least one deal, 2 to 4 bots, game indices within `u64`.
+    /// Checks the spec: at least one deal, 2 to 4 bots, game indices within `u64`, every bot
+    /// able to play the rules (an `exact` bot's table solves them).
     pub fn validate(&self) -> Result<(), RunError> {
         if self.deals == 0 {
             return Err(RunError::NoGames);
@@ -53,6 +54,10 @@ impl RunSpec {
             .checked_add(self.deals)
             .and_then(|end| end.checked_mul(self.games_per_deal()))
             .ok_or(RunError::TooManyGames)?;
+        for bot in &self.lineup {
+            bot.check_fit(&self.rules, self.players())
+                .map_err(RunError::Lineup)?;
+        }
         Ok(())
     }
 

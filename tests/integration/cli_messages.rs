@@ -77,7 +77,7 @@ fn mistyped_names_get_a_suggestion() {
 fn distant_names_list_what_exists_without_a_suggestion() {
     let stderr = fails(&["run", "--bots", "greedy,wizard", "--games", "1"]);
     assert!(
-        stderr.contains("unknown bot `wizard`: known bots are expectimax, "),
+        stderr.contains("unknown bot `wizard`: known bots are exact, expectimax, "),
         "{stderr}"
     );
     assert!(!stderr.contains("did you mean"), "{stderr}");

@@ -1,4 +1,4 @@
-//! The crash-point harness: every job kind (a tune too) is stopped at file-system steps of its life (by the
+//! The crash-point harness: every job kind (a tune, a solve and a grade too) is stopped at file-system steps of its life (by the
 //! test hook `AEROPLANE_TEST_FAULT`: `kill@N` is a `kill -9` just before step N, `enospc@N` a
 //! disk that is full from step N on), then recovered the way a user would (`aeroplane resume
 //! DIR`, or the command again where no run.json was written), and its folder and stdout must
@@ -40,10 +40,12 @@ fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     v
 }
 
-fn status(dir: &Path) -> Option<String> {
-    let text = fs::read_to_string(dir.join("run.json")).ok()?;
+/// The job's status as its record says it (`run.json`, or `solve.json`, `grade.json`).
+fn status(dir: &Path, file: &str) -> Option<String> {
+    let text = fs::read_to_string(dir.join(file)).ok()?;
     let m: serde_json::Value = serde_json::from_str(&text).ok()?;
-    Some(m["status"].as_str()?.to_string())
+    // A complete grade.json is the grade's report, without a status.
+    Some(m["status"].as_str().unwrap_or("complete").to_string())
 }
 
 /// A job kind: its command (without `--out DIR`), and for a merge the shards' command.
@@ -51,6 +53,12 @@ struct Kind {
     args: Vec<&'static str>,
     /// A merge of this job's three shards.
     merge: bool,
+    /// Its status record.
+    status: &'static str,
+    /// Its checkpoint.
+    checkpoint: &'static str,
+    /// It grades against a table solved first (`--table DIR` added).
+    table: bool,
 }
 
 fn kind(name: &str) -> Kind {
@@ -126,6 +134,34 @@ fn kind(name: &str) -> Kind {
             false,
         ),
         "merge --log-games" => ([&run[..], &["--log-games", "games.jsonl"]].concat(), true),
+        "solve" => {
+            return Kind {
+                args: vec!["solve", "--rules", "classic", "--planes", "1", "-q"],
+                merge: false,
+                status: "solve.json",
+                checkpoint: "solve.checkpoint",
+                table: false,
+            };
+        }
+        "grade" => {
+            return Kind {
+                args: vec![
+                    "grade",
+                    "--bots",
+                    "random,greedy",
+                    "--games",
+                    "24",
+                    "--chunk-size",
+                    "4",
+                    "--report",
+                    "-q",
+                ],
+                merge: false,
+                status: "grade.json",
+                checkpoint: "grade.checkpoint",
+                table: true,
+            };
+        }
         "tune" => (
             vec![
                 "tune",
@@ -149,10 +185,17 @@ fn kind(name: &str) -> Kind {
         ),
         other => panic!("no job kind {other}"),
     };
-    Kind { args, merge }
+    Kind {
+        args,
+        merge,
+        status: "run.json",
+        checkpoint: "checkpoint",
+        table: false,
+    }
 }
 
-/// The command of `k` into `out` (for a merge: the merge of `shards` into `out`).
+/// The command of `k` into `out` (for a merge: the merge of `shards` into `out`; for a grade,
+/// against the table in `shards[0]`).
 fn command(k: &Kind, out: &Path, shards: &[PathBuf]) -> assert_cmd::Command {
     let mut cmd = aeroplane();
     if k.merge {
@@ -160,11 +203,43 @@ fn command(k: &Kind, out: &Path, shards: &[PathBuf]) -> assert_cmd::Command {
     } else {
         cmd.args(&k.args).arg("--out").arg(out);
     }
+    if k.table {
+        cmd.arg("--table").arg(&shards[0]);
+    }
     cmd
 }
 
+/// What a run prints, without its folder's name and the times a solve measures.
 fn neutral(stdout: &[u8], dir: &Path) -> String {
-    String::from_utf8_lossy(stdout).replace(&dir.display().to_string(), "DIR")
+    String::from_utf8_lossy(stdout)
+        .replace(&dir.display().to_string(), "DIR")
+        .lines()
+        .filter(|l| !l.starts_with("time "))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+/// A folder's files, with what a solve measures of itself (times, memory, where a resume
+/// began) taken out of `solve.json`: every other byte must match.
+fn neutral_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut v = files(dir);
+    for (name, bytes) in &mut v {
+        if name == "solve.json" {
+            let mut j: serde_json::Value = serde_json::from_slice(bytes).unwrap();
+            if let Some(r) = j.get_mut("results").and_then(|r| r.as_object_mut()) {
+                for measured in ["seconds", "peak_memory_bytes", "resumed_from_sweep"] {
+                    r.remove(measured);
+                }
+            }
+            *bytes = serde_json::to_vec_pretty(&j).unwrap();
+        }
+        if name == "report.html" {
+            // The page names its folder.
+            let text = String::from_utf8_lossy(bytes).replace(&dir.display().to_string(), "DIR");
+            *bytes = text.into_bytes();
+        }
+    }
+    v
 }
 
 /// The steps at which to stop by `fault`: every one with `AEROPLANE_CRASH_POINTS=all`; else
@@ -172,16 +247,17 @@ fn neutral(stdout: &[u8], dir: &Path) -> String {
 /// leaving out for a kill the syncs (a kill just before a sync is a kill just after it: the
 /// system keeps what was written) and for a full disk the steps that take no space (the disk
 /// fills at the next one that does).
-fn points(steps: &[String], fault: &str) -> Vec<usize> {
+fn points(steps: &[String], fault: &str, checkpoint: &str) -> Vec<usize> {
     let n = steps.len();
     if std::env::var("AEROPLANE_CRASH_POINTS").as_deref() == Ok("all") {
         return (1..=n).collect();
     }
+    // A solve's checkpoint is written whole under a temporary name after each sweep.
+    let tmp = format!(".{checkpoint}.tmp");
     let unit_step = |s: &String| {
-        s.ends_with(" write checkpoint")
-            || s.ends_with(" write games.csv.partial")
-            || s.ends_with(" sync checkpoint")
-            || s.ends_with(" sync games.csv.partial")
+        [checkpoint, "games.csv.partial", tmp.as_str()]
+            .iter()
+            .any(|f| s.ends_with(&format!(" write {f}")) || s.ends_with(&format!(" sync {f}")))
             || s.ends_with(".jsonl.zst.partial")
             || s.ends_with(".jsonl.partial")
     };
@@ -222,6 +298,16 @@ fn check_kind(name: &str) -> (usize, usize) {
                 d
             })
             .collect()
+    } else if k.table {
+        let table = root.join("table");
+        aeroplane()
+            .args([
+                "solve", "--rules", "classic", "--planes", "1", "-q", "--out",
+            ])
+            .arg(&table)
+            .assert()
+            .success();
+        vec![table]
     } else {
         Vec::new()
     };
@@ -238,11 +324,11 @@ fn check_kind(name: &str) -> (usize, usize) {
         String::from_utf8_lossy(&out.stderr)
     );
     let want_out = neutral(&out.stdout, &whole);
-    let want = files(&whole);
+    let want = neutral_files(&whole);
     assert!(
         !want
             .iter()
-            .any(|(f, _)| f.starts_with('.') || f == "checkpoint"),
+            .any(|(f, _)| f.starts_with('.') || f == k.checkpoint),
         "{name}: an uninterrupted run leaves only its files: {:?}",
         want.iter().map(|f| &f.0).collect::<Vec<_>>()
     );
@@ -253,7 +339,7 @@ fn check_kind(name: &str) -> (usize, usize) {
         .collect();
     let mut tested = 0;
     for fault in ["kill", "enospc"] {
-        let chosen = points(&steps, fault);
+        let chosen = points(&steps, fault, k.checkpoint);
         tested += chosen.len();
         for &at in &chosen {
             let what = format!(
@@ -266,7 +352,7 @@ fn check_kind(name: &str) -> (usize, usize) {
                 .env("AEROPLANE_TEST_FAULT", format!("{fault}@{at}"))
                 .output()
                 .unwrap();
-            let stopped = status(&dir);
+            let stopped = status(&dir, k.status);
             if fault == "enospc" {
                 // A full disk is an error that says so, and never leaves `running` behind.
                 if !first.status.success() {
@@ -276,7 +362,7 @@ fn check_kind(name: &str) -> (usize, usize) {
                 }
                 assert_ne!(stopped.as_deref(), Some("running"), "{what}");
             }
-            let has_checkpoint = dir.join("checkpoint").exists();
+            let has_checkpoint = dir.join(k.checkpoint).exists();
             let again = match stopped.as_deref() {
                 // Nothing was started: the command again.
                 None => command(&k, &dir, &shards).output().unwrap(),
@@ -288,7 +374,7 @@ fn check_kind(name: &str) -> (usize, usize) {
                         String::from_utf8_lossy(&o.stderr).contains("nothing to resume"),
                         "{what}"
                     );
-                    assert_eq!(files(&dir), want, "{what}: files");
+                    assert_eq!(neutral_files(&dir), want, "{what}: files");
                     continue;
                 }
                 Some(_) => aeroplane()
@@ -303,7 +389,7 @@ fn check_kind(name: &str) -> (usize, usize) {
                 String::from_utf8_lossy(&again.stderr)
             );
             assert_eq!(neutral(&again.stdout, &dir), want_out, "{what}: stdout");
-            assert_eq!(files(&dir), want, "{what}: files");
+            assert_eq!(neutral_files(&dir), want, "{what}: files");
         }
     }
     (steps.len(), tested)
@@ -328,5 +414,7 @@ kinds! {
     a_merge_resumes_identically_from_a_stop_at_any_step: "merge",
     a_run_with_a_decision_log_resumes_identically_from_a_stop_at_any_step: "run --log-games",
     a_merge_of_decision_logs_resumes_identically_from_a_stop_at_any_step: "merge --log-games",
+    a_solve_resumes_identically_from_a_stop_at_any_step: "solve",
+    a_grade_resumes_identically_from_a_stop_at_any_step: "grade",
     a_tune_resumes_identically_from_a_stop_at_any_step: "tune",
 }

@@ -1,5 +1,6 @@
 //! Fuzzing every loader of user input: the rules file, bot profiles, run and sweep configs,
-//! manifests, dice lists, and the `--bots`, `--vary` and `--sprt` specs.
+//! manifests, dice lists, value tables (`table.bin`), and the `--bots`, `--vary` and `--sprt`
+//! specs.
 //!
 //! Each gets arbitrary bytes and mutations of valid inputs (the files shipped in `configs/` and
 //! `bots/`, and a manifest written by a real run). Whatever the input, a loader returns (no
@@ -331,6 +332,63 @@ proptest! {
         }
         if let Err(e) = text.parse::<SprtConfig>() {
             check_message(&e.to_string(), "")?;
+        }
+    }
+}
+
+/// A small real value table (chinese, one plane each: 24 KB).
+fn table_bytes() -> &'static [u8] {
+    static TABLE: OnceLock<Vec<u8>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let out = aeroplane::export::OutputDir::create(&dir.path().join("t"), false).unwrap();
+        let rules = Rules::builder()
+            .base(aeroplane::Preset::Chinese)
+            .planes(1)
+            .build()
+            .unwrap();
+        let ctx = aeroplane::solve::SolveContext {
+            out: Some(&out),
+            interrupt: None,
+            resume: false,
+            checkpoint_every: std::time::Duration::from_secs(3600),
+            progress: None,
+        };
+        aeroplane::solve::solve(&aeroplane::solve::SolveJob::new("fuzz", rules), &ctx).unwrap();
+        std::fs::read(out.file("table.bin")).unwrap()
+    })
+}
+
+proptest! {
+    #![proptest_config(config(200))]
+
+    /// Damaged tables, and tables whose header was edited with the checksum made to fit (so the
+    /// header checks, not the checksum, must catch them): refused with a message naming the
+    /// file, never a panic or an allocation the file does not pay for.
+    #[test]
+    fn fuzz_tables(edits in prop::collection::vec(edit(), 1..6), refit in any::<bool>()) {
+        let good = table_bytes();
+        let mut bytes = if refit {
+            let len = u32::from_le_bytes(good[12..16].try_into().unwrap()) as usize;
+            let header = mutate(good[16..16 + len].to_vec(), &edits);
+            let mut b = good[..12].to_vec();
+            b.extend_from_slice(&(header.len() as u32).to_le_bytes());
+            b.extend_from_slice(&header);
+            b.resize(b.len().next_multiple_of(8), 0);
+            let bits_at = 16 + len.next_multiple_of(8);
+            b.extend_from_slice(&good[bits_at..good.len() - 8]);
+            b
+        } else {
+            mutate(good.to_vec(), &edits)
+        };
+        if refit {
+            let sum = aeroplane::solve::fnv1a_words(&bytes);
+            bytes.extend_from_slice(&sum.to_le_bytes());
+        }
+        let (_dir, path) = file(&bytes, "table.bin");
+        match aeroplane::solve::Table::read(&path) {
+            Ok(t) => prop_assert!(bytes == good || refit, "a damaged table was read: {t:?}"),
+            Err(e) => check_message(&chain(&e), &path.display().to_string())?,
         }
     }
 }

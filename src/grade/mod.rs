@@ -1,0 +1,898 @@
+//! Grading bots against perfect play: every decision a bot makes in games against the `exact`
+//! bot, measured by the value table of `aeroplane solve`.
+//!
+//! **The games.** Each graded bot plays the exact bot on the table's rules, seats rotated, on
+//! the same deals (seed) as every other graded bot: game `i` is game `i` of `aeroplane run
+//! --rules TABLE/rules.toml --bots BOT,exact:table=TABLE --rotate-seats --seed S`, played
+//! through the same [`RunSpec`], so a graded game can be replayed and its result checked.
+//!
+//! **A decision** is a roll with two or more legal moves, where the driver asks the bot. At
+//! each one the table gives the equity of every move (for the mover: `P(win) - P(loss)` under
+//! perfect play from there); the bot's *loss* is the best move's equity minus its own move's.
+//! A decision is an *error* when the loss exceeds the threshold (by default 1e-9 equity:
+//! anything above the rounding of values solved to 1e-12), and *matters* when the best and the
+//! worst move differ by more than the threshold (choices between equal moves cannot be wrong).
+//!
+//! **Units**, as gnubg reports them: equity losses in *millipoints* (1 mp = 0.001 equity) and in
+//! points of win probability (1 point = 0.01 of P(win) = 20 mp, since equity = 2 P(win) - 1).
+//!
+//! **Intervals** (95%) are cluster-robust by deal, the unit of randomisation: ratios (error
+//! rate, loss per decision, optimal share) by the delta method over deals, the loss per game
+//! by the normal interval of the per-deal mean; the win rate as `aeroplane run` computes it.
+
+mod folder;
+mod output;
+
+pub use folder::{FolderState, GradeStatus, folder_state};
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use aeroplane_core::{Bot, BotFault, Game, GameRecord, MAX_MOVES, Move, Rules, Seat, Setup};
+
+use crate::bots::BotSpec;
+use crate::export::{CheckpointError, ExportError, ManifestBot, ManifestError, OutputDir};
+use crate::runner::{RunError, RunSpec};
+use crate::solve::{Table, TableError};
+use crate::stats::{Played, Summary, Tally};
+
+/// Decisions whose loss exceeds this equity are errors, unless told otherwise.
+pub const DEFAULT_THRESHOLD: f64 = 1e-9;
+/// Blunders kept per bot, unless told otherwise.
+pub const DEFAULT_BLUNDERS: usize = 10;
+/// Deals per unit of work.
+pub const DEFAULT_CHUNK_DEALS: u64 = 8;
+/// The grade summary's file name.
+pub const GRADE_FILE: &str = "grade.json";
+/// An unfinished grade's finished units, in its folder.
+pub const GRADE_CHECKPOINT: &str = "grade.checkpoint";
+/// `grade.csv`: one row per graded bot.
+pub const GRADE_HEADER: [&str; 25] = [
+    "bot",
+    "name",
+    "games",
+    "wins",
+    "win_rate",
+    "win_lo95",
+    "win_hi95",
+    "decisions",
+    "decisions_per_game",
+    "matters",
+    "errors",
+    "error_rate",
+    "error_lo95",
+    "error_hi95",
+    "optimal_when_matters",
+    "optimal_lo95",
+    "optimal_hi95",
+    "loss_mp_per_decision",
+    "loss_mp_per_decision_lo95",
+    "loss_mp_per_decision_hi95",
+    "loss_mp_per_game",
+    "loss_mp_per_game_lo95",
+    "loss_mp_per_game_hi95",
+    "loss_points_per_game",
+    "interval_method",
+];
+/// `blunders.csv`: the worst decisions of each bot.
+pub const BLUNDERS_HEADER: [&str; 14] = [
+    "bot",
+    "name",
+    "rank",
+    "game",
+    "deal",
+    "seat",
+    "turn",
+    "roll",
+    "position",
+    "chosen",
+    "best",
+    "chosen_equity",
+    "best_equity",
+    "loss_mp",
+];
+/// How the ratio intervals are computed, as the CSV's `interval_method` says it.
+pub const RATIO_METHOD: &str = "cluster_by_deal_delta";
+
+/// Why grading failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum GradeError {
+    /// The table cannot be used.
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// No bots to grade, or no games.
+    #[error("{0}")]
+    Job(String),
+    /// A game failed (a bot that cannot play the rules, a bot program that crashed).
+    #[error(transparent)]
+    Run(#[from] RunError),
+    /// Stopped by a signal (with an output folder, the finished units are in its checkpoint).
+    #[error("interrupted")]
+    Interrupted,
+    /// The checkpoint cannot be used.
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
+    /// Writing failed.
+    #[error(transparent)]
+    Export(#[from] ExportError),
+    /// Resuming is not possible.
+    #[error("cannot resume {dir}: {why}")]
+    Resume {
+        /// The folder.
+        dir: String,
+        /// Why not.
+        why: String,
+    },
+    /// A bot of the checkpoint cannot be rebuilt.
+    #[error(transparent)]
+    Bot(#[from] ManifestError),
+    /// The report page cannot be drawn.
+    #[error(transparent)]
+    Report(#[from] crate::report::ReportError),
+    /// The worker pool could not start.
+    #[error("cannot start {threads} worker thread(s): {message}")]
+    Pool {
+        /// Threads asked for.
+        threads: usize,
+        /// Why not.
+        message: String,
+    },
+}
+
+/// A grading job.
+#[derive(Clone, Debug)]
+pub struct GradeJob {
+    /// The solve's folder (or table file).
+    pub table: PathBuf,
+    /// The bots to grade.
+    pub bots: Vec<BotSpec>,
+    /// The master seed: every bot plays the same deals.
+    pub seed: u64,
+    /// Deals per bot; each is played with both seatings.
+    pub deals: u64,
+    /// A decision losing more equity than this is an error.
+    pub threshold: f64,
+    /// Worst decisions kept per bot.
+    pub blunders: usize,
+    /// Deals per unit of work (never changes the results).
+    pub chunk_deals: u64,
+    /// Worker threads, 0 for one per core (never changes the results).
+    pub threads: usize,
+    /// Also write `report.html` into the output folder when the grade is complete.
+    pub report: bool,
+}
+
+/// How to run a grade: none of this changes the results.
+#[derive(Clone, Copy)]
+pub struct GradeContext<'a> {
+    /// Workers add every finished game here.
+    pub progress: &'a AtomicU64,
+    /// Set by a signal handler: the grade stops; with `out`, its finished units are kept.
+    pub interrupt: Option<&'a AtomicBool>,
+    /// Where `grade.json`, `grade.csv`, `blunders.csv` and the checkpoint go, if anywhere.
+    pub out: Option<&'a OutputDir>,
+    /// Go on with the grade whose checkpoint is in `out`.
+    pub resume: bool,
+    /// Called after each unit this process finishes, with how many it has finished.
+    pub unit_done: Option<&'a (dyn Fn(usize) + Sync)>,
+    /// Told what a resume found (a unit cut short, a missing checkpoint).
+    pub note: Option<&'a (dyn Fn(&str) + Sync)>,
+}
+
+/// What a grade's checkpoint starts with: the whole job, so that it can be resumed (and a
+/// checkpoint of another job is refused).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GradeRecord {
+    /// Always `aeroplane`.
+    pub tool: String,
+    /// The version that started it.
+    pub version: String,
+    /// Always `grade`.
+    pub command: String,
+    /// The table as given.
+    pub table: String,
+    /// Its checksum.
+    pub table_checksum: String,
+    /// The graded bots.
+    pub bots: Vec<ManifestBot>,
+    /// The seed.
+    pub seed: u64,
+    /// Deals per bot.
+    pub deals: u64,
+    /// The error threshold.
+    pub threshold: f64,
+    /// Blunders kept per bot.
+    pub blunders: usize,
+    /// Deals per unit (part of the plan).
+    pub chunk_deals: u64,
+    /// Whether `report.html` is written when the grade is complete.
+    #[serde(default)]
+    pub report: bool,
+}
+
+impl GradeRecord {
+    /// The job of this record (bots checked again); `threads` as given.
+    pub fn job(&self, file: &str, threads: usize) -> Result<GradeJob, GradeError> {
+        Ok(GradeJob {
+            table: PathBuf::from(&self.table),
+            bots: self
+                .bots
+                .iter()
+                .enumerate()
+                .map(|(i, b)| b.spec(file, i))
+                .collect::<Result<_, _>>()?,
+            seed: self.seed,
+            deals: self.deals,
+            threshold: self.threshold,
+            blunders: self.blunders,
+            chunk_deals: self.chunk_deals,
+            threads,
+            report: self.report,
+        })
+    }
+}
+
+impl GradeJob {
+    fn record(&self, table: &Table) -> GradeRecord {
+        GradeRecord {
+            tool: "aeroplane".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            command: "grade".into(),
+            table: self.table.display().to_string(),
+            table_checksum: format!("{:016x}", table.checksum()),
+            bots: self.bots.iter().map(ManifestBot::from).collect(),
+            seed: self.seed,
+            deals: self.deals,
+            threshold: self.threshold,
+            blunders: self.blunders,
+            chunk_deals: self.chunk_deals,
+            report: self.report,
+        }
+    }
+}
+
+/// The exact bot's spec for a table.
+pub fn exact_spec(table: &std::path::Path) -> Result<BotSpec, GradeError> {
+    let mut params = std::collections::BTreeMap::new();
+    params.insert(
+        "table".to_string(),
+        toml::Value::String(table.display().to_string()),
+    );
+    crate::bots::registry::resolve("exact", "exact", &params, "grade --table")
+        .map_err(|e| GradeError::Job(e.to_string()))
+}
+
+/// One worst decision, with what it takes to look at it again.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Blunder {
+    /// 1 for the worst.
+    pub rank: usize,
+    /// The game index (of the bot's run against exact).
+    pub game: u64,
+    /// Its deal.
+    pub deal: u64,
+    /// The bot's seat.
+    pub seat: usize,
+    /// Turns begun when it chose.
+    pub turn: u32,
+    /// The roll.
+    pub roll: u8,
+    /// The decision node in the position notation (the roll waiting).
+    pub position: String,
+    /// The move chosen (move notation).
+    pub chosen: String,
+    /// The best move.
+    pub best: String,
+    /// The chosen move's equity for the mover.
+    pub chosen_equity: f64,
+    /// The best move's equity.
+    pub best_equity: f64,
+    /// The loss in millipoints.
+    pub loss_mp: f64,
+}
+
+/// A ratio or mean with its 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Estimate {
+    /// The estimate.
+    pub value: f64,
+    /// Lower bound.
+    pub low: f64,
+    /// Upper bound.
+    pub high: f64,
+}
+
+/// One graded bot's figures.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BotGrade {
+    /// Its index in the graded list.
+    pub index: usize,
+    /// Its name.
+    pub name: String,
+    /// Its kind.
+    pub kind: String,
+    /// Every parameter.
+    pub params: crate::bots::params::Params,
+    /// Games against exact.
+    pub games: u64,
+    /// Games won.
+    pub wins: u64,
+    /// Win rate against exact, with its interval (as `aeroplane run` computes it).
+    pub win_rate: Estimate,
+    /// Decisions (rolls with two or more moves).
+    pub decisions: u64,
+    /// Decisions where the moves' equities differ by more than the threshold.
+    pub matters: u64,
+    /// Decisions losing more than the threshold.
+    pub errors: u64,
+    /// Errors per decision.
+    pub error_rate: Option<Estimate>,
+    /// Share of the decisions that matter where it chose a best move.
+    pub optimal_when_matters: Option<Estimate>,
+    /// Mean equity loss per decision, millipoints.
+    pub loss_mp_per_decision: Option<Estimate>,
+    /// Mean equity loss per game, millipoints.
+    pub loss_mp_per_game: Estimate,
+    /// Mean loss per game in points of win probability.
+    pub loss_points_per_game: f64,
+    /// The worst decisions, worst first.
+    pub blunders: Vec<Blunder>,
+}
+
+/// What `aeroplane grade` reports (and writes as `grade.json` when it is complete: without a
+/// `status`, which only an unfinished grade's `grade.json`, a [`GradeStatus`], has).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GradeReport {
+    /// Always `aeroplane`.
+    pub tool: String,
+    /// The version.
+    pub version: String,
+    /// Always `grade`.
+    pub command: String,
+    /// The table graded against.
+    pub table: String,
+    /// Its checksum, hex.
+    pub table_checksum: String,
+    /// Its rules.
+    pub rules: Rules,
+    /// Seat 0's probability of winning at the start under perfect play.
+    pub first_player_win_probability: f64,
+    /// The master seed.
+    pub seed: u64,
+    /// Deals per bot.
+    pub deals: u64,
+    /// The error threshold, in equity.
+    pub threshold: f64,
+    /// What the figures mean.
+    pub units: String,
+    /// Interval method of the ratios.
+    pub interval_method: String,
+    /// Per graded bot.
+    pub bots: Vec<BotGrade>,
+    /// The `aeroplane run` command that plays each bot's games again (same index order).
+    pub reproduce: Vec<String>,
+}
+
+/// What the units mean, as the report says it.
+pub const UNITS: &str = "equity = P(win) - P(loss) for the mover under perfect play from the position; loss = best move's equity - chosen move's; 1 millipoint (mp) = 0.001 equity; 1 point of win probability = 0.01 P(win) = 20 mp";
+
+/// A decision that lost equity, kept while it may be among the worst.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct Kept {
+    loss: f64,
+    decision: u32,
+    blunder: Blunder,
+}
+
+impl Kept {
+    /// Worst first, then by game and decision: a total order, so the kept set never depends
+    /// on how the games were split.
+    fn order(a: &Kept, b: &Kept) -> std::cmp::Ordering {
+        b.loss
+            .total_cmp(&a.loss)
+            .then(a.blunder.game.cmp(&b.blunder.game))
+            .then(a.decision.cmp(&b.decision))
+    }
+}
+
+/// One game's decisions by the graded bot.
+#[derive(Clone, Debug, Default)]
+struct GameLog {
+    decisions: u32,
+    matters: u32,
+    errors: u32,
+    optimal: u32,
+    loss: f64,
+    candidates: Vec<Kept>,
+}
+
+/// The graded bot: plays as its inner bot and logs each decision's loss.
+struct Grader {
+    inner: Box<dyn Bot>,
+    table: Arc<Table>,
+    threshold: f64,
+    keep: usize,
+    game_index: u64,
+    log: Arc<Mutex<GameLog>>,
+    values: [f64; MAX_MOVES],
+}
+
+impl Bot for Grader {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+    fn new_game(&mut self, seat: Seat, seed: u64) {
+        self.inner.new_game(seat, seed);
+    }
+    fn choose(&mut self, game: &Game, roll: u8, moves: &[Move]) -> usize {
+        self.try_choose(game, roll, moves)
+            .unwrap_or_else(|f| panic!("{f}"))
+    }
+    fn try_new_game(
+        &mut self,
+        start: &Game,
+        seat: Seat,
+        seed: u64,
+        game_index: u64,
+    ) -> Result<(), Box<BotFault>> {
+        self.game_index = game_index;
+        *self.log.lock().expect("not poisoned") = GameLog::default();
+        self.inner.try_new_game(start, seat, seed, game_index)
+    }
+    fn try_choose(
+        &mut self,
+        game: &Game,
+        roll: u8,
+        moves: &[Move],
+    ) -> Result<usize, Box<BotFault>> {
+        let pick = self.inner.try_choose(game, roll, moves)?;
+        let values = &mut self.values[..moves.len()];
+        if let Err(e) = self.table.move_values(game, roll, moves, values) {
+            return Err(Box::new(BotFault {
+                bot: format!("{} (graded)", self.inner.name()),
+                command: None,
+                what: e.to_string(),
+                line: None,
+                kind: aeroplane_core::FaultKind::Start,
+                stderr: None,
+            }));
+        }
+        let (mut best, mut worst) = (0, 0);
+        for (i, &v) in values.iter().enumerate() {
+            if v > values[best] {
+                best = i;
+            }
+            if v < values[worst] {
+                worst = i;
+            }
+        }
+        let Some(&chosen_equity) = values.get(pick) else {
+            return Ok(pick);
+        };
+        let loss = values[best] - chosen_equity;
+        let matters = values[best] - values[worst] > self.threshold;
+        let mut log = self.log.lock().expect("not poisoned");
+        log.decisions += 1;
+        log.matters += u32::from(matters);
+        log.loss += loss;
+        if loss > self.threshold {
+            log.errors += 1;
+            let worst_kept = log.candidates.last().map_or(f64::INFINITY, |k| k.loss);
+            if log.candidates.len() < self.keep || loss >= worst_kept {
+                let mut setup = Setup::from(game);
+                setup.roll = Some(roll);
+                let c = Kept {
+                    loss,
+                    decision: log.decisions,
+                    blunder: Blunder {
+                        rank: 0,
+                        game: self.game_index,
+                        deal: self.game_index / 2,
+                        seat: game.to_move().index(),
+                        turn: game.turns(),
+                        roll,
+                        position: setup.to_string(),
+                        chosen: moves[pick].to_string(),
+                        best: moves[best].to_string(),
+                        chosen_equity,
+                        best_equity: values[best],
+                        loss_mp: loss * 1000.0,
+                    },
+                };
+                keep_worst(&mut log.candidates, c, self.keep);
+            }
+        } else if matters {
+            log.optimal += 1;
+        }
+        Ok(pick)
+    }
+    fn game_over(&mut self, record: &GameRecord) -> Result<(), Box<BotFault>> {
+        self.inner.game_over(record)
+    }
+}
+
+/// Adds `c` to `kept` (sorted worst first) if it is among the `keep` worst.
+fn keep_worst(kept: &mut Vec<Kept>, c: Kept, keep: usize) {
+    if keep == 0 {
+        return;
+    }
+    let at = kept.partition_point(|k| Kept::order(k, &c).is_lt());
+    if at < keep {
+        kept.insert(at, c);
+        kept.truncate(keep);
+    }
+}
+
+/// One deal's figures for one bot (its two games).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+struct DealGrade {
+    decisions: u32,
+    matters: u32,
+    errors: u32,
+    optimal: u32,
+    loss: f64,
+}
+
+/// The result of one unit of work, as the checkpoint keeps it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct UnitResult {
+    unit: usize,
+    bot: usize,
+    deals: Vec<DealGrade>,
+    tally: Tally,
+    candidates: Vec<Kept>,
+}
+
+/// One unit of work: a range of deals of one bot.
+#[derive(Clone, Copy)]
+struct Unit {
+    index: usize,
+    bot: usize,
+    first: u64,
+    deals: u64,
+}
+
+/// One graded bot's lineup (the graded bot, then exact) and the log its grader writes.
+type Lineup = (Vec<Box<dyn Bot>>, Arc<Mutex<GameLog>>);
+
+/// A worker's bots, built once per graded bot and re-seeded per game.
+struct Seats {
+    bots: Vec<Option<Lineup>>,
+}
+
+/// Grades every bot of `job`; see the module documentation.
+pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeError> {
+    if job.bots.is_empty() {
+        return Err(GradeError::Job(
+            "no bots to grade: give the setting `bots`".into(),
+        ));
+    }
+    if job.deals == 0 {
+        return Err(GradeError::Job(
+            "the number of games must be at least 1".into(),
+        ));
+    }
+    if job.chunk_deals == 0 {
+        return Err(GradeError::Job(
+            "the chunk size must be at least 1 deal".into(),
+        ));
+    }
+    if !(job.threshold >= 0.0 && job.threshold < 2.0) {
+        return Err(GradeError::Job(format!(
+            "threshold {}: give an equity loss from 0 to 2 (e.g. 1e-9)",
+            job.threshold
+        )));
+    }
+    let table = Table::load(&job.table)?;
+    let exact = exact_spec(&job.table)?;
+    let rules = *table.rules();
+    let specs: Vec<RunSpec> = job
+        .bots
+        .iter()
+        .map(|b| RunSpec {
+            rules,
+            lineup: vec![b.clone(), exact.clone()],
+            seed: job.seed,
+            first_deal: 0,
+            deals: job.deals,
+            rotate_seats: true,
+        })
+        .collect();
+    for s in &specs {
+        s.validate()?;
+    }
+    let mut units = Vec::new();
+    for bot in 0..job.bots.len() {
+        let mut first = 0;
+        while first < job.deals {
+            let deals = job.chunk_deals.min(job.deals - first);
+            units.push(Unit {
+                index: units.len(),
+                bot,
+                first,
+                deals,
+            });
+            first += deals;
+        }
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(job.threads)
+        .thread_name(|i| format!("aeroplane-grade-{i}"))
+        .build()
+        .map_err(|e| GradeError::Pool {
+            threads: job.threads,
+            message: e.to_string(),
+        })?;
+    let play = |seats: &mut Seats, unit: &Unit| -> Result<UnitResult, GradeError> {
+        let spec = &specs[unit.bot];
+        let (bots, log) = seats.bots[unit.bot].get_or_insert_with(|| {
+            let log = Arc::new(Mutex::new(GameLog::default()));
+            let grader: Box<dyn Bot> = Box::new(Grader {
+                inner: job.bots[unit.bot].build(),
+                table: Arc::clone(&table),
+                threshold: job.threshold,
+                keep: job.blunders,
+                game_index: 0,
+                log: Arc::clone(&log),
+                values: [0.0; MAX_MOVES],
+            });
+            (vec![grader, exact.build()], log)
+        });
+        let mut result = UnitResult {
+            unit: unit.index,
+            bot: unit.bot,
+            deals: Vec::with_capacity(unit.deals as usize),
+            tally: Tally::new(2, 2),
+            candidates: Vec::new(),
+        };
+        for deal in unit.first..unit.first + unit.deals {
+            if ctx.interrupt.is_some_and(|i| i.load(Ordering::Relaxed)) {
+                return Err(GradeError::Interrupted);
+            }
+            let mut d = DealGrade::default();
+            let mut played: [Option<Played>; 2] = [None, None];
+            for (r, slot) in played.iter_mut().enumerate() {
+                let game = spec.game_index(deal, r as u64);
+                *slot = Some(spec.play_with(game, bots, &mut ())?);
+                let g = std::mem::take(&mut *log.lock().expect("not poisoned"));
+                d.decisions += g.decisions;
+                d.matters += g.matters;
+                d.errors += g.errors;
+                d.optimal += g.optimal;
+                d.loss += g.loss;
+                for c in g.candidates {
+                    keep_worst(&mut result.candidates, c, job.blunders);
+                }
+                ctx.progress.fetch_add(1, Ordering::Relaxed);
+            }
+            let played = played.map(|p| p.expect("both rotations played"));
+            result.tally.add_deal(&played);
+            result.deals.push(d);
+        }
+        Ok(result)
+    };
+    let header = job.record(&table);
+    let bot_of = |unit: usize| units.get(unit).map(|u| u.bot);
+    let mut notes = Vec::new();
+    let (folder, mut results) = match ctx.out {
+        Some(dir) if ctx.resume => {
+            let (f, kept) = folder::Folder::resume(dir, &header, &bot_of, &mut notes)?;
+            (Some(f), kept)
+        }
+        Some(dir) => (Some(folder::Folder::start(dir, &header)?), Vec::new()),
+        None => (None, Vec::new()),
+    };
+    if let Some(note) = ctx.note {
+        notes.iter().for_each(|n| note(n));
+    }
+    let done: std::collections::BTreeSet<usize> = results.iter().map(|r| r.unit).collect();
+    let before = folder::games(&results);
+    ctx.progress.fetch_add(before, Ordering::Relaxed);
+    let games_done = AtomicU64::new(before);
+    let finished = std::sync::atomic::AtomicUsize::new(0);
+    let todo: Vec<Unit> = units
+        .iter()
+        .filter(|u| !done.contains(&u.index))
+        .copied()
+        .collect();
+    let played: Result<Vec<UnitResult>, GradeError> = pool.install(|| {
+        todo.par_iter()
+            .map_init(
+                || Seats {
+                    bots: (0..job.bots.len()).map(|_| None).collect(),
+                },
+                |seats, unit| {
+                    let r = play(seats, unit)?;
+                    if let Some(f) = &folder {
+                        f.keep(&r)?;
+                    }
+                    games_done.fetch_add(2 * unit.deals, Ordering::Relaxed);
+                    let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
+                    if let Some(hook) = ctx.unit_done {
+                        hook(n);
+                    }
+                    Ok(r)
+                },
+            )
+            .collect()
+    });
+    let played = match (played, &folder) {
+        (Ok(p), _) => p,
+        (Err(e), Some(f)) => {
+            let n = games_done.load(Ordering::Relaxed);
+            return Err(match e {
+                GradeError::Interrupted => f.stop(n, None).err().unwrap_or(e),
+                e => {
+                    let _ = f.stop(n, Some(&e));
+                    e
+                }
+            });
+        }
+        (Err(e), None) => return Err(e),
+    };
+    results.extend(played);
+    // Fold in plan order: the same sums for any thread count, split or resume.
+    results.sort_by_key(|r| r.unit);
+    let mut deals: Vec<Vec<DealGrade>> = vec![Vec::new(); job.bots.len()];
+    let mut tallies: Vec<Tally> = (0..job.bots.len()).map(|_| Tally::new(2, 2)).collect();
+    let mut worst: Vec<Vec<Kept>> = vec![Vec::new(); job.bots.len()];
+    for r in results {
+        deals[r.bot].extend(r.deals);
+        tallies[r.bot].merge(&r.tally);
+        for c in r.candidates {
+            keep_worst(&mut worst[r.bot], c, job.blunders);
+        }
+    }
+    let bots = job
+        .bots
+        .iter()
+        .enumerate()
+        .map(|(i, spec)| bot_grade(i, spec, &deals[i], &tallies[i], &worst[i]))
+        .collect();
+    let table_dir = job.table.display().to_string();
+    let rules_file = if job.table.is_dir() {
+        format!("{table_dir}/rules.toml")
+    } else {
+        "RULES".to_string()
+    };
+    let report = GradeReport {
+        tool: "aeroplane".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        command: "grade".into(),
+        table: table_dir.clone(),
+        table_checksum: format!("{:016x}", table.checksum()),
+        rules,
+        first_player_win_probability: (1.0 + table.start_equity()) / 2.0,
+        seed: job.seed,
+        deals: job.deals,
+        threshold: job.threshold,
+        units: UNITS.into(),
+        interval_method: RATIO_METHOD.into(),
+        bots,
+        reproduce: job
+            .bots
+            .iter()
+            .map(|b| {
+                format!(
+                    "aeroplane run --rules {rules_file} --bots {},exact:table={table_dir} --rotate-seats --games {} --seed {}",
+                    b.name, job.deals, job.seed
+                )
+            })
+            .collect(),
+    };
+    if let Some(f) = folder {
+        f.commit(&report, games_done.load(Ordering::Relaxed))?;
+    }
+    Ok(report)
+}
+
+/// A ratio `Σy / Σx` over deals with its delta-method interval, clustered by deal, cut to
+/// `bounds` (a rate lies in 0..=1, a loss is never negative).
+fn ratio(pairs: impl Iterator<Item = (f64, f64)> + Clone, bounds: (f64, f64)) -> Option<Estimate> {
+    let (n, sx, sy) = pairs
+        .clone()
+        .fold((0usize, 0.0, 0.0), |(n, sx, sy), (x, y)| {
+            (n + 1, sx + x, sy + y)
+        });
+    if sx <= 0.0 {
+        return None;
+    }
+    let r = sy / sx;
+    let ss: f64 = pairs.map(|(x, y)| (y - r * x).powi(2)).sum();
+    let half = if n > 1 {
+        let var = ss * n as f64 / (n as f64 - 1.0) / (sx * sx);
+        1.96 * var.sqrt()
+    } else {
+        f64::NAN
+    };
+    Some(Estimate {
+        value: r,
+        low: (r - half).clamp(bounds.0, bounds.1),
+        high: (r + half).clamp(bounds.0, bounds.1),
+    })
+}
+
+fn bot_grade(
+    index: usize,
+    spec: &BotSpec,
+    deals: &[DealGrade],
+    tally: &Tally,
+    worst: &[Kept],
+) -> BotGrade {
+    let sum = |f: fn(&DealGrade) -> u32| deals.iter().map(|d| u64::from(f(d))).sum::<u64>();
+    let decisions = sum(|d| d.decisions);
+    let per_decision = |f: fn(&DealGrade) -> f64, bounds| {
+        ratio(
+            deals.iter().map(move |d| (f64::from(d.decisions), f(d))),
+            bounds,
+        )
+    };
+    let error_rate = per_decision(|d| f64::from(d.errors), (0.0, 1.0));
+    let loss = per_decision(|d| d.loss, (0.0, 2.0)).map(|e| scale(e, 1000.0));
+    let optimal = ratio(
+        deals
+            .iter()
+            .map(|d| (f64::from(d.matters), f64::from(d.optimal))),
+        (0.0, 1.0),
+    );
+    let games = tally.bots[0].games;
+    // Loss per game: the per-deal totals over the deal's two games.
+    let per_game: Vec<f64> = deals.iter().map(|d| d.loss * 1000.0 / 2.0).collect();
+    let n = per_game.len() as f64;
+    let mean = per_game.iter().sum::<f64>() / n;
+    let sd = if per_game.len() > 1 {
+        (per_game.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()
+    } else {
+        f64::NAN
+    };
+    let summary = Summary::new(tally, &[spec.name.clone(), "exact".into()]);
+    let line = &summary.bots[0];
+    let (lo, hi) = line.interval.unwrap_or((f64::NAN, f64::NAN));
+    BotGrade {
+        index,
+        name: spec.name.clone(),
+        kind: spec.kind.clone(),
+        params: spec.params.clone(),
+        games,
+        wins: tally.bots[0].wins,
+        win_rate: Estimate {
+            value: line.win_rate,
+            low: lo,
+            high: hi,
+        },
+        decisions,
+        matters: sum(|d| d.matters),
+        errors: sum(|d| d.errors),
+        error_rate,
+        optimal_when_matters: optimal,
+        loss_mp_per_decision: loss,
+        loss_mp_per_game: Estimate {
+            value: mean,
+            low: (mean - 1.96 * sd / n.sqrt()).max(0.0),
+            high: mean + 1.96 * sd / n.sqrt(),
+        },
+        loss_points_per_game: mean / 20.0,
+        blunders: worst
+            .iter()
+            .enumerate()
+            .map(|(k, c)| Blunder {
+                rank: k + 1,
+                ..c.blunder.clone()
+            })
+            .collect(),
+    }
+}
+
+fn scale(e: Estimate, k: f64) -> Estimate {
+    Estimate {
+        value: e.value * k,
+        low: e.low * k,
+        high: e.high * k,
+    }
+}

@@ -1,0 +1,299 @@
+//! `aeroplane grade`: bots measured against perfect play on a solved one-plane variant (classic:
+//! the optional flight is a real choice even with one plane).
+
+use std::path::Path;
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use predicates::prelude::*;
+use tempfile::TempDir;
+
+use aeroplane::{Game, RulesToml};
+
+fn aeroplane() -> assert_cmd::Command {
+    let mut cmd = cargo_bin_cmd!("aeroplane");
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
+    cmd
+}
+
+fn json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn grade_measures_every_decision_reproducibly_and_reports_it() {
+    let tmp = TempDir::new().unwrap();
+    let table = tmp.path().join("classic-1");
+    aeroplane()
+        .args(["solve", "--rules", "classic", "--planes", "1", "--out"])
+        .arg(&table)
+        .assert()
+        .success();
+    let bots = "random,greedy,exact,expectimax:depth=1,expectimax:depth=2";
+    let grade = |out: &Path, threads: &str, chunk: &str| {
+        aeroplane()
+            .args(["grade", "--table"])
+            .arg(&table)
+            .args(["--bots", bots, "--games", "150", "--seed", "9", "-q"])
+            .args([
+                "--threads",
+                threads,
+                "--chunk-size",
+                chunk,
+                "--report",
+                "--out",
+            ])
+            .arg(out)
+            .assert()
+            .success()
+            .stdout(
+                predicate::str::contains("error rate")
+                    .and(predicate::str::contains("worst decisions"))
+                    .and(predicate::str::contains("win rate vs exact")),
+            )
+    };
+    let a = tmp.path().join("a");
+    let b = tmp.path().join("b");
+    grade(&a, "1", "3");
+    grade(&b, "2", "16");
+    for file in ["grade.json", "grade.csv", "blunders.csv"] {
+        assert_eq!(
+            std::fs::read(a.join(file)).unwrap(),
+            std::fs::read(b.join(file)).unwrap(),
+            "{file} depends on threads or unit size"
+        );
+    }
+    let report = json(&a.join("grade.json"));
+    let bots = report["bots"].as_array().unwrap();
+    let by = |name: &str| bots.iter().find(|b| b["name"] == name).unwrap();
+    let exact = bots
+        .iter()
+        .find(|b| b["kind"] == "exact")
+        .expect("exact is graded too");
+    assert_eq!(exact["errors"], 0, "perfect play makes no error");
+    assert_eq!(exact["loss_mp_per_game"]["value"], 0.0);
+    let random = by("random");
+    assert!(random["errors"].as_u64().unwrap() > 10);
+    assert!(random["decisions"].as_u64().unwrap() > random["errors"].as_u64().unwrap());
+    let rate = random["error_rate"]["value"].as_f64().unwrap();
+    let (lo, hi) = (
+        random["error_rate"]["low"].as_f64().unwrap(),
+        random["error_rate"]["high"].as_f64().unwrap(),
+    );
+    assert!(0.0 <= lo && lo < rate && rate < hi && hi <= 1.0);
+    assert_eq!(random["games"], 300);
+    // The blunders are positions of the table's rules, where the bot's move is legal and
+    // loses what the file says.
+    let rules =
+        aeroplane::Rules::from_toml(&std::fs::read_to_string(table.join("rules.toml")).unwrap())
+            .unwrap();
+    let solved = aeroplane::solve::Table::load(&table).unwrap();
+    let blunders = std::fs::read_to_string(a.join("blunders.csv")).unwrap();
+    let mut rows = 0;
+    for line in blunders.lines().skip(1) {
+        let cells: Vec<&str> = line.split(',').collect();
+        let position = cells[8];
+        let decision = Game::from_notation(rules, position).unwrap();
+        let roll = decision.pending_roll().unwrap();
+        let mut chance = aeroplane::Setup::from(&decision);
+        chance.roll = None;
+        let chance = chance.into_game(rules).unwrap();
+        let moves = chance.legal_moves(roll);
+        let chosen = moves
+            .iter()
+            .position(|m| m.to_string() == cells[9])
+            .unwrap();
+        let mut values = [0.0; aeroplane::MAX_MOVES];
+        solved
+            .move_values(&chance, roll, &moves, &mut values[..moves.len()])
+            .unwrap();
+        let best = values[..moves.len()]
+            .iter()
+            .copied()
+            .fold(f64::MIN, f64::max);
+        let loss: f64 = cells[13].parse().unwrap();
+        assert!(
+            (1000.0 * (best - values[chosen]) - loss).abs() < 1e-3,
+            "{line}"
+        );
+        rows += 1;
+    }
+    assert!(rows > 0);
+    // The games are those of the run the report names.
+    let command = report["reproduce"][0].as_str().unwrap();
+    let args: Vec<&str> = command.split_whitespace().skip(1).collect();
+    let out = tmp.path().join("again");
+    aeroplane()
+        .args(&args)
+        .args(["-q", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+    let wins: u64 = summary
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .nth(3)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(Some(wins), random["wins"].as_u64());
+    // The report: a table per bot, the depth chart, the blunders.
+    let html = std::fs::read_to_string(a.join("report.html")).unwrap();
+    for part in [
+        "aeroplane grade report",
+        "Decisions against perfect play",
+        "Error against search effort",
+        "expectimax: depth",
+        "Worst decisions",
+        "<svg",
+    ] {
+        assert!(html.contains(part), "report lacks {part}");
+    }
+    let opts = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..Default::default()
+    };
+    roxmltree::Document::parse_with_options(&html, opts).expect("the report is well-formed XHTML");
+    aeroplane().arg("report").arg(&a).assert().success();
+}
+
+#[test]
+fn grade_refuses_what_it_cannot_grade() {
+    let tmp = TempDir::new().unwrap();
+    aeroplane()
+        .args(["grade", "--table"])
+        .arg(tmp.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("holds no table.bin"));
+    let table = tmp.path().join("t");
+    aeroplane()
+        .args(["solve", "--rules", "chinese", "--planes", "1", "--out"])
+        .arg(&table)
+        .assert()
+        .success();
+    aeroplane()
+        .args(["grade", "--table"])
+        .arg(&table)
+        .args(["--bots", "greedy", "--games", "0"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("at least 1"));
+    aeroplane()
+        .args(["grade", "--table"])
+        .arg(&table)
+        .args(["--bots", "greedy", "--threshold=-1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("threshold"));
+    // An exact bot of another table cannot play these rules.
+    let other = tmp.path().join("o");
+    aeroplane()
+        .args(["solve", "--rules", "appfreegame", "--planes", "1", "--out"])
+        .arg(&other)
+        .assert()
+        .success();
+    aeroplane()
+        .args(["grade", "--table"])
+        .arg(&table)
+        .args(["--bots", &format!("exact:table={}", other.display())])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot play these rules"));
+}
+
+/// A grade stopped by a signal keeps its finished units; `aeroplane resume` ends with exactly
+/// the files of an uninterrupted grade.
+#[test]
+fn an_interrupted_grade_resumes_to_the_same_files() {
+    let tmp = TempDir::new().unwrap();
+    let table = tmp.path().join("classic-1");
+    aeroplane()
+        .args(["solve", "--rules", "classic", "--planes", "1", "--out"])
+        .arg(&table)
+        .assert()
+        .success();
+    let args = |out: &Path| {
+        let mut a = aeroplane();
+        a.args(["grade", "--table"])
+            .arg(&table)
+            .args(["--bots", "random,expectimax:depth=1", "--games", "60"])
+            .args(["--chunk-size", "5", "--threads", "1", "-q", "--out"])
+            .arg(out);
+        a
+    };
+    let whole = tmp.path().join("whole");
+    args(&whole).assert().success();
+    let stopped = tmp.path().join("stopped");
+    args(&stopped)
+        .env("AEROPLANE_TEST_SIGNAL_AFTER_UNITS", "4")
+        .assert()
+        .code(130)
+        .stderr(predicate::str::contains("aeroplane resume"));
+    assert!(stopped.join("grade.checkpoint").exists());
+    // grade.json says where the grade stands, with the job to go on with.
+    let status: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(stopped.join("grade.json")).unwrap())
+            .unwrap();
+    assert_eq!(status["status"], "interrupted");
+    assert_eq!(status["games_played"], 4 * 2 * 5);
+    assert_eq!(status["job"]["deals"], 60);
+    assert!(!stopped.join("grade.csv").exists());
+    aeroplane()
+        .arg("report")
+        .arg(&stopped)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("interrupted, not complete"));
+    // A checkpoint of another grade is refused, naming what differs.
+    let edited = tmp.path().join("edited");
+    std::fs::create_dir(&edited).unwrap();
+    for f in ["grade.json", "grade.checkpoint"] {
+        std::fs::copy(stopped.join(f), edited.join(f)).unwrap();
+    }
+    let text = std::fs::read_to_string(edited.join("grade.json")).unwrap();
+    std::fs::write(
+        edited.join("grade.json"),
+        text.replace("\"seed\": 1,", "\"seed\": 2,"),
+    )
+    .unwrap();
+    aeroplane()
+        .arg("resume")
+        .arg(&edited)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "belongs to another grade: seed differ",
+        ));
+    // Not overwritten by accident.
+    args(&stopped)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unfinished job"));
+    aeroplane()
+        .arg("resume")
+        .arg(&stopped)
+        .arg("-q")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("error rate"));
+    assert!(!stopped.join("grade.checkpoint").exists());
+    // Complete: nothing more to resume.
+    aeroplane()
+        .arg("resume")
+        .arg(&stopped)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "complete grade: nothing to resume",
+        ));
+    for file in ["grade.json", "grade.csv", "blunders.csv"] {
+        assert_eq!(
+            std::fs::read(whole.join(file)).unwrap(),
+            std::fs::read(stopped.join(file)).unwrap(),
+            "{file}"
+        );
+    }
+}
