@@ -30,6 +30,15 @@ pub trait Bot: Send {
     /// returns its index into `moves`.
     fn choose(&mut self, game: &Game, roll: u8, moves: &[Move]) -> usize;
 
+    /// Whether this bot's every choice is [`Greedy`](crate::Greedy)'s: `choose` returns
+    /// `Greedy::pick(moves)` for any position and roll, and the bot keeps no state. The game
+    /// driver then finds that move itself, with a generator that skips the list (static
+    /// dispatch: no call through the trait). Only [`Greedy`](crate::Greedy) says so; the
+    /// default is `false`.
+    fn is_greedy(&self) -> bool {
+        false
+    }
+
     /// The fallible form of [`Bot::new_game`] that the runner calls: `start` is the starting
     /// position (rules, players) and `game_index` the game's index in the run. A bot that can
     /// fail (a bot in another process) overrides it; the default calls `new_game`.

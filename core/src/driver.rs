@@ -7,8 +7,9 @@ use crate::bot::{Bot, BotFault};
 use crate::counters::Counter;
 use crate::dice::Dice;
 use crate::game::{Game, Outcome};
+use crate::kernel::{Kernel, with_kernel};
 use crate::moves::MoveList;
-use crate::record::GameRecord;
+use crate::record::{GameRecord, Tape};
 
 /// Sees every roll as it is applied (for move logs); `()` sees nothing and costs nothing.
 pub trait Observer {
@@ -130,8 +131,28 @@ where
     play(game, bots, dice, observer)
 }
 
+/// Picks the kernel for the game's rules once, then plays the game with it.
 #[inline(always)]
 fn play<D, O>(
+    game: Game,
+    bots: &mut [Box<dyn Bot>],
+    dice: &mut D,
+    observer: &mut O,
+) -> Result<GameRecord, PlayError>
+where
+    D: Dice + ?Sized,
+    O: Observer + ?Sized,
+{
+    with_kernel!(game.rules(), K => play_as::<K, D, O>(game, bots, dice, observer))
+}
+
+/// The game loop under kernel `K`: roll for the seat to move, find its move, apply, count.
+///
+/// A seat whose bot [`is_greedy`](Bot::is_greedy) gets its move from
+/// [`Game::greedy_move`], which needs no list and no call through the trait; every other
+/// seat gets the list of legal moves and is asked when it holds two or more. Counting goes
+/// to a [`Tape`] (one increment per roll).
+fn play_as<K: Kernel, D, O>(
     mut game: Game,
     bots: &mut [Box<dyn Bot>],
     dice: &mut D,
@@ -143,40 +164,45 @@ where
 {
     assert_eq!(bots.len(), game.players(), "one bot per player");
     let mut slot = [0usize; 4];
+    let mut greedy = 0u8;
     for (k, s) in game.seats().iter().enumerate() {
         slot[s.index()] = k;
+        greedy |= u8::from(bots[k].is_greedy()) << s.index();
     }
-    let mut record = GameRecord::new(game.players());
+    let mut tape = Tape::new(&game);
     let mut moves = MoveList::default();
     while !game.is_over() {
         let seat = game.to_move();
         let Some(roll) = dice.roll(seat) else {
-            record.close(&game);
+            let record = tape.record(&game);
             return Err(PlayError::OutOfDice(Box::new(OutOfDice { record, game })));
         };
-        game.legal_moves_inlined(roll, &mut moves);
-        let choice = if moves.len() <= 1 {
-            // No choice to make: a pass, or the only legal move.
-            moves.first().copied()
+        let choice = if greedy >> seat.index() & 1 != 0 {
+            game.greedy_move::<K>(roll)
         } else {
-            match bots[slot[seat.index()]].try_choose(&game, roll, &moves) {
-                Ok(k) => Some(moves[k]),
-                Err(fault) => {
-                    record.close(&game);
-                    return Err(PlayError::Bot(Box::new(BotFailed {
-                        seat,
-                        fault,
-                        record,
-                        game,
-                    })));
+            game.moves_into::<K>(roll, &mut moves);
+            if moves.len() <= 1 {
+                // No choice to make: a pass, or the only legal move.
+                moves.first().copied()
+            } else {
+                match bots[slot[seat.index()]].try_choose(&game, roll, &moves) {
+                    Ok(k) => Some(moves[k]),
+                    Err(fault) => {
+                        let record = tape.record(&game);
+                        return Err(PlayError::Bot(Box::new(BotFailed {
+                            seat,
+                            fault,
+                            record,
+                            game,
+                        })));
+                    }
                 }
             }
         };
         let before = game;
-        let outcome = game.apply_inlined(roll, choice);
-        record.count(&outcome);
+        let outcome = game.apply_as::<K>(roll, choice);
+        tape.count(&outcome, choice);
         observer.on_roll(&before, &outcome);
     }
-    record.close(&game);
-    Ok(record)
+    Ok(tape.record(&game))
 }

@@ -54,6 +54,7 @@ mod driver;
 pub mod excerpt;
 mod game;
 mod greedy;
+mod kernel;
 mod moves;
 pub mod notation;
 pub mod observation;
