@@ -12,7 +12,7 @@ use crate::chain::Chain;
 use crate::kernel::{Any, Kernel};
 use crate::moves::{Move, MoveList, flag};
 use crate::rules::{Rules, ThreeSixes};
-use crate::setup::SetupError;
+use crate::setup_error::SetupError;
 
 /// Whether the game goes on, and how it ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -607,6 +607,7 @@ impl Game {
     }
 
     /// Ends the turn: a game still going passes it to the next seat, or stops at `max_turns`.
+    #[inline]
     fn end_turn(&mut self) {
         if self.is_over() {
             self.sixes = 0;
