@@ -9,7 +9,7 @@ use crate::board::{
     CELL_BIT, CROSSED_STEP, HANGAR, PLANES, RING_CELLS, Seat, TAKE_OFF, TURN_CELL, step_of_cell_for,
 };
 use crate::chain::Chain;
-use crate::kernel::{Any, Kernel};
+use crate::kernel::{Any, Kernel, with_kernel};
 use crate::moves::{Move, MoveList, flag};
 use crate::rules::{Rules, ThreeSixes};
 use crate::setup_error::SetupError;
@@ -213,6 +213,12 @@ impl Game {
     pub fn steps(&self, seat: Seat) -> [u8; PLANES] {
         self.steps[seat.index()]
     }
+    /// The ring cells holding at least one of `seat`'s planes, as a bit set (bit `c` for ring
+    /// cell `c`, 0..52, numbered as [`board::ring_cell`](crate::board::ring_cell) does).
+    #[inline]
+    pub fn ring_cells(&self, seat: Seat) -> u64 {
+        self.occupied[seat.index()]
+    }
     /// Turns begun so far (all players together).
     #[inline]
     pub fn turns(&self) -> u32 {
@@ -302,14 +308,63 @@ impl Game {
     #[inline(always)]
     pub(crate) fn moves_into<K: Kernel>(&self, roll: u8, list: &mut MoveList) {
         list.clear();
-        if self.is_over() || self.punished::<K>(roll) || !(1..=6).contains(&roll) {
+        if self.is_over() || !(1..=6).contains(&roll) {
+            return;
+        }
+        self.face_moves::<K>(&self.move_context::<K>(), roll, list);
+    }
+
+    /// The legal moves of every face at once: `lists[r - 1]` gets those of roll `r` (as
+    /// [`Game::legal_moves_into`] lists them). For searches, which look at all six faces of
+    /// a position: what the faces share (the kernel, the seat's planes, the opponents' cells)
+    /// is worked out once.
+    pub fn legal_moves_all(&self, lists: &mut [MoveList; 6]) {
+        with_kernel!(&self.rules, K => self.all_moves_into::<K>(lists))
+    }
+
+    #[inline(always)]
+    fn all_moves_into<K: Kernel>(&self, lists: &mut [MoveList; 6]) {
+        for list in lists.iter_mut() {
+            list.clear();
+        }
+        if self.is_over() {
+            return;
+        }
+        let context = self.move_context::<K>();
+        for (list, roll) in lists.iter_mut().zip(1..) {
+            self.face_moves::<K>(&context, roll, list);
+        }
+    }
+
+    /// What the moves of every face of this position share.
+    #[inline(always)]
+    fn move_context<K: Kernel>(&self) -> MoveContext {
+        let seat = self.to_move;
+        let mine = self.steps[seat.index()];
+        let centre = self.rules.centre();
+        MoveContext {
+            seat,
+            centre,
+            in_hangar: match_mask(mine, HANGAR),
+            movable: movable_steps(mine, centre),
+            opponents: self.opponent_cells(seat),
+        }
+    }
+
+    /// The moves of `roll` (1..=6) appended to the empty `list`.
+    #[inline(always)]
+    fn face_moves<K: Kernel>(&self, context: &MoveContext, roll: u8, list: &mut MoveList) {
+        if self.punished::<K>(roll) {
             return;
         }
         let rules = &self.rules;
-        let seat = self.to_move;
-        let mine = self.steps[seat.index()];
-        let centre = rules.centre();
-        let in_hangar = match_mask(mine, HANGAR);
+        let MoveContext {
+            seat,
+            centre,
+            in_hangar,
+            movable,
+            opponents,
+        } = *context;
         list.push_if(
             Move::new(
                 HANGAR,
@@ -320,16 +375,15 @@ impl Game {
             ),
             rules.launch_rolls.contains(roll) & (in_hangar != 0),
         );
-        let mut occupied = movable_steps(mine, centre);
         let chains = K::chains(rules);
-        let opponents = self.opponent_cells(seat);
+        let mut occupied = movable;
         while occupied != 0 {
             let s = occupied.trailing_zeros() as u8;
             occupied &= occupied - 1;
             let reach = s + roll;
             let over = reach > centre;
             let t = if over { 2 * centre - reach } else { reach };
-            let chain = &chains.go[t as usize];
+            let chain = &chains.go[usize::from(t & 63)];
             let extra =
                 if over { flag::BOUNCE } else { 0 } | if t == centre { flag::FINISH } else { 0 };
             let mut m = Move::along(s, self.planes_at::<K>(seat, s), chain.word, extra);
@@ -340,7 +394,7 @@ impl Game {
             }
             list.push_if(m, !over || K::bounces(rules));
             if K::flight_optional(rules) && chain.flags & flag::CHOICE != 0 {
-                let stay = &chains.stay[t as usize];
+                let stay = &chains.stay[usize::from(t & 63)];
                 list.push(
                     m.with_end(stay.to, stay.flags | (extra & flag::BOUNCE))
                         .with_captured(self.chain_captures::<K>(seat, stay)),
@@ -637,6 +691,19 @@ impl Game {
         let active = self.in_play & !self.finished;
         Seat::wrapping(NEXT_SEAT[usize::from(active & 0xF) << 2 | self.to_move.index()])
     }
+}
+
+/// What the moves of every face of one position share (see [`Game::legal_moves_all`]).
+#[derive(Clone, Copy)]
+struct MoveContext {
+    seat: Seat,
+    centre: u8,
+    /// The seat's planes in the hangar.
+    in_hangar: u8,
+    /// The steps holding its movable planes.
+    movable: u64,
+    /// The ring cells holding opponents.
+    opponents: u64,
 }
 
 /// `NEXT_SEAT[active << 2 | seat]`: the lowest seat of the set `active` above `seat`, else the
