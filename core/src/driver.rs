@@ -152,7 +152,7 @@ where
 /// [`Game::greedy_move`], which needs no list and no call through the trait; every other
 /// seat gets the list of legal moves and is asked when it holds two or more. Counting goes
 /// to a [`Tape`] (one increment per roll).
-fn play_as<K: Kernel, D, O>(
+pub(crate) fn play_as<K: Kernel, D, O>(
     mut game: Game,
     bots: &mut [Box<dyn Bot>],
     dice: &mut D,

@@ -250,3 +250,85 @@ mod tests {
         agrees::<Chinese>(Preset::Chinese);
     }
 }
+
+/// Every kernel plays exactly the game [`Any`] plays, roll by roll.
+#[cfg(test)]
+mod same_games {
+    use super::*;
+    use crate::bot::Bot;
+    use crate::dice::{SeededDice, bot_stream};
+    use crate::driver::{Observer, play_as};
+    use crate::game::{Game, Outcome};
+    use crate::greedy::Greedy;
+    use crate::moves::MoveList;
+    use crate::random::RandomBot;
+    use crate::record::GameRecord;
+
+    /// Every roll's position and outcome, and for each position the moves of every face.
+    #[derive(Default, PartialEq, Debug)]
+    struct Log(Vec<(Game, Outcome)>);
+
+    impl Observer for Log {
+        fn on_roll(&mut self, before: &Game, outcome: &Outcome) {
+            // The six faces at once list what each face lists alone.
+            let mut all = [MoveList::default(); 6];
+            before.legal_moves_all(&mut all);
+            for (roll, list) in (1..=6).zip(&all) {
+                assert_eq!(list.as_slice(), before.legal_moves(roll).as_slice());
+            }
+            self.0.push((*before, *outcome));
+        }
+    }
+
+    fn lineup(game: &Game, greedy: u8, seed: u64, deal: u64) -> Vec<Box<dyn Bot>> {
+        game.seats()
+            .iter()
+            .enumerate()
+            .map(|(k, &seat)| {
+                let mut bot: Box<dyn Bot> = if greedy >> k & 1 != 0 {
+                    Box::new(Greedy)
+                } else {
+                    Box::new(RandomBot::default())
+                };
+                bot.new_game(seat, bot_stream(seed, deal, seat));
+                bot
+            })
+            .collect()
+    }
+
+    fn play<K: Kernel>(rules: Rules, players: usize, greedy: u8, deal: u64) -> (GameRecord, Log) {
+        let game = Game::new(rules, players).unwrap();
+        let mut bots = lineup(&game, greedy, 5, deal);
+        let mut log = Log::default();
+        let record = play_as::<K, _, _>(game, &mut bots, &mut SeededDice::new(5, deal), &mut log)
+            .expect("seeded dice and built-in bots");
+        (record, log)
+    }
+
+    fn agrees<K: Kernel>(preset: Preset) {
+        for players in [2, 3, 4] {
+            for planes in [4, 2] {
+                let rules = Rules::builder()
+                    .base(preset)
+                    .planes(planes)
+                    .build()
+                    .unwrap();
+                for deal in 0..40 {
+                    // All greedy, all random, and a mix (the greedy seats take the list-free
+                    // path, the others the list).
+                    let greedy = [0b1111, 0, 0b0101][deal as usize % 3];
+                    let fixed = play::<K>(rules, players, greedy, deal);
+                    let any = play::<Any>(rules, players, greedy, deal);
+                    assert_eq!(fixed, any, "{preset:?}, {players} players, deal {deal}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn each_preset_kernel_plays_as_the_general_one() {
+        agrees::<AppFreeGame>(Preset::AppFreeGame);
+        agrees::<Classic>(Preset::Classic);
+        agrees::<Chinese>(Preset::Chinese);
+    }
+}

@@ -498,7 +498,7 @@ fn capture_chance(game: &Game, seat: Seat, s: u8, reach: &Reach, threats: &Threa
 #[cfg(test)]
 mod tests {
     use super::*;
-    use aeroplane_core::{Rules, Setup};
+    use aeroplane_core::{Bot, Rules, Setup};
 
     #[test]
     fn a_plane_three_cells_ahead_of_an_opponent_is_hit_by_one_face() {
@@ -513,6 +513,119 @@ mod tests {
         // From seat 2's step 1 only a 3 reaches its step 4 (a 1 lands on 2 and jumps to 6).
         let p = capture_chance(&g, Seat::ALL[0], 30, reach, &Threats::of(&g, reach));
         assert!((p - 1.0 / 6.0).abs() < 1e-6, "{p}");
+    }
+
+    /// The evaluation as first written (one seat at a time, every opponent plane looked at):
+    /// the fast one must give the same numbers to the last bit.
+    fn reference_score(w: &Weights, game: &Game, seat: Seat) -> f32 {
+        let hits = hits_for(game.rules().specials());
+        let capture_chance = |s: u8| {
+            let mut safe = 1.0f32;
+            for &other in game.seats() {
+                if other == seat || game.has_finished(other) {
+                    continue;
+                }
+                let Some(t) = step_of_cell_for(seat, s, other) else {
+                    continue;
+                };
+                let mut faces = 0u8;
+                for u in game.steps(other) {
+                    if u <= TURN_CELL {
+                        faces |= hits[u as usize][t as usize];
+                    }
+                }
+                safe *= 1.0 - FACE_SHARE[faces.count_ones() as usize];
+            }
+            1.0 - safe
+        };
+        let centre = game.rules().centre();
+        let n = game.players() as f32;
+        let mut total = 0.0;
+        if let Some(rank) = game.rank(seat) {
+            total += w.win * (n - rank as f32) / (n - 1.0);
+        }
+        let (mut progress, mut hangar, mut home, mut lane) = (0u32, 0u32, 0u32, 0u32);
+        let mut exposure = 0.0f32;
+        for &s in &game.steps(seat)[..usize::from(game.rules().planes())] {
+            if s == HANGAR {
+                hangar += 1;
+                continue;
+            }
+            progress += u32::from(s) + 1;
+            if s == centre {
+                home += 1;
+            } else if s > TURN_CELL {
+                lane += 1;
+            } else if s >= 1 && w.exposure != 0.0 {
+                let p = capture_chance(s);
+                if p > 0.0 {
+                    exposure += p * (w.progress * (f32::from(s) + 1.0) + w.hangar);
+                }
+            }
+        }
+        if seat == game.to_move() && !game.is_over() {
+            exposure *= w.mover;
+        }
+        total + w.progress * progress as f32 + w.home * home as f32 - w.hangar * hangar as f32
+            + w.lane * lane as f32
+            - w.exposure * exposure
+    }
+
+    #[test]
+    fn scores_are_those_of_the_reference_to_the_last_bit() {
+        use aeroplane_core::{Dice, Greedy, Preset, RandomBot, SeededDice};
+        let weights = [
+            Weights::default(),
+            Weights {
+                exposure: 0.0,
+                ..Weights::default()
+            },
+            Weights {
+                exposure: 3.5,
+                mover: 1.0,
+                lane: 0.0,
+                ..Weights::default()
+            },
+        ];
+        let mut positions = 0;
+        for preset in Preset::ALL {
+            for players in [2, 3, 4] {
+                for planes in [4, 1] {
+                    let rules = Rules::builder()
+                        .base(preset)
+                        .planes(planes)
+                        .build()
+                        .unwrap();
+                    for deal in 0..6 {
+                        let mut game = Game::new(rules, players).unwrap();
+                        let mut dice = SeededDice::new(9, deal);
+                        let mut random = RandomBot::default();
+                        random.new_game(game.to_move(), deal);
+                        while !game.is_over() {
+                            for w in &weights {
+                                let eval = Evaluator::new(*w);
+                                let fast = eval.scores(&game);
+                                for &seat in game.seats() {
+                                    let want = reference_score(w, &game, seat);
+                                    assert_eq!(fast[seat.index()].to_bits(), want.to_bits());
+                                    assert_eq!(eval.score(&game, seat).to_bits(), want.to_bits());
+                                }
+                            }
+                            positions += 1;
+                            let roll = dice.roll(game.to_move()).unwrap();
+                            let moves = game.legal_moves(roll);
+                            let choice = match moves.len() {
+                                0 => None,
+                                _ if deal % 2 == 0 => Some(moves[Greedy::pick(&moves)]),
+                                n => Some(moves[random.choose(&game, roll, &moves) % n]),
+                            };
+                            game.apply(roll, choice);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(positions > 10_000, "{positions}");
     }
 
     #[test]
