@@ -91,6 +91,8 @@ pub(crate) struct ChainTable {
     pub special: u64,
     /// Landings whose `go` chain flies.
     pub flies: u64,
+    /// Landings that offer an optional flight: fly, or stay (two moves).
+    pub choice: u64,
     /// `reach[k]`: landings whose `go` chain also lands on the ring [`REACH`]`[k]` steps on.
     pub reach: [u64; 3],
 }
@@ -135,7 +137,7 @@ const fn build(specials: Specials, optional: bool) -> ChainTable {
         stay[t].word = Move::chain_word(stay[t].to, stay[t].flags);
         t += 1;
     }
-    let (mut special, mut flies, mut reach) = (0u64, 0u64, [0u64; 3]);
+    let (mut special, mut flies, mut choice, mut reach) = (0u64, 0u64, 0u64, [0u64; 3]);
     let mut t = 0;
     while t < 64 {
         let c = go[t];
@@ -144,6 +146,9 @@ const fn build(specials: Specials, optional: bool) -> ChainTable {
         }
         if c.flags & flag::FLIGHT != 0 {
             flies |= 1 << t;
+        }
+        if c.flags & flag::CHOICE != 0 {
+            choice |= 1 << t;
         }
         let mut i = 0;
         while i < 3 && c.landings[i] != 0 {
@@ -164,6 +169,7 @@ const fn build(specials: Specials, optional: bool) -> ChainTable {
         stay,
         special,
         flies,
+        choice,
         reach,
     }
 }
@@ -236,6 +242,7 @@ mod tests {
                         c.flags & (flag::JUMP | flag::FLIGHT) != 0
                     );
                     assert_eq!(bit(table.flies), c.flags & flag::FLIGHT != 0);
+                    assert_eq!(bit(table.choice), c.flags & flag::CHOICE != 0);
                     for (k, &d) in REACH.iter().enumerate() {
                         assert_eq!(
                             bit(table.reach[k]),

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use crate::board::Seat;
-use crate::bot::{Bot, BotFault};
+use crate::bot::{Bot, BotFault, Inline};
 use crate::counters::Counter;
 use crate::dice::Dice;
 use crate::game::{Game, Outcome};
@@ -146,14 +146,24 @@ where
     with_kernel!(game.rules(), K => play_as::<K, D, O>(game, bots, dice, observer))
 }
 
+/// Who chooses for one seat in the driver's loop.
+enum Chooser<'a> {
+    /// [`Game::greedy_move`]: no list, no call through the trait.
+    Greedy,
+    /// [`Game::random_move`] with the bot's generator: likewise.
+    Random(&'a mut rand_pcg::Pcg32),
+    /// The bot, asked through the trait with the list of moves when it holds two or more.
+    Ask(usize),
+}
+
 /// The game loop under kernel `K`: roll for the seat to move, find its move, apply, count.
 ///
-/// A seat whose bot [`is_greedy`](Bot::is_greedy) gets its move from
-/// [`Game::greedy_move`], which needs no list and no call through the trait; every other
-/// seat gets the list of legal moves and is asked when it holds two or more. Counting goes
-/// to a [`Tape`] (one increment per roll).
+/// A seat whose bot plays a built-in strategy ([`Bot::inline`]) gets its move from that
+/// strategy's list-free generator, without a call through the trait (static dispatch); every
+/// other seat gets the list of legal moves and is asked when it holds two or more. Counting
+/// goes to a [`Tape`] (one increment per roll).
 pub(crate) fn play_as<K: Kernel, D, O>(
-    mut game: Game,
+    game: Game,
     bots: &mut [Box<dyn Bot>],
     dice: &mut D,
     observer: &mut O,
@@ -163,12 +173,43 @@ where
     O: Observer + ?Sized,
 {
     assert_eq!(bots.len(), game.players(), "one bot per player");
-    let mut slot = [0usize; 4];
-    let mut greedy = 0u8;
-    for (k, s) in game.seats().iter().enumerate() {
-        slot[s.index()] = k;
-        greedy |= u8::from(bots[k].is_greedy()) << s.index();
+    let mut asked: [Option<&mut Box<dyn Bot>>; 4] = [None, None, None, None];
+    let mut choosers = [const { None }; 4];
+    for ((k, bot), &seat) in bots.iter_mut().enumerate().zip(game.seats()) {
+        choosers[seat.index()] = Some(if bot.inline().is_none() {
+            asked[k] = Some(bot);
+            Chooser::Ask(k)
+        } else {
+            match bot.inline() {
+                Some(Inline::Random(rng)) => Chooser::Random(rng),
+                _ => Chooser::Greedy,
+            }
+        });
     }
+    let all_greedy = choosers
+        .iter()
+        .all(|c| matches!(c, None | Some(Chooser::Greedy)));
+    // All greedy (the commonest benchmark): a loop without the per-roll choice of chooser.
+    if all_greedy {
+        play_loop::<K, D, O, true>(game, &mut choosers, &mut asked, dice, observer)
+    } else {
+        play_loop::<K, D, O, false>(game, &mut choosers, &mut asked, dice, observer)
+    }
+}
+
+/// The loop of [`play_as`]; `ALL_GREEDY` when every seat's chooser is greedy.
+#[inline(always)]
+fn play_loop<K: Kernel, D, O, const ALL_GREEDY: bool>(
+    mut game: Game,
+    choosers: &mut [Option<Chooser<'_>>; 4],
+    asked: &mut [Option<&mut Box<dyn Bot>>; 4],
+    dice: &mut D,
+    observer: &mut O,
+) -> Result<GameRecord, PlayError>
+where
+    D: Dice + ?Sized,
+    O: Observer + ?Sized,
+{
     let mut tape = Tape::new(&game);
     let mut moves = MoveList::default();
     while !game.is_over() {
@@ -177,24 +218,32 @@ where
             let record = tape.record(&game);
             return Err(PlayError::OutOfDice(Box::new(OutOfDice { record, game })));
         };
-        let choice = if greedy >> seat.index() & 1 != 0 {
-            game.greedy_move::<K>(roll)
+        let chooser = if ALL_GREEDY {
+            &mut Chooser::Greedy
         } else {
-            game.moves_into::<K>(roll, &mut moves);
-            if moves.len() <= 1 {
-                // No choice to make: a pass, or the only legal move.
-                moves.first().copied()
-            } else {
-                match bots[slot[seat.index()]].try_choose(&game, roll, &moves) {
-                    Ok(k) => Some(moves[k]),
-                    Err(fault) => {
-                        let record = tape.record(&game);
-                        return Err(PlayError::Bot(Box::new(BotFailed {
-                            seat,
-                            fault,
-                            record,
-                            game,
-                        })));
+            choosers[seat.index()].as_mut().expect("a seat in play")
+        };
+        let choice = match chooser {
+            Chooser::Greedy => game.greedy_move::<K>(roll),
+            Chooser::Random(rng) => game.random_move::<K>(roll, rng),
+            Chooser::Ask(k) => {
+                game.moves_into::<K>(roll, &mut moves);
+                if moves.len() <= 1 {
+                    // No choice to make: a pass, or the only legal move.
+                    moves.first().copied()
+                } else {
+                    let bot = asked[*k].as_mut().expect("an asked seat");
+                    match bot.try_choose(&game, roll, &moves) {
+                        Ok(k) => Some(moves[k]),
+                        Err(fault) => {
+                            let record = tape.record(&game);
+                            return Err(PlayError::Bot(Box::new(BotFailed {
+                                seat,
+                                fault,
+                                record,
+                                game,
+                            })));
+                        }
                     }
                 }
             }

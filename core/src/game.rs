@@ -375,32 +375,61 @@ impl Game {
             ),
             rules.launch_rolls.contains(roll) & (in_hangar != 0),
         );
-        let chains = K::chains(rules);
         let mut occupied = movable;
         while occupied != 0 {
             let s = occupied.trailing_zeros() as u8;
             occupied &= occupied - 1;
-            let reach = s + roll;
-            let over = reach > centre;
-            let t = if over { 2 * centre - reach } else { reach };
-            let chain = &chains.go[usize::from(t & 63)];
-            let extra =
-                if over { flag::BOUNCE } else { 0 } | if t == centre { flag::FINISH } else { 0 };
-            let mut m = Move::along(s, self.planes_at::<K>(seat, s), chain.word, extra);
-            if opponents & chain.cells[seat.index()] != 0
-                || (K::crossed(rules) && chain.flags & flag::FLIGHT != 0)
-            {
-                m = m.with_captured(self.chain_captures::<K>(seat, chain));
-            }
-            list.push_if(m, !over || K::bounces(rules));
-            if K::flight_optional(rules) && chain.flags & flag::CHOICE != 0 {
-                let stay = &chains.stay[usize::from(t & 63)];
-                list.push(
-                    m.with_end(stay.to, stay.flags | (extra & flag::BOUNCE))
-                        .with_captured(self.chain_captures::<K>(seat, stay)),
-                );
+            let (m, legal) = self.step_move::<K>(seat, centre, opponents, s, roll);
+            list.push_if(m, legal);
+            if K::flight_optional(rules) && m.flags() & flag::CHOICE != 0 {
+                list.push(self.stay_move::<K>(seat, centre, m, roll));
             }
         }
+    }
+
+    /// The move of the plane(s) of `seat` at step `s` for `roll` (flying, where the flight is
+    /// optional), and whether it is legal: a plane the roll carries past the centre has no
+    /// move unless planes bounce. `opponents` is [`Game::opponent_cells`].
+    #[inline(always)]
+    pub(crate) fn step_move<K: Kernel>(
+        &self,
+        seat: Seat,
+        centre: u8,
+        opponents: u64,
+        s: u8,
+        roll: u8,
+    ) -> (Move, bool) {
+        let rules = &self.rules;
+        let reach = s + roll;
+        let over = reach > centre;
+        let t = if over { 2 * centre - reach } else { reach };
+        let chain = &K::chains(rules).go[usize::from(t & 63)];
+        let extra =
+            if over { flag::BOUNCE } else { 0 } | if t == centre { flag::FINISH } else { 0 };
+        let m = Move::along(s, self.planes_at::<K>(seat, s), chain.word, extra);
+        let m = if opponents & chain.cells[seat.index()] != 0
+            || (K::crossed(rules) && chain.flags & flag::FLIGHT != 0)
+        {
+            m.with_captured(self.chain_captures::<K>(seat, chain))
+        } else {
+            m
+        };
+        (m, !over || K::bounces(rules))
+    }
+
+    /// The choice of staying on the flight cell beside `fly`, a move of [`Game::step_move`]
+    /// that offers it (flag `CHOICE`).
+    #[cold]
+    pub(crate) fn stay_move<K: Kernel>(&self, seat: Seat, centre: u8, fly: Move, roll: u8) -> Move {
+        let reach = fly.from() + roll;
+        let t = if reach > centre {
+            2 * centre - reach
+        } else {
+            reach
+        };
+        let stay = &K::chains(&self.rules).stay[usize::from(t & 63)];
+        fly.with_end(stay.to, stay.flags | (fly.flags() & flag::BOUNCE))
+            .with_captured(self.chain_captures::<K>(seat, stay))
     }
 
     /// The planes of `seat` that a move from step `s` moves: all of them with stacking,
@@ -432,19 +461,18 @@ impl Game {
 
     /// Bit set of the ring cells holding at least one plane of an opponent of `seat`.
     #[inline]
-    fn opponent_cells(&self, seat: Seat) -> u64 {
+    pub(crate) fn opponent_cells(&self, seat: Seat) -> u64 {
         let i = seat.index();
         self.occupied[(i + 1) & 3] | self.occupied[(i + 2) & 3] | self.occupied[(i + 3) & 3]
     }
 
-    /// The steps of `seat` (bit `s` for step `s`, 1..=50) whose ring cells hold opponents: the
-    /// opponents' cells turned into the seat's own frame, where its step `s` is cell
-    /// `13 * seat + s - 1` (mod 52).
+    /// The steps of `seat` (bit `s` for step `s`, 1..=50) whose ring cells are among `cells`
+    /// (the opponents' cells, [`Game::opponent_cells`]): the cells turned into the seat's own
+    /// frame, where its step `s` is cell `13 * seat + s - 1` (mod 52).
     #[inline(always)]
-    pub(crate) fn opponent_steps(&self, seat: Seat) -> u64 {
+    pub(crate) fn steps_of_cells(cells: u64, seat: Seat) -> u64 {
         const RING: u64 = (1 << RING_CELLS) - 1;
         const STEPS: u64 = ((1 << (TURN_CELL + 1)) - 1) & !1;
-        let cells = self.opponent_cells(seat);
         let k = 13 * seat.index() as u32;
         // Rotate the 52 cells right by k: bit b becomes cell (b + k) mod 52, i.e. step b + 1.
         let turned = (cells >> k | cells << (u32::from(RING_CELLS) - k)) & RING;

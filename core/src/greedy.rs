@@ -1,7 +1,7 @@
 //! The greedy bot: the fixed priority of docs/RULES.md ("The greedy bot"), with its tie-breaks.
 
 use crate::board::{HANGAR, PLANES, TAKE_OFF};
-use crate::bot::Bot;
+use crate::bot::{Bot, Inline};
 use crate::game::{Game, match_mask, movable_steps};
 use crate::kernel::Kernel;
 use crate::moves::{Move, flag};
@@ -45,8 +45,8 @@ impl Bot for Greedy {
         "greedy"
     }
 
-    fn is_greedy(&self) -> bool {
-        true
+    fn inline(&mut self) -> Option<Inline<'_>> {
+        Some(Inline::Greedy)
     }
 
     #[inline]
@@ -119,7 +119,7 @@ impl Game {
             // Every plane in the hangar or home (a fifth of all rolls): launch or pass.
             return launch.then(|| Self::launch_move(mine));
         }
-        let opponents = self.opponent_steps(seat);
+        let opponents = Game::steps_of_cells(self.opponent_cells(seat), seat);
         let mut land = opponents
             | (opponents >> 4) & chains.reach[0]
             | (opponents >> 12) & chains.reach[1]
