@@ -91,6 +91,14 @@ pub enum RatingsError {
         /// What is allowed.
         allowed: &'static str,
     },
+    /// Asked to stop (a signal) before it was done.
+    #[error("stopped before the ratings were fitted")]
+    Stopped,
+}
+
+/// Never asked to stop.
+fn never() -> bool {
+    false
 }
 
 /// One game's finishing order over bot indices: ranked bots best first, then unranked ones.
@@ -295,10 +303,20 @@ pub struct Interval {
 
 /// Fits Plackett-Luce ratings to the tally's games.
 pub fn fit(tally: &FinishTally, options: &FitOptions) -> Result<Fit, RatingsError> {
+    fit_until(tally, options, &never)
+}
+
+/// [`fit`] that gives up with [`RatingsError::Stopped`] as soon as `stop()` says so (checked
+/// after every iteration).
+pub fn fit_until(
+    tally: &FinishTally,
+    options: &FitOptions,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Result<Fit, RatingsError> {
     let games: Vec<(&Finish, u64)> = tally.iter().collect();
     let counts: Vec<u64> = games.iter().map(|g| g.1).collect();
     let finishes: Vec<&Finish> = games.iter().map(|g| g.0).collect();
-    fit_counts(tally.bots, &finishes, &counts, options, None)
+    fit_counts(tally.bots, &finishes, &counts, options, None, stop)
 }
 
 fn check_options(bots: usize, o: &FitOptions) -> Result<(), RatingsError> {
@@ -334,6 +352,7 @@ fn fit_counts(
     counts: &[u64],
     o: &FitOptions,
     start: Option<&[f64]>,
+    stop: &(dyn Fn() -> bool + Sync),
 ) -> Result<Fit, RatingsError> {
     check_options(bots, o)?;
     let mut wins = vec![0.0f64; bots];
@@ -371,6 +390,9 @@ fn fit_counts(
     let mut iterations = 0;
     let mut converged = false;
     while iterations < o.max_iterations {
+        if stop() {
+            return Err(RatingsError::Stopped);
+        }
         iterations += 1;
         denom.fill(0.0);
         for (f, &c) in finishes.iter().zip(counts) {
@@ -440,6 +462,17 @@ pub fn bootstrap(
     replicates: u32,
     seed: u64,
 ) -> Result<Vec<Interval>, RatingsError> {
+    bootstrap_until(tally, options, replicates, seed, &never)
+}
+
+/// [`bootstrap`] that gives up with [`RatingsError::Stopped`] as soon as `stop()` says so.
+pub fn bootstrap_until(
+    tally: &FinishTally,
+    options: &FitOptions,
+    replicates: u32,
+    seed: u64,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Result<Vec<Interval>, RatingsError> {
     check_options(tally.bots, options)?;
     let total = tally.games();
     if replicates < 2 {
@@ -457,7 +490,7 @@ pub fn bootstrap(
     let finishes: Vec<&Finish> = tally.games.keys().collect();
     let counts: Vec<u64> = tally.games.values().copied().collect();
     // Every replicate starts from the full fit, which is close to its own.
-    let start = fit_counts(tally.bots, &finishes, &counts, options, None)?.strength;
+    let start = fit_counts(tally.bots, &finishes, &counts, options, None, stop)?.strength;
     let cumulative: Vec<u64> = tally
         .games
         .values()
@@ -469,6 +502,9 @@ pub fn bootstrap(
     let samples: Vec<Vec<f64>> = (0..replicates)
         .into_par_iter()
         .map(|r| {
+            if stop() {
+                return Err(RatingsError::Stopped);
+            }
             let mut counts = vec![0u64; finishes.len()];
             if total32 > 0 {
                 let mut rng = stream(seed, u64::from(r), BOOTSTRAP_STREAM);
@@ -477,7 +513,7 @@ pub fn bootstrap(
                     counts[cumulative.partition_point(|&c| c <= x)] += 1;
                 }
             }
-            fit_counts(tally.bots, &finishes, &counts, options, Some(&start)).map(|f| f.elo)
+            fit_counts(tally.bots, &finishes, &counts, options, Some(&start), stop).map(|f| f.elo)
         })
         .collect::<Result<_, _>>()?;
     Ok((0..tally.bots)
@@ -595,6 +631,27 @@ mod tests {
             prior: 0.0,
             ..FitOptions::default()
         }
+    }
+
+    #[test]
+    fn a_fit_and_a_bootstrap_stop_when_asked() {
+        let mut t = FinishTally::new(2);
+        t.add_count(Finish::new(&[0, 1], &[]), 2).unwrap();
+        t.add(Finish::new(&[1, 0], &[])).unwrap();
+        let o = FitOptions::default();
+        assert_eq!(fit_until(&t, &o, &|| true), Err(RatingsError::Stopped));
+        assert_eq!(
+            bootstrap_until(&t, &o, 100, 1, &|| true),
+            Err(RatingsError::Stopped)
+        );
+        // Asked partway through: the bootstrap stops among its resamples.
+        let asked = std::sync::atomic::AtomicU32::new(0);
+        let stop = || asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed) > 500;
+        assert_eq!(
+            bootstrap_until(&t, &o, 10_000, 1, &stop),
+            Err(RatingsError::Stopped)
+        );
+        assert_eq!(fit_until(&t, &o, &|| false), fit(&t, &o));
     }
 
     #[test]

@@ -26,6 +26,10 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
     let dir = OutputDir::open_existing(&args.dir)?;
     let path = aeroplane::report::write(&dir)
         .with_context(|| format!("writing the report of {}", args.dir.display()))?;
-    writeln!(std::io::stdout().lock(), "wrote {}", path.display())?;
+    writeln!(
+        std::io::stdout().lock(),
+        "wrote {}",
+        aeroplane::excerpt::path(&path)
+    )?;
     Ok(ExitCode::SUCCESS)
 }

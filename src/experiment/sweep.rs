@@ -403,7 +403,10 @@ impl SweepJob {
             if let Some(t) = report.compare_table() {
                 dir.write_table(&t)?;
             }
-            dir.write_json("summary.json", &SummaryJson::new("sweep", &report))?;
+            dir.write_json(
+                "summary.json",
+                &SummaryJson::new("sweep", &report).in_dir(dir),
+            )?;
         }
         Ok(report)
     }
@@ -439,6 +442,15 @@ impl Fold for SweepFold {
                 })
                 .collect(),
         }
+    }
+
+    fn check(&self, unit: &Unit, record: &SweepRecord) -> Result<(), String> {
+        let like = self
+            .tallies
+            .get(unit.part)
+            .ok_or_else(|| format!("no variant {}", unit.part))?;
+        let like = Tally::new(like.players, like.group_size);
+        super::run::check_tally(&record.tally, unit, &like)
     }
 
     fn fold(&mut self, unit: &Unit, record: SweepRecord) -> Flow {

@@ -152,18 +152,27 @@ impl Folder {
         })
     }
 
-    /// Whether the folder holds a file.
+    /// Whether the folder holds a file (as `PARTIAL-<name>` in a partial merge's folder).
     pub fn has(&self, name: &str) -> bool {
-        self.path.join(name).is_file()
+        self.file(name).is_some()
+    }
+
+    /// Where a table is: `<name>`, or `PARTIAL-<name>` in a partial merge's folder.
+    fn file(&self, name: &str) -> Option<PathBuf> {
+        [
+            name.to_string(),
+            format!("{}{name}", crate::export::PARTIAL_PREFIX),
+        ]
+        .into_iter()
+        .map(|n| self.path.join(n))
+        .find(|p| p.is_file())
     }
 
     /// A CSV table, if the folder holds it.
     pub fn csv(&self, name: &str) -> Result<Option<Csv>, ReportError> {
-        let p = self.path.join(name);
-        if p.is_file() {
-            Csv::read(&p).map(Some)
-        } else {
-            Ok(None)
+        match self.file(name) {
+            Some(p) => Csv::read(&p).map(Some),
+            None => Ok(None),
         }
     }
 

@@ -73,12 +73,32 @@ pub enum ReportError {
 /// The report of the job whose files are in `dir`, as XHTML text.
 pub fn render(dir: &Path) -> Result<String, ReportError> {
     let folder = load::Folder::open(dir)?;
-    match folder.kind()? {
+    let page = match folder.kind()? {
         Kind::Run => run::render(&folder),
         Kind::Sprt => sprt::render(&folder),
         Kind::Sweep => sweep::render(&folder),
         Kind::League => league::render(&folder),
+    }?;
+    Ok(visible_controls(page))
+}
+
+/// The page with every control character a file could carry into it (an escape sequence in a
+/// path, a name or a title) shown as its escape (`\u{1b}`): XML forbids them, and a browser
+/// would refuse the page. Line breaks and tabs stay.
+fn visible_controls(page: String) -> String {
+    let control = |c: char| c.is_control() && !matches!(c, '\n' | '\t' | '\r');
+    if !page.chars().any(control) {
+        return page;
     }
+    let mut out = String::with_capacity(page.len() + 16);
+    for c in page.chars() {
+        if control(c) {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Renders the report of the job in `dir` and writes it there as [`REPORT_FILE`] (under a
