@@ -18,6 +18,8 @@ pub enum Kind {
     Sweep,
     /// `aeroplane league`.
     League,
+    /// `aeroplane tune`.
+    Tune,
 }
 
 /// The largest table a report reads: 256 MiB.
@@ -82,6 +84,11 @@ impl Csv {
         self.rows.iter().map(|cells| Row { csv: self, cells })
     }
 
+    /// The column names.
+    pub fn header(&self) -> &[String] {
+        &self.header
+    }
+
     fn index(&self, column: &str) -> Option<usize> {
         self.header.iter().position(|h| h == column)
     }
@@ -141,7 +148,7 @@ impl Folder {
         if !path.is_dir() {
             return Err(ReportError::Folder {
                 dir: path.display().to_string(),
-                message: "not a folder: give the --out folder of a run, sweep or league".into(),
+                message: "not a folder: give the output folder of a run, sweep or league".into(),
             });
         }
         Ok(Folder {
@@ -208,6 +215,7 @@ impl Folder {
             match m.get("command").and_then(Value::as_str).unwrap_or("run") {
                 "sweep" => return Ok(Kind::Sweep),
                 "league" => return Ok(Kind::League),
+                "tune" => return Ok(Kind::Tune),
                 "run" if m.get("sprt").is_some_and(|s| !s.is_null()) => return Ok(Kind::Sprt),
                 "run" => return Ok(Kind::Run),
                 _ => {}
@@ -224,10 +232,13 @@ impl Folder {
                 "sprt" => return Ok(Kind::Sprt),
                 "sweep" => return Ok(Kind::Sweep),
                 "league" => return Ok(Kind::League),
+                "tune" => return Ok(Kind::Tune),
                 _ => {}
             }
         }
-        if self.has("sprt.json") {
+        if self.has("history.csv") {
+            Ok(Kind::Tune)
+        } else if self.has("sprt.json") {
             Ok(Kind::Sprt)
         } else if self.has("sweep.csv") {
             Ok(Kind::Sweep)

@@ -16,6 +16,7 @@
 //! | run --sprt | [`sprt`] | the run's charts and the LLR path against the bounds |
 //! | sweep | [`sweep`] | seat advantage and mean length per value of each option |
 //! | league | [`league`] | ratings, head-to-head heat map |
+//! | tune | [`tune`] | each parameter over the iterations, the match results, the confirming SPRT |
 
 mod chart;
 mod html;
@@ -24,6 +25,7 @@ mod load;
 mod run;
 mod sprt;
 mod sweep;
+mod tune;
 
 use std::path::{Path, PathBuf};
 
@@ -78,6 +80,7 @@ pub fn render(dir: &Path) -> Result<String, ReportError> {
         Kind::Sprt => sprt::render(&folder),
         Kind::Sweep => sweep::render(&folder),
         Kind::League => league::render(&folder),
+        Kind::Tune => tune::render(&folder),
     }?;
     Ok(visible_controls(page))
 }
