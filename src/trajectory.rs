@@ -54,6 +54,10 @@ pub struct Recorder {
 }
 
 impl Observer for Recorder {
+    fn sees_choices(&self) -> bool {
+        true
+    }
+
     fn on_choice(&mut self, _: &Game, _: u8, _: &[Move], chosen: usize, bot: &dyn Bot) {
         self.choice = Some((chosen, bot.move_values().map(<[f32]>::to_vec)));
     }

@@ -31,6 +31,12 @@ impl Seat {
         if i < 4 { Some(Seat(i as u8)) } else { None }
     }
 
+    /// The seat with index `i & 3`.
+    #[inline(always)]
+    pub(crate) const fn wrapping(i: u8) -> Seat {
+        Seat(i & 3)
+    }
+
     /// The seat's index 0..4.
     #[inline]
     pub const fn index(self) -> usize {
@@ -113,6 +119,23 @@ pub static CELL_OF: [[u8; 256]; 4] = {
         let mut s = 1;
         while s <= TURN_CELL {
             t[seat][s as usize] = ring_cell(Seat(seat as u8), s);
+            s += 1;
+        }
+        seat += 1;
+    }
+    t
+};
+
+/// [`CELL_OF`] as bit sets: `CELL_BIT[seat][s]` is `1 << CELL_OF[seat][s]` for a ring step,
+/// 0 for any other step, so a seat's occupied cells are the OR of its planes' entries (no shift,
+/// and nothing to clear for planes off the ring).
+pub(crate) static CELL_BIT: [[u64; 256]; 4] = {
+    let mut t = [[0u64; 256]; 4];
+    let mut seat = 0;
+    while seat < 4 {
+        let mut s = 1;
+        while s <= TURN_CELL {
+            t[seat][s as usize] = 1 << ring_cell(Seat(seat as u8), s);
             s += 1;
         }
         seat += 1;

@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use rand_pcg::Pcg32;
+
 use crate::board::Seat;
 use crate::game::Game;
 use crate::moves::Move;
@@ -29,6 +31,17 @@ pub trait Bot: Send {
     /// `roll` in `game`, where the bot's seat is to move;
     /// returns its index into `moves`.
     fn choose(&mut self, game: &Game, roll: u8, moves: &[Move]) -> usize;
+
+    /// A built-in strategy that this bot's choices are exactly, for the game driver to play
+    /// itself: [`Inline::Greedy`] for a bot whose `choose` is `Greedy::pick(moves)` and that
+    /// keeps no state, [`Inline::Random`] for one whose `choose` is `below(rng, moves.len())`
+    /// (nothing drawn for a single move) with the generator it hands over. The driver then
+    /// finds the move with a generator that builds no list, and calls nothing through the
+    /// trait (static dispatch). [`Greedy`](crate::Greedy) and
+    /// [`RandomBot`](crate::RandomBot) say so; the default is `None` (ask `choose`).
+    fn inline(&mut self) -> Option<Inline<'_>> {
+        None
+    }
 
     /// The fallible form of [`Bot::new_game`] that the runner calls: `start` is the starting
     /// position (rules, players) and `game_index` the game's index in the run. A bot that can
@@ -73,6 +86,16 @@ pub trait Bot: Send {
         let _ = record;
         Ok(())
     }
+}
+
+/// A built-in strategy the game driver plays itself (see [`Bot::inline`]).
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Inline<'a> {
+    /// [`Greedy`](crate::Greedy)'s choices.
+    Greedy,
+    /// [`RandomBot`](crate::RandomBot)'s choices, drawn from this generator.
+    Random(&'a mut Pcg32),
 }
 
 /// Why a bot could not go on: it failed to start, crashed, hung, or answered something that is

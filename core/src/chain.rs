@@ -9,7 +9,7 @@
 use crate::board::{
     FLIGHT_FROM, FLIGHT_TO, JUMP, LAST_JUMP_FROM, Seat, on_ring, own_colour, ring_cell,
 };
-use crate::moves::flag;
+use crate::moves::{Move, flag};
 use crate::rules::Specials;
 
 /// What landing on one step leads to.
@@ -24,6 +24,9 @@ pub(crate) struct Chain {
     /// Per seat, the shared ring cells of `landings` as a bit set (bit = cell index, as in
     /// the game's occupancy sets).
     pub cells: [u64; 4],
+    /// `to` and `flags` where a [`Move`](crate::Move) word holds them, so that a move of this
+    /// chain is this word ORed with its start, planes and any bounce or finish flag.
+    pub word: u64,
 }
 
 impl Chain {
@@ -33,6 +36,7 @@ impl Chain {
             flags: 0,
             landings: [0; 3],
             cells: [0; 4],
+            word: 0,
         };
         if on_ring(t) {
             c = c.land(t);
@@ -70,6 +74,12 @@ impl Chain {
 }
 
 /// The chains of one rule combination, indexed by the step landed on (after any bounce).
+///
+/// Beside the chains themselves, the table holds them as bit sets over the step landed on
+/// (bit `t` for step `t`), for the bit-parallel greedy choice (`Game::greedy_move`): which
+/// landings take a jump or the flight, which fly, and which land again `d` steps further on
+/// for `d` in [`REACH`]. With `O` the steps holding opponents, `O | (O >> 4) & reach[0] | ...`
+/// is then the set of landings whose chain captures, for every plane at once.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ChainTable {
     /// The chain taken (for an optional flight: flying).
@@ -77,7 +87,20 @@ pub(crate) struct ChainTable {
     /// For a landing that offers an optional flight: staying on the flight cell. Unused
     /// elsewhere.
     pub stay: [Chain; 64],
+    /// Landings whose `go` chain takes a jump or the flight.
+    pub special: u64,
+    /// Landings whose `go` chain flies.
+    pub flies: u64,
+    /// Landings that offer an optional flight: fly, or stay (two moves).
+    pub choice: u64,
+    /// `reach[k]`: landings whose `go` chain also lands on the ring [`REACH`]`[k]` steps on.
+    pub reach: [u64; 3],
 }
+
+/// How far beyond the step landed on a chain can land again: a jump (4), the flight from the
+/// flight cell (12), a jump onto the flight cell and the flight, or the flight and the jump
+/// after it (16). `build` checks that no chain lands anywhere else.
+pub(crate) const REACH: [u8; 3] = [4, 12, 16];
 
 const fn build(specials: Specials, optional: bool) -> ChainTable {
     let mut go = [Chain::plain(0); 64];
@@ -108,7 +131,47 @@ const fn build(specials: Specials, optional: bool) -> ChainTable {
         go[t as usize] = c;
         t += 1;
     }
-    ChainTable { go, stay }
+    let mut t = 0;
+    while t < 64 {
+        go[t].word = Move::chain_word(go[t].to, go[t].flags);
+        stay[t].word = Move::chain_word(stay[t].to, stay[t].flags);
+        t += 1;
+    }
+    let (mut special, mut flies, mut choice, mut reach) = (0u64, 0u64, 0u64, [0u64; 3]);
+    let mut t = 0;
+    while t < 64 {
+        let c = go[t];
+        if c.flags & (flag::JUMP | flag::FLIGHT) != 0 {
+            special |= 1 << t;
+        }
+        if c.flags & flag::FLIGHT != 0 {
+            flies |= 1 << t;
+        }
+        if c.flags & flag::CHOICE != 0 {
+            choice |= 1 << t;
+        }
+        let mut i = 0;
+        while i < 3 && c.landings[i] != 0 {
+            let d = c.landings[i] - t as u8;
+            if d != 0 {
+                let mut k = 0;
+                while REACH[k] != d {
+                    k += 1; // out of bounds, failing the build, for a distance not in REACH
+                }
+                reach[k] |= 1 << t;
+            }
+            i += 1;
+        }
+        t += 1;
+    }
+    ChainTable {
+        go,
+        stay,
+        special,
+        flies,
+        choice,
+        reach,
+    }
 }
 
 /// Every table: `CHAINS[specials][flight_optional]`, specials in declaration order.
@@ -123,7 +186,7 @@ static CHAINS: [[ChainTable; 2]; 3] = [
 
 /// The chain table for `specials` and `flight_optional`.
 #[inline]
-pub(crate) fn table(specials: Specials, optional: bool) -> &'static ChainTable {
+pub(crate) const fn table(specials: Specials, optional: bool) -> &'static ChainTable {
     &CHAINS[specials as usize][optional as usize]
 }
 
@@ -164,5 +227,35 @@ mod tests {
         assert_eq!(both.stay[14].flags, flag::JUMP | flag::CHOICE | flag::STAY);
         assert_eq!(both.go[14].cells[0], 1 << 13 | 1 << 17 | 1 << 29);
         assert_eq!(both.go[14].cells[3], 1 | 1 << 4 | 1 << 16);
+    }
+
+    #[test]
+    fn bit_sets_agree_with_the_chains() {
+        for specials in [Specials::One, Specials::JumpThenFlight, Specials::Both] {
+            for optional in [false, true] {
+                let table = table(specials, optional);
+                for t in 0..64u8 {
+                    let c = table.go[t as usize];
+                    let bit = |set: u64| set >> t & 1 != 0;
+                    assert_eq!(
+                        bit(table.special),
+                        c.flags & (flag::JUMP | flag::FLIGHT) != 0
+                    );
+                    assert_eq!(bit(table.flies), c.flags & flag::FLIGHT != 0);
+                    assert_eq!(bit(table.choice), c.flags & flag::CHOICE != 0);
+                    for (k, &d) in REACH.iter().enumerate() {
+                        assert_eq!(
+                            bit(table.reach[k]),
+                            c.landings.contains(&(t + d)),
+                            "{t} {d}"
+                        );
+                    }
+                }
+            }
+        }
+        assert_eq!(
+            table(Specials::One, false).reach,
+            [0x4444_4440_4444, 1 << 18, 0]
+        );
     }
 }

@@ -3,12 +3,13 @@
 use std::fmt;
 
 use crate::board::Seat;
-use crate::bot::{Bot, BotFault};
+use crate::bot::{Bot, BotFault, Inline};
 use crate::counters::Counter;
 use crate::dice::Dice;
 use crate::game::{Game, Outcome};
+use crate::kernel::{Kernel, with_kernel};
 use crate::moves::{Move, MoveList};
-use crate::record::GameRecord;
+use crate::record::{GameRecord, Tape};
 
 /// Sees every roll as it is applied (for move logs); `()` sees nothing and costs nothing.
 pub trait Observer {
@@ -22,6 +23,14 @@ pub trait Observer {
     #[inline]
     fn on_choice(&mut self, game: &Game, roll: u8, moves: &[Move], chosen: usize, bot: &dyn Bot) {
         let _ = (game, roll, moves, chosen, bot);
+    }
+
+    /// Whether [`Observer::on_choice`] must see every choice. Then every seat's bot is asked
+    /// through the list of moves, built-in bots too (which the driver otherwise plays inline,
+    /// without a list): the same moves, more slowly. The default is `false`.
+    #[inline]
+    fn sees_choices(&self) -> bool {
+        false
     }
 
     /// Called once when the game stops (at its end, or when the dice ran out or a bot failed),
@@ -146,9 +155,39 @@ where
     play(game, bots, dice, observer)
 }
 
+/// Picks the kernel for the game's rules once, then plays the game with it.
 #[inline(always)]
 fn play<D, O>(
-    mut game: Game,
+    game: Game,
+    bots: &mut [Box<dyn Bot>],
+    dice: &mut D,
+    observer: &mut O,
+) -> Result<GameRecord, PlayError>
+where
+    D: Dice + ?Sized,
+    O: Observer + ?Sized,
+{
+    with_kernel!(game.rules(), K => play_as::<K, D, O>(game, bots, dice, observer))
+}
+
+/// Who chooses for one seat in the driver's loop.
+enum Chooser<'a> {
+    /// [`Game::greedy_move`]: no list, no call through the trait.
+    Greedy,
+    /// [`Game::random_move`] with the bot's generator: likewise.
+    Random(&'a mut rand_pcg::Pcg32),
+    /// The bot, asked through the trait with the list of moves when it holds two or more.
+    Ask(usize),
+}
+
+/// The game loop under kernel `K`: roll for the seat to move, find its move, apply, count.
+///
+/// A seat whose bot plays a built-in strategy ([`Bot::inline`]) gets its move from that
+/// strategy's list-free generator, without a call through the trait (static dispatch); every
+/// other seat gets the list of legal moves and is asked when it holds two or more. Counting
+/// goes to a [`Tape`] (one increment per roll).
+pub(crate) fn play_as<K: Kernel, D, O>(
+    game: Game,
     bots: &mut [Box<dyn Bot>],
     dice: &mut D,
     observer: &mut O,
@@ -158,49 +197,93 @@ where
     O: Observer + ?Sized,
 {
     assert_eq!(bots.len(), game.players(), "one bot per player");
-    let mut slot = [0usize; 4];
-    for (k, s) in game.seats().iter().enumerate() {
-        slot[s.index()] = k;
+    let sees_choices = observer.sees_choices();
+    let mut asked: [Option<&mut Box<dyn Bot>>; 4] = [None, None, None, None];
+    let mut choosers = [const { None }; 4];
+    for ((k, bot), &seat) in bots.iter_mut().enumerate().zip(game.seats()) {
+        choosers[seat.index()] = Some(if sees_choices || bot.inline().is_none() {
+            asked[k] = Some(bot);
+            Chooser::Ask(k)
+        } else {
+            match bot.inline() {
+                Some(Inline::Random(rng)) => Chooser::Random(rng),
+                _ => Chooser::Greedy,
+            }
+        });
     }
-    let mut record = GameRecord::new(game.players());
+    let all_greedy = choosers
+        .iter()
+        .all(|c| matches!(c, None | Some(Chooser::Greedy)));
+    // All greedy (the commonest benchmark): a loop without the per-roll choice of chooser.
+    if all_greedy {
+        play_loop::<K, D, O, true>(game, &mut choosers, &mut asked, dice, observer)
+    } else {
+        play_loop::<K, D, O, false>(game, &mut choosers, &mut asked, dice, observer)
+    }
+}
+
+/// The loop of [`play_as`]; `ALL_GREEDY` when every seat's chooser is greedy.
+#[inline(always)]
+fn play_loop<K: Kernel, D, O, const ALL_GREEDY: bool>(
+    mut game: Game,
+    choosers: &mut [Option<Chooser<'_>>; 4],
+    asked: &mut [Option<&mut Box<dyn Bot>>; 4],
+    dice: &mut D,
+    observer: &mut O,
+) -> Result<GameRecord, PlayError>
+where
+    D: Dice + ?Sized,
+    O: Observer + ?Sized,
+{
+    let mut tape = Tape::new(&game);
     let mut moves = MoveList::default();
     while !game.is_over() {
         let seat = game.to_move();
         let Some(roll) = dice.roll(seat) else {
-            record.close(&game);
+            let record = tape.record(&game);
             observer.on_end(&game);
             return Err(PlayError::OutOfDice(Box::new(OutOfDice { record, game })));
         };
-        game.legal_moves_inlined(roll, &mut moves);
-        let choice = if moves.len() <= 1 {
-            // No choice to make: a pass, or the only legal move.
-            moves.first().copied()
+        let chooser = if ALL_GREEDY {
+            &mut Chooser::Greedy
         } else {
-            let bot = &mut bots[slot[seat.index()]];
-            match bot.try_choose(&game, roll, &moves) {
-                Ok(k) => {
-                    let chosen = moves[k];
-                    observer.on_choice(&game, roll, &moves, k, &**bot);
-                    Some(chosen)
-                }
-                Err(fault) => {
-                    record.close(&game);
-                    observer.on_end(&game);
-                    return Err(PlayError::Bot(Box::new(BotFailed {
-                        seat,
-                        fault,
-                        record,
-                        game,
-                    })));
+            choosers[seat.index()].as_mut().expect("a seat in play")
+        };
+        let choice = match chooser {
+            Chooser::Greedy => game.greedy_move::<K>(roll),
+            Chooser::Random(rng) => game.random_move::<K>(roll, rng),
+            Chooser::Ask(k) => {
+                game.moves_into::<K>(roll, &mut moves);
+                if moves.len() <= 1 {
+                    // No choice to make: a pass, or the only legal move.
+                    moves.first().copied()
+                } else {
+                    let bot: &mut Box<dyn Bot> = asked[*k].as_mut().expect("an asked seat");
+                    match bot.try_choose(&game, roll, &moves) {
+                        Ok(k) => {
+                            observer.on_choice(&game, roll, &moves, k, &**bot);
+                            Some(moves[k])
+                        }
+                        Err(fault) => {
+                            let record = tape.record(&game);
+                            observer.on_end(&game);
+                            return Err(PlayError::Bot(Box::new(BotFailed {
+                                seat,
+                                fault,
+                                record,
+                                game,
+                            })));
+                        }
+                    }
                 }
             }
         };
         let before = game;
-        let outcome = game.apply_inlined(roll, choice);
-        record.count(&outcome);
+        let outcome = game.apply_as::<K>(roll, choice);
+        tape.count(&outcome, choice);
         observer.on_roll(&before, &outcome);
     }
-    record.close(&game);
+    let record = tape.record(&game);
     observer.on_end(&game);
     Ok(record)
 }

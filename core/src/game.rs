@@ -6,11 +6,12 @@
 use std::fmt;
 
 use crate::board::{
-    CELL_OF, CROSSED_STEP, HANGAR, OFF_RING, PLANES, Seat, TAKE_OFF, step_of_cell_for,
+    CELL_BIT, CROSSED_STEP, HANGAR, PLANES, RING_CELLS, Seat, TAKE_OFF, TURN_CELL, step_of_cell_for,
 };
-use crate::chain::{self, Chain};
+use crate::chain::Chain;
+use crate::kernel::{Any, Kernel, with_kernel};
 use crate::moves::{Move, MoveList, flag};
-use crate::rules::{End, Overshoot, Rules, Stacking, ThreeSixes};
+use crate::rules::{Rules, ThreeSixes};
 use crate::setup_error::SetupError;
 
 /// Whether the game goes on, and how it ended.
@@ -120,8 +121,9 @@ pub struct Game {
     pub(crate) finished: u8,
     pub(crate) ranks: [u8; 4],
     pub(crate) to_move: Seat,
+    /// Sixes rolled in a row in this turn (saturating): 0 exactly when the turn's first roll
+    /// is still to come, since a turn goes on only after a six.
     pub(crate) sixes: u8,
-    pub(crate) rolls_in_turn: u8,
     pub(crate) moved_turn: u8,
     pub(crate) moved_last: u8,
     /// The roll made at a decision node of the state API, 0 at a chance node (see `state.rs`);
@@ -171,7 +173,6 @@ impl Game {
             ranks: [0; 4],
             to_move: Seat::ALL[0],
             sixes: 0,
-            rolls_in_turn: 0,
             moved_turn: 0,
             moved_last: 0,
             roll: 0,
@@ -211,6 +212,12 @@ impl Game {
     #[inline]
     pub fn steps(&self, seat: Seat) -> [u8; PLANES] {
         self.steps[seat.index()]
+    }
+    /// The ring cells holding at least one of `seat`'s planes, as a bit set (bit `c` for ring
+    /// cell `c`, 0..52, numbered as [`board::ring_cell`](crate::board::ring_cell) does).
+    #[inline]
+    pub fn ring_cells(&self, seat: Seat) -> u64 {
+        self.occupied[seat.index()]
     }
     /// Turns begun so far (all players together).
     #[inline]
@@ -271,8 +278,14 @@ impl Game {
     /// Whether `roll` is a third six in a row that `three_sixes` punishes.
     #[inline]
     pub fn is_punished(&self, roll: u8) -> bool {
+        self.punished::<Any>(roll)
+    }
+
+    /// [`Game::is_punished`] under kernel `K`.
+    #[inline(always)]
+    pub(crate) fn punished<K: Kernel>(&self, roll: u8) -> bool {
         // `&` rather than `&&`: the roll is random, so a branch on it would often mispredict.
-        (roll == 6) & (self.sixes >= 2) & (self.rules.three_sixes != ThreeSixes::None)
+        (roll == 6) & (self.sixes >= 2) & (K::three_sixes(&self.rules) != ThreeSixes::None)
     }
 
     /// The distinct legal moves of the seat to move for `roll`, in canonical order: the launch
@@ -287,21 +300,71 @@ impl Game {
     /// [`Game::legal_moves`] into a caller's buffer (cleared first), for hot loops.
     #[inline]
     pub fn legal_moves_into(&self, roll: u8, list: &mut MoveList) {
-        self.legal_moves_inlined(roll, list);
+        self.moves_into::<Any>(roll, list);
     }
 
-    /// [`Game::legal_moves_into`], always inlined: for the driver's game loop, where a call
-    /// would cost ~20% (the compiler declines to inline it into the runner on its own).
+    /// [`Game::legal_moves_into`] under kernel `K`, always inlined: for the driver's game loop,
+    /// where a call would cost ~20% (the compiler declines to inline it on its own).
     #[inline(always)]
-    pub(crate) fn legal_moves_inlined(&self, roll: u8, list: &mut MoveList) {
+    pub(crate) fn moves_into<K: Kernel>(&self, roll: u8, list: &mut MoveList) {
         list.clear();
-        if self.is_over() || self.is_punished(roll) || !(1..=6).contains(&roll) {
+        if self.is_over() || !(1..=6).contains(&roll) {
             return;
         }
+        self.face_moves::<K>(&self.move_context::<K>(), roll, list);
+    }
+
+    /// The legal moves of every face at once: `lists[r - 1]` gets those of roll `r` (as
+    /// [`Game::legal_moves_into`] lists them). For searches, which look at all six faces of
+    /// a position: what the faces share (the kernel, the seat's planes, the opponents' cells)
+    /// is worked out once.
+    pub fn legal_moves_all(&self, lists: &mut [MoveList; 6]) {
+        with_kernel!(&self.rules, K => self.all_moves_into::<K>(lists))
+    }
+
+    #[inline(always)]
+    fn all_moves_into<K: Kernel>(&self, lists: &mut [MoveList; 6]) {
+        for list in lists.iter_mut() {
+            list.clear();
+        }
+        if self.is_over() {
+            return;
+        }
+        let context = self.move_context::<K>();
+        for (list, roll) in lists.iter_mut().zip(1..) {
+            self.face_moves::<K>(&context, roll, list);
+        }
+    }
+
+    /// What the moves of every face of this position share.
+    #[inline(always)]
+    fn move_context<K: Kernel>(&self) -> MoveContext {
         let seat = self.to_move;
         let mine = self.steps[seat.index()];
         let centre = self.rules.centre();
-        let in_hangar = match_mask(mine, HANGAR);
+        MoveContext {
+            seat,
+            centre,
+            in_hangar: match_mask(mine, HANGAR),
+            movable: movable_steps(mine, centre),
+            opponents: self.opponent_cells(seat),
+        }
+    }
+
+    /// The moves of `roll` (1..=6) appended to the empty `list`.
+    #[inline(always)]
+    fn face_moves<K: Kernel>(&self, context: &MoveContext, roll: u8, list: &mut MoveList) {
+        if self.punished::<K>(roll) {
+            return;
+        }
+        let rules = &self.rules;
+        let MoveContext {
+            seat,
+            centre,
+            in_hangar,
+            movable,
+            opponents,
+        } = *context;
         list.push_if(
             Move::new(
                 HANGAR,
@@ -310,61 +373,87 @@ impl Game {
                 flag::LAUNCH,
                 0,
             ),
-            self.rules.launch_rolls.contains(roll) & (in_hangar != 0),
+            rules.launch_rolls.contains(roll) & (in_hangar != 0),
         );
-        // Steps holding a movable plane. The hangar (255) maps to bit 63, which no step uses
-        // (the centre is at most 59); it and the centre are then cleared.
-        let mut occupied = mine.iter().fold(0u64, |m, &s| m | 1 << (s & 63));
-        occupied &= !(1 << 63 | 1 << centre);
-        let chains = chain::table(self.rules.specials, self.rules.flight_optional);
-        let opponents = self.opponent_cells(seat);
-        let bounce_ok = self.rules.overshoot == Overshoot::Bounce;
+        let mut occupied = movable;
         while occupied != 0 {
             let s = occupied.trailing_zeros() as u8;
             occupied &= occupied - 1;
-            let reach = s + roll;
-            let over = reach > centre;
-            let t = if over { 2 * centre - reach } else { reach };
-            let chain = &chains.go[t as usize];
-            let flags = chain.flags
-                | if over { flag::BOUNCE } else { 0 }
-                | if t == centre { flag::FINISH } else { 0 };
-            let mut m = Move::new(s, chain.to, self.planes_at(seat, s), flags, 0);
-            if opponents & chain.cells[seat.index()] != 0 || chain.flags & flag::FLIGHT != 0 {
-                m = m.with_captured(self.chain_captures(seat, chain));
-            }
-            list.push_if(m, !over | bounce_ok);
-            if chain.flags & flag::CHOICE != 0 {
-                let stay = &chains.stay[t as usize];
-                list.push(
-                    m.with_end(stay.to, stay.flags | (flags & flag::BOUNCE))
-                        .with_captured(self.chain_captures(seat, stay)),
-                );
+            let (m, legal) = self.step_move::<K>(seat, centre, opponents, s, roll);
+            list.push_if(m, legal);
+            if K::flight_optional(rules) && m.flags() & flag::CHOICE != 0 {
+                list.push(self.stay_move::<K>(seat, centre, m, roll));
             }
         }
     }
 
+    /// The move of the plane(s) of `seat` at step `s` for `roll` (flying, where the flight is
+    /// optional), and whether it is legal: a plane the roll carries past the centre has no
+    /// move unless planes bounce. `opponents` is [`Game::opponent_cells`].
+    #[inline(always)]
+    pub(crate) fn step_move<K: Kernel>(
+        &self,
+        seat: Seat,
+        centre: u8,
+        opponents: u64,
+        s: u8,
+        roll: u8,
+    ) -> (Move, bool) {
+        let rules = &self.rules;
+        let reach = s + roll;
+        let over = reach > centre;
+        let t = if over { 2 * centre - reach } else { reach };
+        let chain = &K::chains(rules).go[usize::from(t & 63)];
+        let extra =
+            if over { flag::BOUNCE } else { 0 } | if t == centre { flag::FINISH } else { 0 };
+        let m = Move::along(s, self.planes_at::<K>(seat, s), chain.word, extra);
+        let m = if opponents & chain.cells[seat.index()] != 0
+            || (K::crossed(rules) && chain.flags & flag::FLIGHT != 0)
+        {
+            m.with_captured(self.chain_captures::<K>(seat, chain))
+        } else {
+            m
+        };
+        (m, !over || K::bounces(rules))
+    }
+
+    /// The choice of staying on the flight cell beside `fly`, a move of [`Game::step_move`]
+    /// that offers it (flag `CHOICE`).
+    #[cold]
+    pub(crate) fn stay_move<K: Kernel>(&self, seat: Seat, centre: u8, fly: Move, roll: u8) -> Move {
+        let reach = fly.from() + roll;
+        let t = if reach > centre {
+            2 * centre - reach
+        } else {
+            reach
+        };
+        let stay = &K::chains(&self.rules).stay[usize::from(t & 63)];
+        fly.with_end(stay.to, stay.flags | (fly.flags() & flag::BOUNCE))
+            .with_captured(self.chain_captures::<K>(seat, stay))
+    }
+
     /// The planes of `seat` that a move from step `s` moves: all of them with stacking,
     /// else the lowest-numbered one (planes on one cell are alike).
-    #[inline]
-    fn planes_at(&self, seat: Seat, s: u8) -> u8 {
+    #[inline(always)]
+    pub(crate) fn planes_at<K: Kernel>(&self, seat: Seat, s: u8) -> u8 {
         let mask = match_mask(self.steps[seat.index()], s);
-        match self.rules.stacking {
-            Stacking::None => mask & mask.wrapping_neg(),
-            Stacking::MoveTogether => mask,
+        if K::stacks(&self.rules) {
+            mask
+        } else {
+            mask & mask.wrapping_neg()
         }
     }
 
     /// The opponent planes a chain of `seat`'s sends home: those on each ring step it lands
     /// on, and for a flight with `flight_captures_crossed`, those on the crossed cell.
     #[inline(never)]
-    fn chain_captures(&self, seat: Seat, chain: &Chain) -> u16 {
+    pub(crate) fn chain_captures<K: Kernel>(&self, seat: Seat, chain: &Chain) -> u16 {
         let opponents = self.opponent_cells(seat);
         let mut captured = 0;
         for &s in chain.landings.iter().take_while(|&&s| s != 0) {
             captured |= self.captures_at(seat, s, opponents);
         }
-        if chain.flags & flag::FLIGHT != 0 && self.rules.flight_captures_crossed {
+        if chain.flags & flag::FLIGHT != 0 && K::crossed(&self.rules) {
             captured |= self.crossed_captures(seat);
         }
         captured
@@ -372,25 +461,38 @@ impl Game {
 
     /// Bit set of the ring cells holding at least one plane of an opponent of `seat`.
     #[inline]
-    fn opponent_cells(&self, seat: Seat) -> u64 {
+    pub(crate) fn opponent_cells(&self, seat: Seat) -> u64 {
         let i = seat.index();
         self.occupied[(i + 1) & 3] | self.occupied[(i + 2) & 3] | self.occupied[(i + 3) & 3]
+    }
+
+    /// The steps of `seat` (bit `s` for step `s`, 1..=50) whose ring cells are among `cells`
+    /// (the opponents' cells, [`Game::opponent_cells`]): the cells turned into the seat's own
+    /// frame, where its step `s` is cell `13 * seat + s - 1` (mod 52).
+    #[inline(always)]
+    pub(crate) fn steps_of_cells(cells: u64, seat: Seat) -> u64 {
+        const RING: u64 = (1 << RING_CELLS) - 1;
+        const STEPS: u64 = ((1 << (TURN_CELL + 1)) - 1) & !1;
+        let k = 13 * seat.index() as u32;
+        // Rotate the 52 cells right by k: bit b becomes cell (b + k) mod 52, i.e. step b + 1.
+        let turned = (cells >> k | cells << (u32::from(RING_CELLS) - k)) & RING;
+        (turned << 1) & STEPS
     }
 
     /// Recomputes the ring cells occupied by seat `i` from its steps.
     #[inline]
     pub(crate) fn refresh_occupied(&mut self, i: usize) {
-        let cells = self.steps[i]
+        let cells = &CELL_BIT[i & 3];
+        self.occupied[i] = self.steps[i]
             .iter()
-            .fold(0u64, |acc, &s| acc | 1 << CELL_OF[i][s as usize]);
-        self.occupied[i] = cells & !(1 << OFF_RING);
+            .fold(0u64, |acc, &s| acc | cells[usize::from(s)]);
     }
 
     /// Opponent planes on the ring cell that is `seat`'s step `s`, as a capture bit set;
     /// `opponents` is [`Game::opponent_cells`], which answers the common empty case at once.
     #[inline]
     fn captures_at(&self, seat: Seat, s: u8, opponents: u64) -> u16 {
-        if opponents & (1 << CELL_OF[seat.index()][s as usize]) == 0 {
+        if opponents & CELL_BIT[seat.index()][usize::from(s)] == 0 {
             return 0;
         }
         self.captures_on_occupied(seat, s)
@@ -413,7 +515,7 @@ impl Game {
 
     /// Planes of the opposite colour on the crossed cell (their lane cell 3).
     #[inline]
-    fn crossed_captures(&self, seat: Seat) -> u16 {
+    pub(crate) fn crossed_captures(&self, seat: Seat) -> u16 {
         let other = (seat.index() + 2) % 4;
         if self.in_play & (1 << other) == 0 {
             return 0;
@@ -429,12 +531,12 @@ impl Game {
     /// builds trust the caller. Use [`Game::play`] to check.
     #[inline]
     pub fn apply(&mut self, roll: u8, choice: Option<Move>) -> Outcome {
-        self.apply_inlined(roll, choice)
+        self.apply_as::<Any>(roll, choice)
     }
 
-    /// [`Game::apply`], always inlined: for the driver's game loop.
+    /// [`Game::apply`] under kernel `K`, always inlined: for the driver's game loop.
     #[inline(always)]
-    pub(crate) fn apply_inlined(&mut self, roll: u8, choice: Option<Move>) -> Outcome {
+    pub(crate) fn apply_as<K: Kernel>(&mut self, roll: u8, choice: Option<Move>) -> Outcome {
         debug_assert!(!self.is_over(), "apply on a finished game");
         debug_assert!(self.roll == 0, "apply with a pending roll of the state API");
         debug_assert!((1..=6).contains(&roll), "roll {roll}");
@@ -450,9 +552,8 @@ impl Game {
             }
         }
         let seat = self.to_move;
-        let new_turn = self.rolls_in_turn == 0;
+        let new_turn = self.sixes == 0;
         self.turns += u32::from(new_turn);
-        self.rolls_in_turn = self.rolls_in_turn.saturating_add(1);
         let mut outcome = Outcome {
             seat,
             roll,
@@ -461,43 +562,54 @@ impl Game {
             seat_finished: false,
             turn_over: false,
         };
-        if self.is_punished(roll) {
-            let mask = match self.rules.three_sixes {
-                ThreeSixes::LastMoved => self.moved_last,
-                _ => self.moved_turn,
-            };
-            let centre = self.rules.centre();
-            let mut sent = 0u8;
-            for i in 0..PLANES {
-                let s = &mut self.steps[seat.index()][i];
-                if mask & (1 << i) != 0 && *s != centre && *s != HANGAR {
-                    *s = HANGAR;
-                    sent |= 1 << i;
-                }
-            }
-            self.refresh_occupied(seat.index());
-            outcome.action = Action::Penalty { planes: sent };
-            self.end_turn();
-            outcome.turn_over = true;
+        if self.punished::<K>(roll) {
+            self.penalise::<K>(&mut outcome);
             return outcome;
         }
-        self.sixes += u8::from(roll == 6);
+        let six = roll == 6;
+        // Under `three_sixes = none` a streak has no bound: it saturates (else it stops at 2).
+        self.sixes = if K::three_sixes(&self.rules) == ThreeSixes::None {
+            self.sixes.saturating_add(u8::from(six))
+        } else {
+            self.sixes + u8::from(six)
+        };
         if let Some(m) = choice {
             outcome.action = Action::Move(m);
             self.make(seat, m);
             if m.finishes() && self.steps[seat.index()] == [self.rules.centre(); PLANES] {
-                outcome.seat_finished = true;
-                self.finish(seat);
-                self.end_turn();
-                outcome.turn_over = true;
+                self.finish::<K>(seat, &mut outcome);
                 return outcome;
             }
         }
-        outcome.turn_over = roll != 6;
-        if outcome.turn_over {
-            self.end_turn();
+        outcome.turn_over = !six;
+        if !six {
+            self.pass_turn();
         }
         outcome
+    }
+
+    /// The third six that `three_sixes` punishes: the moved planes go back, the turn ends.
+    #[cold]
+    #[inline(never)]
+    fn penalise<K: Kernel>(&mut self, outcome: &mut Outcome) {
+        let seat = self.to_move;
+        let mask = match K::three_sixes(&self.rules) {
+            ThreeSixes::LastMoved => self.moved_last,
+            _ => self.moved_turn,
+        };
+        let centre = self.rules.centre();
+        let mut sent = 0u8;
+        for i in 0..PLANES {
+            let s = &mut self.steps[seat.index()][i];
+            if mask & (1 << i) != 0 && *s != centre && *s != HANGAR {
+                *s = HANGAR;
+                sent |= 1 << i;
+            }
+        }
+        self.refresh_occupied(seat.index());
+        outcome.action = Action::Penalty { planes: sent };
+        self.end_turn();
+        outcome.turn_over = true;
     }
 
     /// The checked form of [`Game::apply`]: refuses a bad roll, a finished game, a move that is
@@ -526,10 +638,11 @@ impl Game {
         Ok(self.apply(roll, chosen))
     }
 
+    /// Moves the planes of `m` and sends its captures home.
     #[inline(always)]
     fn make(&mut self, seat: Seat, m: Move) {
         let i = seat.index();
-        let bytes = PLANE_BYTES[usize::from(m.planes())];
+        let bytes = PLANE_BYTES[usize::from(m.planes() & 0xF)];
         let own = u32::from_le_bytes(self.steps[i]);
         self.steps[i] =
             ((own & !bytes) | ((u32::from(m.to()) * 0x0101_0101) & bytes)).to_le_bytes();
@@ -555,33 +668,44 @@ impl Game {
         }
     }
 
-    #[inline]
-    fn finish(&mut self, seat: Seat) {
+    /// `seat` brought its last plane home: it is ranked, the game may end, the turn ends.
+    #[cold]
+    #[inline(never)]
+    fn finish<K: Kernel>(&mut self, seat: Seat, outcome: &mut Outcome) {
+        outcome.seat_finished = true;
+        outcome.turn_over = true;
         self.finished |= 1 << seat.index();
         let rank = self.finished.count_ones() as u8;
         self.ranks[seat.index()] = rank;
         let left = self.in_play & !self.finished;
-        let game_over = match self.rules.end {
-            End::FirstFinisher => true,
-            End::FullRanking => left.count_ones() <= 1,
-        };
+        let game_over = !K::full_ranking(&self.rules) || left.count_ones() <= 1;
         if game_over {
             self.status = Status::Finished;
             if left.count_ones() == 1 {
                 self.ranks[left.trailing_zeros() as usize] = self.players;
             }
         }
+        self.end_turn();
     }
 
+    /// Ends the turn: a game still going passes it to the next seat, or stops at `max_turns`.
     #[inline]
     fn end_turn(&mut self) {
+        if self.is_over() {
+            self.sixes = 0;
+            self.moved_turn = 0;
+            self.moved_last = 0;
+        } else {
+            self.pass_turn();
+        }
+    }
+
+    /// [`Game::end_turn`] of a game still going.
+    #[inline(always)]
+    fn pass_turn(&mut self) {
         self.sixes = 0;
-        self.rolls_in_turn = 0;
         self.moved_turn = 0;
         self.moved_last = 0;
-        if self.is_over() {
-            return;
-        }
         if self.turns >= self.rules.max_turns {
             self.status = Status::Unfinished;
             return;
@@ -590,14 +714,43 @@ impl Game {
     }
 
     /// The next active seat clockwise: the lowest active seat above this one, else the lowest.
-    #[inline]
+    #[inline(always)]
     fn next_seat(&self) -> Seat {
         let active = self.in_play & !self.finished;
-        let above = active & !((2u8 << self.to_move.index()) - 1);
-        let next = if above != 0 { above } else { active };
-        Seat::ALL[next.trailing_zeros() as usize & 3]
+        Seat::wrapping(NEXT_SEAT[usize::from(active & 0xF) << 2 | self.to_move.index()])
     }
 }
+
+/// What the moves of every face of one position share (see [`Game::legal_moves_all`]).
+#[derive(Clone, Copy)]
+struct MoveContext {
+    seat: Seat,
+    centre: u8,
+    /// The seat's planes in the hangar.
+    in_hangar: u8,
+    /// The steps holding its movable planes.
+    movable: u64,
+    /// The ring cells holding opponents.
+    opponents: u64,
+}
+
+/// `NEXT_SEAT[active << 2 | seat]`: the lowest seat of the set `active` above `seat`, else the
+/// lowest of `active` (0 for an empty set, which play never asks about).
+const NEXT_SEAT: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut active = 0u32;
+    while active < 16 {
+        let mut seat = 0u32;
+        while seat < 4 {
+            let above = active & !((2 << seat) - 1);
+            let next = if above != 0 { above } else { active };
+            t[(active << 2 | seat) as usize] = (next.trailing_zeros() & 3) as u8;
+            seat += 1;
+        }
+        active += 1;
+    }
+    t
+};
 
 /// `PLANE_BYTES[planes]` has byte `i` all ones where bit `i` of the plane set `planes` is set.
 const PLANE_BYTES: [u32; 16] = {
@@ -616,9 +769,19 @@ const PLANE_BYTES: [u32; 16] = {
     t
 };
 
+/// The steps holding at least one of the planes in `steps` that can still move (bit `s` for
+/// step `s`): neither in the hangar nor at the centre.
+#[inline(always)]
+pub(crate) fn movable_steps(steps: [u8; PLANES], centre: u8) -> u64 {
+    // The hangar (255) maps to bit 63, which no step uses (the centre is at most 59); it and
+    // the centre are then cleared.
+    let all = steps.iter().fold(0u64, |m, &s| m | 1 << (s & 63));
+    all & !(1 << 63 | 1 << centre)
+}
+
 /// Bit set of the planes among `steps` standing on step `t` (bit `i` for plane `i`).
 #[inline(always)]
-fn match_mask(steps: [u8; PLANES], t: u8) -> u8 {
+pub(crate) fn match_mask(steps: [u8; PLANES], t: u8) -> u8 {
     // SWAR: a zero byte of `x` marks a match; the exact zero-byte test sets bit 7 of each such
     // byte, and the multiply gathers those four bits into the top nibble.
     let x = u32::from_le_bytes(steps) ^ (u32::from(t) * 0x0101_0101);

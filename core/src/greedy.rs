@@ -1,7 +1,9 @@
 //! The greedy bot: the fixed priority of docs/RULES.md ("The greedy bot"), with its tie-breaks.
 
-use crate::bot::Bot;
-use crate::game::Game;
+use crate::board::{HANGAR, PLANES, TAKE_OFF};
+use crate::bot::{Bot, Inline};
+use crate::game::{Game, match_mask, movable_steps};
+use crate::kernel::Kernel;
 use crate::moves::{Move, flag};
 
 /// Captures first, then a jump or the flight, then a launch, then anything else; within a
@@ -43,8 +45,124 @@ impl Bot for Greedy {
         "greedy"
     }
 
+    fn inline(&mut self) -> Option<Inline<'_>> {
+        Some(Inline::Greedy)
+    }
+
     #[inline]
     fn choose(&mut self, _game: &Game, _roll: u8, moves: &[Move]) -> usize {
         Self::pick(moves)
+    }
+}
+
+impl Game {
+    /// The move [`Greedy`] picks for `roll` (`None` for a pass), found without listing the
+    /// moves: the driver's loop plays a greedy seat this way.
+    ///
+    /// Greedy's key is a category and then the starting step, so it is enough to know, for
+    /// every plane at once, which categories its move falls in; those are bit sets over the
+    /// starting steps (bit `s` for step `s`), each a few operations on 64-bit words:
+    /// - `at`: the steps holding the seat's movable planes; `forward`: those the roll does not
+    ///   carry past the centre (the others bounce or have no move);
+    /// - captures: `O` is the steps of the seat's path holding opponents; a chain landing on
+    ///   `t` captures when it lands on a step of `O`, and the chain table's `reach` sets name
+    ///   the landings that land again 4, 12 or 16 steps on, so `land = O | (O >> 4) & reach[0]
+    ///   | ...` is every landing whose chain captures (with the crossed cell, every flight when
+    ///   the opposite seat stands there), and `forward & (land >> roll)` every plane whose
+    ///   move captures;
+    /// - jumps and the flight: `forward & (special >> roll)` likewise;
+    /// - a bouncing plane lands on `2 * centre - s - roll`, a reflection rather than a shift:
+    ///   those few planes are looked up one by one.
+    ///
+    /// The best category's highest bit is the plane furthest along. An optional flight offers
+    /// fly and stay from one step; greedy always flies (flying lands everywhere staying does
+    /// and more, so its category is never worse, and it wins the tie), so stays are not
+    /// looked at. Debug builds check every answer against [`Greedy::pick`] over the list.
+    #[inline(always)]
+    pub(crate) fn greedy_move<K: Kernel>(&self, roll: u8) -> Option<Move> {
+        let choice = self.greedy_move_unchecked::<K>(roll);
+        #[cfg(debug_assertions)]
+        {
+            let moves = self.legal_moves(roll);
+            let listed = (!moves.is_empty()).then(|| moves[Greedy::pick(&moves)]);
+            debug_assert_eq!(choice, listed, "greedy's move for roll {roll} in {self:?}");
+        }
+        choice
+    }
+
+    /// The launch of the lowest-numbered plane in the hangar.
+    #[inline(always)]
+    fn launch_move(mine: [u8; PLANES]) -> Move {
+        let in_hangar = match_mask(mine, HANGAR);
+        Move::new(
+            HANGAR,
+            TAKE_OFF,
+            in_hangar & in_hangar.wrapping_neg(),
+            flag::LAUNCH,
+            0,
+        )
+    }
+
+    #[inline(always)]
+    fn greedy_move_unchecked<K: Kernel>(&self, roll: u8) -> Option<Move> {
+        if self.punished::<K>(roll) {
+            return None;
+        }
+        let rules = &self.rules;
+        let seat = self.to_move;
+        let mine = self.steps[seat.index()];
+        let centre = rules.centre();
+        let chains = K::chains(rules);
+        let at = movable_steps(mine, centre);
+        let launch = rules.launch_rolls.contains(roll) && match_mask(mine, HANGAR) != 0;
+        if at == 0 {
+            // Every plane in the hangar or home (a fifth of all rolls): launch or pass.
+            return launch.then(|| Self::launch_move(mine));
+        }
+        let opponents = Game::steps_of_cells(self.opponent_cells(seat), seat);
+        let mut land = opponents
+            | (opponents >> 4) & chains.reach[0]
+            | (opponents >> 12) & chains.reach[1]
+            | (opponents >> 16) & chains.reach[2];
+        if K::crossed(rules) && self.crossed_captures(seat) != 0 {
+            land |= chains.flies;
+        }
+        // Steps s with s + roll <= centre.
+        let forward = at & ((2u64 << (centre - roll)) - 1);
+        let mut capture = forward & (land >> roll);
+        let mut special = forward & (chains.special >> roll);
+        let mut other = forward;
+        if K::bounces(rules) {
+            let mut over = at & !forward;
+            while over != 0 {
+                let s = over.trailing_zeros() as u8;
+                let bit = over & over.wrapping_neg();
+                over &= over - 1;
+                let t = 2 * centre - s - roll;
+                capture |= bit & (land >> t & 1).wrapping_neg();
+                special |= bit & (chains.special >> t & 1).wrapping_neg();
+                other |= bit;
+            }
+        }
+        // The best non-empty category, a launch ranking between jumps and the rest.
+        let best = if capture != 0 { capture } else { special };
+        let best = if best != 0 || launch { best } else { other };
+        if best == 0 {
+            return launch.then(|| Self::launch_move(mine));
+        }
+        let s = 63 - best.leading_zeros() as u8;
+        let reach = s + roll;
+        let over = reach > centre;
+        let t = if over { 2 * centre - reach } else { reach };
+        let chain = &chains.go[usize::from(t & 63)];
+        let extra =
+            if over { flag::BOUNCE } else { 0 } | if t == centre { flag::FINISH } else { 0 };
+        let m = Move::along(s, self.planes_at::<K>(seat, s), chain.word, extra);
+        // (A capture is the best category whenever there is one, so its step is `s`.)
+        Some(if capture >> s & 1 != 0 {
+            m.with_captured(self.chain_captures::<K>(seat, chain))
+        } else {
+            m
+        })
     }
 }

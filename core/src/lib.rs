@@ -54,6 +54,7 @@ mod driver;
 pub mod excerpt;
 mod game;
 mod greedy;
+mod kernel;
 mod moves;
 pub mod notation;
 pub mod observation;
@@ -67,7 +68,7 @@ pub mod state;
 pub mod suggest;
 
 pub use board::{HANGAR, PLANES, Seat, step_label};
-pub use bot::{Bot, BotFault, FaultKind};
+pub use bot::{Bot, BotFault, FaultKind, Inline};
 pub use counters::{Counter, Counters};
 pub use dice::{
     Dice, DiceError, DiceParser, MAX_DICE_ROLLS, ScriptedDice, SeededDice, below, bot_stream, mix,

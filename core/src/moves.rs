@@ -47,6 +47,21 @@ impl Move {
         )
     }
 
+    /// The part of a move word that a landing chain decides: where it ends, and its flags.
+    pub(crate) const fn chain_word(to: u8, flags: u8) -> u64 {
+        (to as u64) << 8 | (flags as u64) << 24
+    }
+
+    /// The move from step `from` of `planes` along a chain (its [`Move::chain_word`]), with
+    /// `extra` flags (a bounce, the finish) and no captures.
+    #[inline(always)]
+    pub(crate) const fn along(from: u8, planes: u8, chain_word: u64, extra: u8) -> Move {
+        Move(chain_word | from as u64 | (planes as u64) << 16 | (extra as u64) << 24)
+    }
+
+    /// The move of no planes: applying it changes no plane (a pass, on the driver's path).
+    pub(crate) const NULL: Move = Move(0);
+
     /// The same move capturing `captured` (replacing any captures).
     #[inline(always)]
     pub(crate) const fn with_captured(self, captured: u16) -> Move {
@@ -174,13 +189,11 @@ pub struct MoveList {
     moves: [Move; MAX_MOVES],
 }
 
-const NO_MOVE: Move = Move::new(0, 0, 0, 0, 0);
-
 impl Default for MoveList {
     fn default() -> Self {
         MoveList {
             len: 0,
-            moves: [NO_MOVE; MAX_MOVES],
+            moves: [Move::NULL; MAX_MOVES],
         }
     }
 }

@@ -3,6 +3,7 @@
 use crate::board::{HANGAR, PLANES, Seat};
 use crate::counters::{Counter, Counters};
 use crate::game::{Action, Game, Outcome, Status};
+use crate::moves::{Move, flag};
 
 /// Everything a finished (or stopped) game counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -92,6 +93,83 @@ impl GameRecord {
             counters: self.counters,
             unfinished: self.unfinished,
         }
+    }
+}
+
+/// The counters of a game as the driver's loop keeps them: one increment per roll, in a bin
+/// chosen by what the roll did, instead of ten counters updated through branches. A move's bin
+/// is its low flag bits (launch, jump, flight, bounce: every counter a move adds 0 or 1 to),
+/// a pass and a punished roll have a bin each; captures and penalty planes, which need a bit
+/// count and are rare, are summed apart. [`Tape::record`] adds the bins up into the
+/// [`GameRecord`] counters, exactly as [`GameRecord::count`] would have counted them roll by
+/// roll; turns are those the game itself counted since the tape started.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Tape {
+    first_turns: u32,
+    bins: [u32; BINS],
+    captures: u32,
+    penalties: u32,
+}
+
+/// Move bins (flags `LAUNCH | JUMP | FLIGHT | BOUNCE`), then a pass, then a punished roll.
+const BINS: usize = 18;
+const PASS_BIN: usize = 16;
+const PENALTY_BIN: usize = 17;
+const MOVE_FLAGS: u8 = flag::LAUNCH | flag::JUMP | flag::FLIGHT | flag::BOUNCE;
+
+impl Tape {
+    /// An empty tape for play from `game`.
+    pub(crate) fn new(game: &Game) -> Self {
+        Tape {
+            first_turns: game.turns(),
+            bins: [0; BINS],
+            captures: 0,
+            penalties: 0,
+        }
+    }
+
+    /// Counts one applied roll, its outcome and the choice it was applied with.
+    #[inline(always)]
+    pub(crate) fn count(&mut self, outcome: &Outcome, choice: Option<Move>) {
+        // The action is the choice unless the roll was punished (rare): count from the choice,
+        // which is at hand, rather than from the action, which was built in memory.
+        if let Action::Penalty { planes } = outcome.action {
+            self.bins[PENALTY_BIN] += 1;
+            self.penalties += planes.count_ones();
+            return;
+        }
+        let (bin, captured) = match choice {
+            Some(m) => (usize::from(m.flags() & MOVE_FLAGS), m.captured()),
+            None => (PASS_BIN, 0),
+        };
+        self.bins[bin] += 1;
+        if captured != 0 {
+            self.captures += captured.count_ones();
+        }
+    }
+
+    /// The record of `game` with these counts.
+    pub(crate) fn record(&self, game: &Game) -> GameRecord {
+        let mut record = GameRecord::new(game.players());
+        let c = &mut record.counters;
+        let sum = |has: u8| -> u32 {
+            (0..16)
+                .filter(|&b| b as u8 & has == has)
+                .map(|b| self.bins[b])
+                .sum()
+        };
+        c.add(Counter::Turns, game.turns() - self.first_turns);
+        c.add(Counter::Rolls, self.bins.iter().sum());
+        c.add(Counter::Moves, sum(0));
+        c.add(Counter::Launches, sum(flag::LAUNCH));
+        c.add(Counter::Captures, self.captures);
+        c.add(Counter::Penalties, self.penalties);
+        c.add(Counter::Jumps, sum(flag::JUMP));
+        c.add(Counter::Flights, sum(flag::FLIGHT));
+        c.add(Counter::Bounces, sum(flag::BOUNCE));
+        c.add(Counter::Passes, self.bins[PASS_BIN]);
+        record.close(game);
+        record
     }
 }
 

@@ -245,7 +245,6 @@ impl Setup {
         }
         game.to_move = seat;
         game.sixes = self.sixes;
-        game.rolls_in_turn = self.sixes;
         game.moved_turn = all;
         game.moved_last = last;
         game.turns = self.turns;

@@ -14,7 +14,16 @@
 //! with three or four it is max-n, which, unlike the paranoid assumption (everyone against the
 //! root), models opponents who each play for themselves, as the bots in a tournament do.
 //!
-//! Scratch: one move list per ply, allocated when the bot is built; a decision allocates nothing.
+//! **Speed, with the same results.** A chance node lists the moves of all six faces at once
+//! ([`Game::legal_moves_all`]: what the faces share is worked out once). The rolls 1 to 5
+//! that pass all lead to the same position (the turn simply goes on to the next seat), so a
+//! chance node searches that position once and adds its value once per such roll: the same
+//! numbers in the same order, so the same result to the last bit. (Other repeated positions are
+//! rare at these depths: a transposition needs one seat to move twice, which takes sixes, so a
+//! table of them did not pay for its hashing.)
+//!
+//! Scratch: the six move lists of each ply, allocated when the bot is built; a decision
+//! allocates nothing.
 
 use super::Bot;
 use super::eval::{
@@ -63,7 +72,8 @@ pub struct Expectimax {
     name: String,
     depth: u8,
     eval: Evaluator,
-    lists: Vec<MoveList>,
+    /// Per ply left, the moves of each face.
+    faces: Vec<[MoveList; 6]>,
     nodes: u64,
     root: MoveValues,
 }
@@ -76,7 +86,7 @@ impl Expectimax {
             name: name.to_string(),
             depth,
             eval: Evaluator::new(weights),
-            lists: vec![MoveList::default(); depth as usize + 1],
+            faces: vec![[MoveList::default(); 6]; depth as usize + 1],
             nodes: 0,
             root: MoveValues::default(),
         }
@@ -109,9 +119,29 @@ impl Expectimax {
         if plies == 0 || game.is_over() {
             return self.eval.values(game);
         }
+        let slot = usize::from(plies);
+        game.legal_moves_all(&mut self.faces[slot]);
         let mut sum = [0.0f32; 4];
-        for roll in 1..=6 {
-            let v = self.choice(game, roll, plies);
+        // The value of the position after a roll of 1 to 5 that passes (the same for each).
+        let mut passed: Option<[f32; 4]> = None;
+        for roll in 1..=6u8 {
+            let count = self.faces[slot][usize::from(roll - 1)].len();
+            let v = if count == 0 {
+                match passed {
+                    Some(v) if roll != 6 => v,
+                    _ => {
+                        let mut g = *game;
+                        g.apply(roll, None);
+                        let v = self.chance(&g, plies - 1);
+                        if roll != 6 {
+                            passed = Some(v);
+                        }
+                        v
+                    }
+                }
+            } else {
+                self.choice(game, roll, plies, count)
+            };
             for (s, x) in sum.iter_mut().zip(v) {
                 *s += x;
             }
@@ -119,20 +149,14 @@ impl Expectimax {
         sum.map(|s| s * (1.0 / 6.0))
     }
 
-    /// The value of `roll` in `game`: the seat to move picks its best move (max-n).
-    fn choice(&mut self, game: &Game, roll: u8, plies: u8) -> [f32; 4] {
-        let slot = plies as usize;
-        game.legal_moves_into(roll, &mut self.lists[slot]);
-        let count = self.lists[slot].len();
-        if count == 0 {
-            let mut g = *game;
-            g.apply(roll, None);
-            return self.chance(&g, plies - 1);
-        }
+    /// The value of `roll` in `game` with its `count` (at least one) moves in this ply's list:
+    /// the seat to move picks its best move (max-n).
+    fn choice(&mut self, game: &Game, roll: u8, plies: u8, count: usize) -> [f32; 4] {
+        let slot = usize::from(plies);
         let seat = game.to_move().index();
         let mut best = [f32::NEG_INFINITY; 4];
         for k in 0..count {
-            let m = self.lists[slot][k];
+            let m = self.faces[slot][usize::from(roll - 1)][k];
             let mut g = *game;
             g.apply(roll, Some(m));
             let v = self.chance(&g, plies - 1);

@@ -267,6 +267,10 @@ impl GameLines {
 }
 
 impl Observer for GameLines {
+    fn sees_choices(&self) -> bool {
+        true
+    }
+
     #[inline]
     fn on_roll(&mut self, _before: &Game, outcome: &Outcome) {
         if self.chose {

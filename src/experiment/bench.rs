@@ -18,6 +18,14 @@ pub const WORKLOADS: [(Preset, &str); 4] = [
     (Preset::Chinese, "random,greedy,random,greedy"),
 ];
 
+/// A short name for each of [`WORKLOADS`], in the same order (`bench --workload`).
+pub const WORKLOAD_NAMES: [&str; 4] = [
+    "appfreegame-greedy",
+    "appfreegame-random",
+    "classic-mixed",
+    "chinese-mixed",
+];
+
 /// FNV-1a over bytes: the digest of games.csv rows and of digests.
 #[derive(Clone, Debug)]
 pub struct Digest {
@@ -92,6 +100,13 @@ pub fn digest_run(spec: &RunSpec, exec: Exec) -> Result<u64, RunError> {
     )?;
     debug_assert_eq!(tally.games, spec.total_games());
     Ok(digest.value())
+}
+
+/// Plays `spec` through the runner as `aeroplane run` does (tallies only, no per-game rows)
+/// and returns the number of games played.
+pub fn tally_run(spec: &RunSpec, exec: Exec) -> Result<u64, RunError> {
+    let tally = runner::run(spec, exec, None, &std::sync::atomic::AtomicU64::new(0))?;
+    Ok(tally.games)
 }
 
 /// The bare loop: the same games played one after another on this thread, without the runner
