@@ -18,7 +18,7 @@ use crate::export::{
     Cell, Manifest, OutputDir, SortKey, SweepSection, Table, format_p, p_equals, seat_test_kind,
 };
 use crate::runner::{Flow, RunSpec, Unit, UnitResult};
-use crate::stats::{Summary, Tally};
+use crate::stats::{PValue, Summary, Tally};
 
 use super::drive::Fold;
 use super::run::SummaryJson;
@@ -28,7 +28,8 @@ use super::{Context, JobDef, JobError, Outcome, conduct, names};
 /// empty. Rates are fractions; `*_lo95`/`*_hi95` are 95% bounds (Wilson; cluster-robust by deal
 /// when seats are rotated, see `interval_method`); `chi2_p` is the p-value of "all seats win
 /// equally often" for that variant alone; `max_seat_edge` is the largest |seat win rate -
-/// 1/players|; event columns are means per game. Added at the end: `seat_test` (`seat_order`,
+/// the seats' mean win rate| (the mean is 1/players when every game has a winner; empty when no
+/// game has one); event columns are means per game. Added at the end: `seat_test` (`seat_order`,
 /// or `bots_and_seats` when seat j holds bot j), `chi2_p_holm` and `chi2_p_bh` (`chi2_p`
 /// adjusted over all the variants: Holm, family-wise; Benjamini-Hochberg, false discovery
 /// rate), `interval_method` (of the seat intervals: `wilson`, `cluster_by_deal`,
@@ -74,10 +75,12 @@ pub const SWEEP_HEADER: [&str; 37] = [
 ];
 
 /// The columns of `compare.csv`: one row per compared metric (`seat0_win`, `turns`); `p` is
-/// McNemar's test for the win rate and the paired t-test for turns. With seats rotated the deal
-/// (all its rotations) is the pair: the clustered McNemar test and the paired t on deal totals,
-/// with cluster-robust intervals. Added at the end: `deals` (pairs compared) and `method`
-/// (`mcnemar`, `mcnemar_by_deal`, `paired_t`, `paired_t_by_deal`).
+/// McNemar's test for the win rate (with Tango's score interval, which agrees with it) and the
+/// paired t-test for turns. With seats rotated the deal (all its rotations) is the pair: the
+/// clustered McNemar test and the paired t on deal totals, with cluster-robust intervals.
+/// Added at the end: `deals` (pairs compared) and `method` (`mcnemar`, `mcnemar_by_deal`,
+/// `mcnemar_on_deals` where too few deals or no discordant game leave the design effect
+/// unestimated and each deal counts as one pair, `paired_t`, `paired_t_by_deal`).
 pub const COMPARE_HEADER: [&str; 11] = [
     "a",
     "b",
@@ -141,12 +144,13 @@ pub struct SweepRow {
     pub variant: String,
     /// The figures.
     pub summary: Summary,
-    /// The largest |seat win rate - 1/players|.
-    pub max_seat_edge: f64,
+    /// The largest |seat win rate - the seats' mean win rate| (`None` when no game had a
+    /// winner).
+    pub max_seat_edge: Option<f64>,
     /// `chi2_p` adjusted over the sweep's variants by Holm's method.
-    pub chi2_p_holm: Option<f64>,
+    pub chi2_p_holm: Option<PValue>,
     /// `chi2_p` adjusted by Benjamini-Hochberg.
-    pub chi2_p_bh: Option<f64>,
+    pub chi2_p_bh: Option<PValue>,
 }
 
 /// A paired comparison of two variants over the shared deals.
@@ -351,7 +355,7 @@ impl SweepJob {
                 }
             })
             .collect();
-        let raw: Vec<Option<f64>> = rows
+        let raw: Vec<Option<PValue>> = rows
             .iter()
             .map(|r| r.summary.seat_test.map(|t| t.p_value))
             .collect();
@@ -468,12 +472,18 @@ pub fn axis_text(a: &Axis) -> String {
 }
 
 /// The largest |seat win rate - 1/players|.
-fn max_edge(s: &Summary) -> f64 {
-    let fair = 1.0 / s.players as f64;
-    s.seats
-        .iter()
-        .map(|l| (l.win_rate - fair).abs())
-        .fold(0.0, f64::max)
+fn max_edge(s: &Summary) -> Option<f64> {
+    if s.seats.iter().all(|l| l.counts.wins == 0) {
+        return None;
+    }
+    // Each seat's fair share of the games that had a winner: 1/players when all had one.
+    let fair = s.seats.iter().map(|l| l.win_rate).sum::<f64>() / s.seats.len() as f64;
+    Some(
+        s.seats
+            .iter()
+            .map(|l| (l.win_rate - fair).abs())
+            .fold(0.0, f64::max),
+    )
 }
 
 impl SweepRow {
@@ -495,8 +505,8 @@ impl SweepRow {
                 None => cells.extend([Cell::empty(), Cell::empty(), Cell::empty()]),
             }
         }
-        cells.push(Cell::sci(s.seat_test.map(|c| c.p_value), 3));
-        cells.push(Cell::fixed(Some(self.max_seat_edge)));
+        cells.push(Cell::p_value(s.seat_test.map(|c| c.p_value), 3));
+        cells.push(Cell::fixed(self.max_seat_edge));
         for l in &s.lengths {
             match l.spread {
                 Some(sp) => cells.extend([
@@ -514,8 +524,8 @@ impl SweepRow {
         }
         cells.push(Cell::int(s.unfinished));
         cells.push(Cell::text(seat_test_kind(s)));
-        cells.push(Cell::sci(self.chi2_p_holm, 3));
-        cells.push(Cell::sci(self.chi2_p_bh, 3));
+        cells.push(Cell::p_value(self.chi2_p_holm, 3));
+        cells.push(Cell::p_value(self.chi2_p_bh, 3));
         let methods: Vec<&str> = s
             .seats
             .iter()
@@ -527,6 +537,17 @@ impl SweepRow {
             methods.join(";")
         }));
         cells
+    }
+}
+
+impl Comparison {
+    /// The `method` of seat 0's comparison in compare.csv.
+    pub fn seat0_method(&self) -> &'static str {
+        match self.seat0 {
+            _ if self.group_size == 1 => "mcnemar",
+            Some(p) if p.each_deal_one_pair => "mcnemar_on_deals",
+            _ => "mcnemar_by_deal",
+        }
     }
 }
 
@@ -547,15 +568,7 @@ impl SweepReport {
         let (la, lb) = (&self.rows[c.a].variant, &self.rows[c.b].variant);
         let by_deal = c.group_size > 1;
         for (metric, s, method) in [
-            (
-                "seat0_win",
-                c.seat0.map(|p| p.test),
-                if by_deal {
-                    "mcnemar_by_deal"
-                } else {
-                    "mcnemar"
-                },
-            ),
+            ("seat0_win", c.seat0.map(|p| p.test), c.seat0_method()),
             (
                 "turns",
                 c.turns,
@@ -578,7 +591,7 @@ impl SweepReport {
                     Cell::fixed(Some(s.diff)),
                     Cell::fixed(Some(s.low)),
                     Cell::fixed(Some(s.high)),
-                    Cell::sci(Some(s.p_value), 3),
+                    Cell::p_value(Some(s.p_value), 3),
                 ]),
                 None => r.extend(std::iter::repeat_n(Cell::empty(), 6)),
             }
@@ -614,7 +627,7 @@ impl SweepReport {
         ));
         writeln!(w, "{head}")?;
         let short = |x: &Cell| x.value.map(|v| format!("{v:.4}")).unwrap_or_default();
-        let p = |x: Option<f64>| x.map(format_p).unwrap_or_default();
+        let p = |x: Option<PValue>| x.map(format_p).unwrap_or_default();
         for &i in &order {
             let (row, r) = (&self.rows[i], &table.rows[i]);
             let mut line = format!("{:>3}  {:<width$}", row.index, row.variant);
@@ -696,11 +709,19 @@ impl SweepReport {
                 self.rows[c.b].variant
             )?;
             let by_deal = if c.group_size > 1 { " by deal" } else { "" };
+            let mcnemar = match c.seat0_method() {
+                "mcnemar_on_deals" => {
+                    "McNemar with each deal as one pair (too few deals or no \
+                                       discordant game to estimate the design effect)"
+                }
+                "mcnemar_by_deal" => "McNemar by deal",
+                _ => "McNemar",
+            };
             for (metric, s, method) in [
                 (
                     "seat0_win",
                     c.seat0.map(|p| p.test),
-                    format!("McNemar{by_deal}, Wald 95% CI"),
+                    format!("{mcnemar}, Tango score 95% CI"),
                 ),
                 ("turns", c.turns, format!("paired t{by_deal}, t 95% CI")),
             ] {

@@ -25,8 +25,8 @@ pub use manifest::{
 pub use out_dir::{LOCK_FILE, OWN_FILES, OutDirError, OutputDir};
 pub use table::{Cell, NoSuchColumn, SortKey, Table};
 pub use tables::{
-    EVENTS_HEADER, LENGTH_STATS_HEADER, LENGTHS_HEADER, SEATS_HEADER, SUMMARY_HEADER, run_tables,
-    seat_test_kind,
+    EVENTS_HEADER, LENGTH_STATS_HEADER, LENGTHS_HEADER, MATCH_HEADER, SEATS_HEADER, SUMMARY_HEADER,
+    run_tables, seat_test_kind,
 };
 pub use text::{MAX_COLUMN_WIDTH, format_p, p_equals, write_report};
 

@@ -20,7 +20,7 @@ pub const LOCK_FILE: &str = ".aeroplane.lock";
 
 /// Files (and suffixes) this tool writes into an output directory: what `--force` removes and
 /// what makes a directory count as holding results.
-pub const OWN_FILES: [&str; 16] = [
+pub const OWN_FILES: [&str; 18] = [
     "run.json",
     "summary.json",
     "summary.csv",
@@ -32,6 +32,8 @@ pub const OWN_FILES: [&str; 16] = [
     "games.csv.partial",
     "sweep.csv",
     "compare.csv",
+    "effects.csv",
+    "match.csv",
     "league.csv",
     "pairs.csv",
     "sprt.json",

@@ -101,6 +101,11 @@ impl<'a> Row<'a> {
         self.text(column).parse().ok()
     }
 
+    /// A cell as a p-value, if it holds one (also below the smallest `f64`: `3.2e-412`).
+    pub fn p(&self, column: &str) -> Option<crate::stats::PValue> {
+        crate::stats::PValue::parse(self.text(column))
+    }
+
     /// A cell as a count, if it holds one.
     pub fn int(&self, column: &str) -> Option<u64> {
         self.text(column).parse().ok()

@@ -188,9 +188,9 @@ pub(crate) fn seat_sentence(seats: &Csv, players: usize) -> Option<String> {
     let row = seats.rows().next()?;
     let gap = 100.0 * (rate - fair);
     let way = if gap >= 0.0 { "more" } else { "less" };
-    let test = match (row.num("p_all_equal"), row.num("chi2"), row.text("df")) {
+    let test = match (row.p("p_all_equal"), row.num("chi2"), row.text("df")) {
         (Some(p), Some(chi2), df) => {
-            let verdict = if p < 0.05 {
+            let verdict = if p.value() < 0.05 {
                 "the seats differ"
             } else {
                 "no detectable difference between the seats"

@@ -2,8 +2,6 @@
 
 use serde_json::Value;
 
-use crate::export::format_p;
-
 use super::ReportError;
 use super::chart;
 use super::load::Folder;
@@ -58,7 +56,7 @@ pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
             if let (Some(el), Some(lo), Some(hi)) = (e("elo"), e("low"), e("high")) {
                 page.p(&format!(
                     "Estimated Elo of {a} over {b}: {el:.1} [{lo:.1}, {hi:.1}] (95%); likelihood of superiority {}; score {:.4}.",
-                    num("los").map_or("?".into(), format_p),
+                    num("los").map_or("?".into(), |l| format!("{:.2}%", 100.0 * l)),
                     num("score").unwrap_or(f64::NAN)
                 ));
             }

@@ -96,7 +96,7 @@ pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
         };
         let (b, w) = (&rows[best], &rows[worst]);
         let edge = |r: &Row<'_>| 100.0 * r.num("max_seat_edge").unwrap_or(f64::NAN);
-        let p = |r: &Row<'_>| r.num("chi2_p").map_or("?".into(), format_p);
+        let p = |r: &Row<'_>| r.p("chi2_p").map_or("?".into(), format_p);
         page.finding(&format!(
             "Fairest: {} (variant {}): no seat is more than {:.2} points from the fair {} (seats win {}; p = {} for all seats equal).",
             b.text("variant"),
@@ -154,7 +154,7 @@ pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
                     .num(&format!("seat{s}_win"))
                     .map_or(String::new(), pct)));
             }
-            row.push(tn(r.num("chi2_p").map_or(String::new(), format_p)));
+            row.push(tn(r.p("chi2_p").map_or(String::new(), format_p)));
             row.push(tn(r
                 .num("max_seat_edge")
                 .map_or(String::new(), |x| format!("{:.2}", 100.0 * x))));
@@ -318,7 +318,7 @@ fn comparison(page: &mut Page, f: &Folder) -> Result<(), ReportError> {
             r.num("diff"),
             r.num("diff_lo95"),
             r.num("diff_hi95"),
-            r.num("p"),
+            r.p("p"),
         ) else {
             continue;
         };
@@ -350,7 +350,7 @@ fn comparison(page: &mut Page, f: &Folder) -> Result<(), ReportError> {
             for c in ["mean_a", "mean_b", "diff", "diff_lo95", "diff_hi95"] {
                 row.push(tn(r.text(c)));
             }
-            row.push(tn(r.num("p").map_or(String::new(), format_p)));
+            row.push(tn(r.p("p").map_or(String::new(), format_p)));
             row
         })
         .collect();

@@ -201,7 +201,7 @@ fn a_closed_stdout_neither_panics_nor_loses_files() {
             "--games",
             "10",
             "--bootstrap",
-            "5",
+            "100",
             "-q",
         ],
         vec!["bench", "--games", "10", "--runs", "1"],

@@ -252,7 +252,7 @@ fn league_report_shows_ratings_and_the_pair_matrix() {
             "--games",
             "100",
             "--bootstrap",
-            "20",
+            "100",
         ],
         &d,
     );

@@ -112,7 +112,7 @@ fn rotated_sweep_comparisons_pair_deals_not_games() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("(McNemar by deal, Wald 95% CI)"),
+        stdout.contains("(McNemar by deal, Tango score 95% CI)"),
         "{stdout}"
     );
     assert!(stdout.contains("(paired t by deal, t 95% CI)"), "{stdout}");

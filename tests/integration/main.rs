@@ -18,6 +18,7 @@ mod cli_league;
 mod cli_limits;
 mod cli_merge_shards;
 mod cli_messages;
+mod cli_numbers;
 mod cli_outputs;
 mod cli_replay;
 mod cli_report;
