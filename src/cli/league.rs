@@ -12,6 +12,10 @@ use super::common::{DEFAULT_BOTS_DIR, JobArgs, Launch, launch, load_rules};
 
 /// Arguments of `aeroplane league`.
 #[derive(Args, Debug)]
+#[command(
+    mut_arg("no_rotate_seats", |a| a.hide(true)),
+    mut_arg("rotate_seats", |a| a.hide(true))
+)]
 #[command(after_help = "Examples:
   aeroplane league --bots random,greedy,expectimax --games 500
   aeroplane league --bots random,greedy,expectimax,montecarlo --players 2 --games 1000 --out results/league")]
@@ -71,7 +75,6 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<ExitCode> {
     };
     let pool = parse_lineup(&bots, &bots_dir).context("--bots")?;
     super::common::note_shadowing(&bots, &bots_dir);
-    super::common::note_shadowing(&bots, &bots_dir);
     let job = LeagueJob::new(
         rules_name,
         rules,
@@ -81,10 +84,13 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<ExitCode> {
         a.seed.or(cfg.seed).unwrap_or(1),
         args.bootstrap,
     )?;
+    let out = a.out.clone().or(cfg.out.clone());
+    let mut job = experiment::Job::League(job);
+    super::external::attach_job_logs(&mut job, out.as_deref());
     launch(Launch {
-        job: experiment::Job::League(job),
+        job,
         exec: a.exec(cfg.threads, cfg.chunk_size)?,
-        out: a.out.clone().or(cfg.out.clone()),
+        out,
         force: a.force,
         quiet: a.quiet || cfg.quiet.unwrap_or(false),
         shard: a.shard()?,

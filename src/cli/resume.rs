@@ -73,7 +73,8 @@ fn read_job(dir: &std::path::Path) -> anyhow::Result<(Manifest, Job)> {
 
 /// Runs `aeroplane resume`.
 pub fn resume(args: ResumeArgs) -> anyhow::Result<ExitCode> {
-    let (m, job) = read_job(&args.dir)?;
+    let (m, mut job) = read_job(&args.dir)?;
+    super::external::attach_job_logs(&mut job, Some(&args.dir));
     match m.status {
         Some(aeroplane::export::JobStatus::Complete) if m.shard.is_none() => anyhow::bail!(
             "{} holds a complete job: nothing to resume",

@@ -110,9 +110,10 @@ fn resolve(args: &SweepArgs) -> anyhow::Result<SweepJob> {
 
 /// Runs `aeroplane sweep`.
 pub fn run(args: SweepArgs) -> anyhow::Result<ExitCode> {
-    let job = resolve(&args)?;
+    let mut job = experiment::Job::Sweep(resolve(&args)?);
+    super::external::attach_job_logs(&mut job, args.job.out.as_deref());
     launch(Launch {
-        job: experiment::Job::Sweep(job),
+        job,
         exec: args.job.exec(None, None)?,
         out: args.job.out.clone(),
         force: args.job.force,

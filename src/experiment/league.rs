@@ -304,6 +304,11 @@ impl LeagueJob {
         &self.parts
     }
 
+    /// The parts, to change what does not define the job (where bot programs log).
+    pub(crate) fn parts_mut(&mut self) -> &mut [RunSpec] {
+        &mut self.parts
+    }
+
     /// Games the league plays.
     pub fn total_games(&self) -> u64 {
         self.parts.iter().map(RunSpec::total_games).sum()

@@ -361,3 +361,204 @@ fn tiny_p_values_read_the_same_on_stdout_and_in_the_files() {
     let json = std::fs::read_to_string(dir.path().join("summary.json")).unwrap();
     assert!(json.contains(&format!("\"p_value\": {p}")), "{p}");
 }
+
+/// The `*.log` files in `dir/logs`.
+fn logs(dir: &Path) -> usize {
+    std::fs::read_dir(dir.join("logs"))
+        .map(|d| {
+            d.flatten()
+                .filter(|e| e.path().extension().is_some_and(|x| x == "log"))
+                .count()
+        })
+        .unwrap_or(0)
+}
+
+/// Item 11: bot programs' stderr goes to `--out DIR/logs/` for every job, as README and
+/// PROTOCOL.md say, not only for `run`: league, sweep, and a resumed job too.
+#[test]
+fn bot_programs_log_under_the_output_folder_in_every_job() {
+    let py = "bots/examples/random-py.toml";
+    let league = TempDir::new().unwrap();
+    let lineup = format!("{py},greedy");
+    run_in(
+        league.path(),
+        &[
+            "league",
+            "--bots",
+            &lineup,
+            "--players",
+            "2",
+            "--games",
+            "2",
+            "--bootstrap",
+            "100",
+        ],
+    );
+    assert!(logs(league.path()) >= 1, "no logs in the league's folder");
+    let sweep = TempDir::new().unwrap();
+    run_in(
+        sweep.path(),
+        &[
+            "sweep",
+            "--bots",
+            &lineup,
+            "--vary",
+            "overshoot=illegal,bounce",
+            "--games",
+            "2",
+        ],
+    );
+    assert!(logs(sweep.path()) >= 1, "no logs in the sweep's folder");
+    // Stopped after its first unit, then resumed: the resumed session logs as well.
+    let dir = TempDir::new().unwrap();
+    let job = dir.path().join("job");
+    aeroplane()
+        .args([
+            "run",
+            "--bots",
+            &lineup,
+            "--games",
+            "4",
+            "--chunk-size",
+            "1",
+            "--threads",
+            "1",
+            "-q",
+            "--out",
+        ])
+        .arg(&job)
+        .env("AEROPLANE_TEST_SIGNAL_AFTER_UNITS", "1")
+        .assert()
+        .code(130);
+    let before = logs(&job);
+    std::fs::remove_dir_all(job.join("logs")).unwrap();
+    aeroplane()
+        .arg("resume")
+        .arg(&job)
+        .arg("-q")
+        .assert()
+        .success();
+    assert!(before >= 1 && logs(&job) >= 1, "resume wrote no logs");
+}
+
+/// Item 11: behaviour the issue found wrong, each refused or fixed.
+#[test]
+fn behaviour_fixes() {
+    // A --bots-dir profile that shadows a built-in is noted once, not twice, by league.
+    let dir = TempDir::new().unwrap();
+    std::fs::write(dir.path().join("greedy.toml"), "kind = \"random\"\n").unwrap();
+    let out = aeroplane()
+        .args([
+            "league",
+            "--bots",
+            "greedy,random",
+            "--games",
+            "2",
+            "--bootstrap",
+            "100",
+            "-q",
+            "--bots-dir",
+        ])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert_eq!(stderr.matches("note:").count(), 1, "{stderr}");
+    // --sprt rotates seats: --no-rotate-seats (or a config's `rotate_seats = false`) is refused.
+    aeroplane()
+        .args([
+            "run",
+            "--bots",
+            "greedy,random",
+            "--sprt",
+            "elo0=0,elo1=20",
+            "--no-rotate-seats",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "--no-rotate-seats does not apply",
+        ));
+    let cfg = dir.path().join("cfg.toml");
+    std::fs::write(&cfg, "bots = \"greedy,random\"\nrotate_seats = false\n").unwrap();
+    aeroplane()
+        .args(["run", "--sprt", "elo0=0,elo1=20", "--config"])
+        .arg(&cfg)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("`rotate_seats = false`"));
+    // league --help does not offer what league refuses.
+    let help = aeroplane().args(["league", "--help"]).assert().success();
+    let help = String::from_utf8(help.get_output().stdout.clone()).unwrap();
+    assert!(!help.contains("rotate-seats"), "{help}");
+    // `external` is a kind, not a bot: not listed among known bots, and named, explained.
+    aeroplane()
+        .args(["run", "--bots", "nosuch,greedy"])
+        .assert()
+        .code(2)
+        .stderr(
+            predicates::str::contains("known bots are")
+                .and(predicates::str::contains("external").not()),
+        );
+    aeroplane()
+        .args(["run", "--bots", "external,greedy"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "the kind of bot programs, not a bot",
+        ));
+    // An unknown key in a manifest: the allowed keys are listed whole, not cut mid-word.
+    let run = dir.path().join("run");
+    run_in(&run, &["run", "--games", "2"]);
+    let mut m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("run.json")).unwrap()).unwrap();
+    m["foo"] = 1.into();
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, m.to_string()).unwrap();
+    aeroplane()
+        .args(["run", "--manifest"])
+        .arg(&bad)
+        .assert()
+        .code(2)
+        .stderr(
+            predicates::str::contains("`sweep`, `league`")
+                .and(predicates::str::contains("more characters").not()),
+        );
+}
+
+/// Item 11: every file an example in `--help` names exists, and the sweep config runs.
+#[test]
+fn files_named_in_help_examples_exist() {
+    for cmd in [
+        "run", "sweep", "league", "report", "resume", "merge", "replay", "bots", "rules", "bench",
+    ] {
+        let out = aeroplane().args([cmd, "--help"]).assert().success();
+        let help = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        for word in help.split_whitespace() {
+            let word = word.trim_matches(|c: char| !(c.is_alphanumeric() || "/._-".contains(c)));
+            if (word.starts_with("configs/") || word.starts_with("bots/"))
+                && word.ends_with(".toml")
+            {
+                let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(word);
+                assert!(
+                    path.is_file(),
+                    "`aeroplane {cmd} --help` names {word}, which does not exist"
+                );
+            }
+        }
+    }
+    let dir = TempDir::new().unwrap();
+    run_in(
+        dir.path(),
+        &[
+            "sweep",
+            "--config",
+            "configs/sweep.toml",
+            "--games",
+            "5",
+            "--sort",
+            "-turns_mean",
+        ],
+    );
+    assert_eq!(rows(dir.path(), "sweep.csv").len(), 6);
+}
