@@ -27,6 +27,7 @@ mod cli_run;
 mod cli_sprt;
 mod cli_stats;
 mod cli_sweep;
+mod docs;
 mod fuzz_loaders;
 mod golden;
 mod properties;
