@@ -288,16 +288,15 @@ pub(crate) fn conduct<F: Fold, R>(
             done,
         },
     );
-    if let Some(c) = checkpoint.as_mut() {
-        if let Err(e) = c.sync() {
-            if driven.is_ok() {
-                manifest.finish(JobStatus::Failed, 0, Some(chain(&e)));
-                if let Some(dir) = ctx.out {
-                    let _ = dir.write_json(MANIFEST_FILE, &manifest);
-                }
-                return Err(e.into());
-            }
+    if let Some(c) = checkpoint.as_mut()
+        && let Err(e) = c.sync()
+        && driven.is_ok()
+    {
+        manifest.finish(JobStatus::Failed, 0, Some(chain(&e)));
+        if let Some(dir) = ctx.out {
+            let _ = dir.write_json(MANIFEST_FILE, &manifest);
         }
+        return Err(e.into());
     }
     let write_manifest = |m: &Manifest| match ctx.out {
         Some(dir) => dir.write_json(MANIFEST_FILE, m),

@@ -225,13 +225,13 @@ impl SweepJob {
             })
             .collect();
         parts[0].validate()?;
-        if let Some((a, b)) = compare {
-            if a == b || a >= all.len() || b >= all.len() {
-                return Err(JobError::Invalid(format!(
-                    "--compare: give two different variant indices I,J between 1 and {}",
-                    all.len()
-                )));
-            }
+        if let Some((a, b)) = compare
+            && (a == b || a >= all.len() || b >= all.len())
+        {
+            return Err(JobError::Invalid(format!(
+                "--compare: give two different variant indices I,J between 1 and {}",
+                all.len()
+            )));
         }
         Table::new("sweep.csv", &SWEEP_HEADER)
             .column(&sort.column)

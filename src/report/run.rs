@@ -65,11 +65,11 @@ pub(crate) fn header(f: &Folder, heading: &str, command: &str) -> Page {
     } else {
         page.facts(&facts);
     }
-    if let Some(m) = &f.manifest {
-        if m.get("status").and_then(Value::as_str) != Some("complete") && m.get("status").is_some()
-        {
-            page.note("The job did not complete: these figures cover only the games it finished.");
-        }
+    if let Some(m) = &f.manifest
+        && m.get("status").and_then(Value::as_str) != Some("complete")
+        && m.get("status").is_some()
+    {
+        page.note("The job did not complete: these figures cover only the games it finished.");
     }
     page
 }
@@ -208,16 +208,15 @@ pub(crate) fn seat_sentence(seats: &Csv, players: usize) -> Option<String> {
         pct(rate),
         pct(fair)
     );
-    if seat != "0" {
-        if let Some(first) = seats.rows().find(|r| r.text("seat") == "0") {
-            if let Some(r0) = first.num("win_rate") {
-                text.push_str(&format!(
-                    " The first player (seat 0) wins {} ({:+.1} points).",
-                    pct(r0),
-                    100.0 * (r0 - fair)
-                ));
-            }
-        }
+    if seat != "0"
+        && let Some(first) = seats.rows().find(|r| r.text("seat") == "0")
+        && let Some(r0) = first.num("win_rate")
+    {
+        text.push_str(&format!(
+            " The first player (seat 0) wins {} ({:+.1} points).",
+            pct(r0),
+            100.0 * (r0 - fair)
+        ));
     }
     Some(text)
 }
