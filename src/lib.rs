@@ -4,6 +4,10 @@
 //! a rules engine that plays every variant of `RULES.md`, pluggable bots, and seeded,
 //! reproducible game play.
 //!
+//! The engine itself (rules, game state, dice, the game driver, records, the [`Bot`] trait) is
+//! the crate `aeroplane-core`, re-exported here; embed that crate alone to play games without
+//! the harness.
+//!
 //! ```
 //! use aeroplane::{Game, Rules, Greedy, SeededDice, play_game, Bot};
 //! let game = Game::new(Rules::default(), 4).unwrap();
@@ -26,46 +30,36 @@
 
 #![warn(missing_docs)]
 
-// The core: private, its types re-exported below.
-mod counters;
-mod dice;
-mod driver;
-mod engine;
-mod record;
-
 // Services over the core, each a namespace of its own.
 pub mod analysis;
 pub mod bots;
 pub mod config;
-pub mod excerpt;
 pub mod experiment;
 pub mod export;
 pub mod report;
 pub mod runner;
 pub mod stats;
-pub mod suggest;
 
+/// The engine, as its own crate: `aeroplane_core`. Its items are re-exported below, so
+/// `aeroplane::Game` and `aeroplane_core::Game` are the same type.
+pub use aeroplane_core as core;
 /// Board geometry: seats, steps, ring cells and the special cells.
-pub use engine::board;
+pub use aeroplane_core::board;
+pub use aeroplane_core::{excerpt, notation, observation, perft, state, suggest};
 
+pub use aeroplane_core::{
+    Action, ActionId, ActionList, Bot, BotFailed, BotFault, Counter, Counters, Dice, DiceError,
+    DiceParser, End, Game, GameRecord, Greedy, HANGAR, IllegalMove, LaunchRolls, MAX_DICE_ROLLS,
+    MAX_MOVES, Move, MoveList, NUM_ACTIONS, OBSERVATION_LEN, Observer, OutOfDice, Outcome,
+    Overshoot, PLANES, PlayError, Player, Preset, RandomBot, RecordJson, RuleOption, Rules,
+    RulesBuilder, RulesError, RulesSpec, ScriptedDice, Seat, SeatRank, SeededDice, Setting, Setup,
+    SetupError, Specials, Stacking, Status, ThreeSixes, below, bot_stream, mix, move_flags,
+    parse_dice, perft_fast, play_game, step_label, stream, try_play_game,
+};
+pub use bots::BotSpec;
 pub use bots::registry::{KindDef, ParamDef, ParamKind, Params, register_kind};
-pub use bots::{Bot, BotFault, BotSpec, Greedy, RandomBot};
-pub use config::parse_lineup;
-pub use counters::{Counter, Counters};
-pub use dice::{
-    Dice, MAX_DICE_ROLLS, ScriptedDice, SeededDice, below, bot_stream, mix, parse_dice, read_dice,
-    stream,
-};
-pub use driver::{Observer, OutOfDice, PlayError, play_game, try_play_game};
-pub use engine::board::{HANGAR, PLANES, Seat, step_label};
-pub use engine::game::{Action, Game, IllegalMove, Outcome, SetupError, Status};
-pub use engine::moves::{MAX_MOVES, Move, MoveList, flag as move_flags};
-pub use engine::rules::{
-    End, LaunchRolls, Overshoot, Preset, RuleOption, Rules, RulesError, RulesSpec, Setting,
-    Specials, Stacking, ThreeSixes,
-};
+pub use config::{RulesToml, parse_lineup, read_dice};
 pub use export::write_report;
-pub use record::{GameRecord, RecordJson, SeatRank};
 pub use runner::{Exec, RunError, RunOptions, RunSpec, run, run_with};
 pub use stats::{Summary, Tally};
 

@@ -52,7 +52,7 @@ use std::collections::BTreeMap;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::dice::{below, stream};
+use aeroplane_core::{below, stream};
 
 /// The stream number of bootstrap generators under [`crate::stream`].
 pub const BOOTSTRAP_STREAM: u64 = 0xB007;

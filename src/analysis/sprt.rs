@@ -184,18 +184,18 @@ impl FromStr for SprtConfig {
         for item in s.split(',').map(str::trim) {
             let (key, value) = item
                 .split_once('=')
-                .ok_or_else(|| SprtError::Syntax(crate::excerpt::excerpt(item)))?;
+                .ok_or_else(|| SprtError::Syntax(aeroplane_core::excerpt::excerpt(item)))?;
             let (key, value) = (key.trim(), value.trim());
             let slot = KEYS
                 .iter()
                 .position(|&k| k == key)
-                .ok_or_else(|| SprtError::UnknownKey(crate::excerpt::excerpt(key)))?;
+                .ok_or_else(|| SprtError::UnknownKey(aeroplane_core::excerpt::excerpt(key)))?;
             if values[slot].is_some() {
                 return Err(SprtError::Duplicate(key.to_string()));
             }
             let v = value.parse::<f64>().map_err(|_| SprtError::Invalid {
                 key: KEYS[slot],
-                value: format!("`{}`", crate::excerpt::excerpt(value)),
+                value: format!("`{}`", aeroplane_core::excerpt::excerpt(value)),
                 allowed: "a number",
             })?;
             values[slot] = Some(v);
@@ -682,7 +682,7 @@ mod tests {
         for (h, elo) in [0.0, 60.0].into_iter().enumerate() {
             let win = (score_from_elo(elo) * f64::from(u32::MAX)) as u32;
             for run in 0..300 {
-                let mut rng = crate::dice::stream(99, run, h as u64);
+                let mut rng = aeroplane_core::stream(99, run, h as u64);
                 let mut t = Sprt::new(config, 2);
                 while t.status() == Verdict::Continue {
                     let wins = (0..2).filter(|_| rng.next_u32() < win).count();

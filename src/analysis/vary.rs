@@ -48,8 +48,8 @@
 
 use std::str::FromStr;
 
-pub use crate::engine::rules::Setting;
-use crate::engine::rules::{RuleOption, Rules, RulesError};
+pub use aeroplane_core::Setting;
+use aeroplane_core::{RuleOption, Rules, RulesError};
 
 /// Why a `--vary` could not be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -101,7 +101,7 @@ pub fn parse_setting(option: &str, value: &str) -> Result<Setting, VaryError> {
     let value = value.trim();
     let invalid = |allowed: String| VaryError::Invalid {
         option: option.name(),
-        value: crate::excerpt::excerpt(value),
+        value: aeroplane_core::excerpt::excerpt(value),
         allowed,
     };
     let checked = |e: RulesError| match e {
@@ -128,7 +128,7 @@ pub fn parse_setting(option: &str, value: &str) -> Result<Setting, VaryError> {
 
 fn find_option(name: &str) -> Result<RuleOption, VaryError> {
     RuleOption::from_name(name)
-        .ok_or_else(|| VaryError::UnknownOption(crate::excerpt::excerpt(name)))
+        .ok_or_else(|| VaryError::UnknownOption(aeroplane_core::excerpt::excerpt(name)))
 }
 
 /// One varied option with its values, in the order given.
@@ -144,7 +144,11 @@ impl Axis {
         if values.len() > MAX_VARIANTS {
             return Err(VaryError::TooMany {
                 count: values.len(),
-                sizes: format!("{} {}", values.len(), crate::excerpt::excerpt(option)),
+                sizes: format!(
+                    "{} {}",
+                    values.len(),
+                    aeroplane_core::excerpt::excerpt(option)
+                ),
             });
         }
         let mut settings: Vec<Setting> = Vec::with_capacity(values.len());
@@ -167,7 +171,7 @@ impl Axis {
     /// booleans, and launch_rolls sets as arrays of faces (`launch_rolls = [[6], [5, 6]]`).
     pub fn from_toml(option: &str, value: &toml::Value) -> Result<Axis, VaryError> {
         let bad = |v: &toml::Value| {
-            VaryError::Syntax(crate::excerpt::excerpt(&format!("{option} = {v}")))
+            VaryError::Syntax(aeroplane_core::excerpt::excerpt(&format!("{option} = {v}")))
         };
         let items = value.as_array().ok_or_else(|| bad(value))?;
         let texts = items
@@ -209,10 +213,10 @@ impl FromStr for Axis {
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let (option, values) = text
             .split_once('=')
-            .ok_or_else(|| VaryError::Syntax(crate::excerpt::excerpt(text)))?;
+            .ok_or_else(|| VaryError::Syntax(aeroplane_core::excerpt::excerpt(text)))?;
         let option = option.trim();
         if option.is_empty() {
-            return Err(VaryError::Syntax(crate::excerpt::excerpt(text)));
+            return Err(VaryError::Syntax(aeroplane_core::excerpt::excerpt(text)));
         }
         let separator = if option == "launch_rolls" { ';' } else { ',' };
         let values: Vec<&str> = values.split(separator).collect();
@@ -289,7 +293,8 @@ pub fn variants(base: Rules, axes: &[Axis]) -> Result<Vec<Variant>, VaryError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::rules::{End, Overshoot, Preset, Specials, Stacking, ThreeSixes};
+    use crate::config::RulesToml;
+    use aeroplane_core::{End, Overshoot, Preset, Specials, Stacking, ThreeSixes};
 
     fn axis(text: &str) -> Axis {
         text.parse().unwrap()
@@ -307,10 +312,7 @@ mod tests {
         let faces: Vec<Vec<u8>> = a
             .settings()
             .iter()
-            .map(|s| match s {
-                Setting::LaunchRolls(l) => l.faces(),
-                _ => unreachable!(),
-            })
+            .map(|s| s.launch_faces().unwrap().faces())
             .collect();
         assert_eq!(faces, [vec![6], vec![5, 6], vec![2, 4, 6]]);
         assert_eq!(a.settings()[2].to_string(), "launch_rolls=[2,4,6]");
@@ -321,33 +323,43 @@ mod tests {
     #[test]
     fn every_option_parses() {
         let cases = [
-            ("home_lane_cells=3,8", Setting::HomeLaneCells(8)),
             (
-                "overshoot=illegal,bounce",
-                Setting::Overshoot(Overshoot::Bounce),
+                "home_lane_cells=3,8",
+                Setting::integer(RuleOption::HomeLaneCells, 8).unwrap(),
             ),
+            ("overshoot=illegal,bounce", Setting::from(Overshoot::Bounce)),
             (
                 "specials=one,jump_then_flight,both",
-                Setting::Specials(Specials::Both),
+                Setting::from(Specials::Both),
             ),
-            ("flight_optional=false,true", Setting::FlightOptional(true)),
+            (
+                "flight_optional=false,true",
+                Setting::boolean(RuleOption::FlightOptional, true).unwrap(),
+            ),
             (
                 "flight_captures_crossed=true,false",
-                Setting::FlightCapturesCrossed(false),
+                Setting::boolean(RuleOption::FlightCapturesCrossed, false).unwrap(),
             ),
             (
                 "three_sixes=none,last_moved,all_moved",
-                Setting::ThreeSixes(ThreeSixes::AllMoved),
+                Setting::from(ThreeSixes::AllMoved),
             ),
             (
                 "stacking=none,move_together",
-                Setting::Stacking(Stacking::MoveTogether),
+                Setting::from(Stacking::MoveTogether),
             ),
             (
                 "end=first_finisher,full_ranking",
-                Setting::End(End::FullRanking),
+                Setting::from(End::FullRanking),
             ),
-            ("max_turns=1,4294967295", Setting::MaxTurns(u32::MAX)),
+            (
+                "max_turns=1,4294967295",
+                Setting::integer(RuleOption::MaxTurns, u32::MAX.into()).unwrap(),
+            ),
+            (
+                "planes=1,2,3",
+                Setting::integer(RuleOption::Planes, 3).unwrap(),
+            ),
         ];
         for (text, last) in cases {
             let a = axis(text);
@@ -414,11 +426,11 @@ mod tests {
             ]
         );
         let last = vs[3].rules;
-        assert_eq!(last.overshoot, Overshoot::Bounce);
-        assert_eq!(last.launch_rolls.faces(), [5, 6]);
+        assert_eq!(last.overshoot(), Overshoot::Bounce);
+        assert_eq!(last.launch_rolls().faces(), [5, 6]);
         // Everything not varied comes from the base.
-        assert_eq!(last.home_lane_cells, 5);
-        assert_eq!(last.stacking, Stacking::MoveTogether);
+        assert_eq!(last.home_lane_cells(), 5);
+        assert_eq!(last.stacking(), Stacking::MoveTogether);
         let none = variants(base, &[]).unwrap();
         assert_eq!(none.len(), 1);
         assert_eq!((none[0].rules, none[0].label()), (base, "base".to_string()));

@@ -18,14 +18,14 @@
 //! landing (`specials` decides which chains exist); opponents combine as independent events.
 //! What a capture loses is the plane's progress plus the hangar penalty.
 
-use crate::engine::board::{
+use aeroplane_core::Game;
+use aeroplane_core::Specials;
+use aeroplane_core::board::{
     FLIGHT_FROM, FLIGHT_TO, HANGAR, JUMP, LAST_JUMP_FROM, Seat, TURN_CELL, own_colour,
     step_of_cell_for,
 };
-use crate::engine::game::Game;
-use crate::engine::rules::Specials;
 
-use super::registry::{ParamDef, ParamKind, Params};
+use super::params::{ParamDef, ParamKind, Params};
 
 /// The named weights of the evaluation; profiles set them by these names.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -240,13 +240,14 @@ impl Evaluator {
         if let Some(rank) = game.rank(seat) {
             total += w.win * (n - rank as f32) / (n - 1.0);
         }
-        let hits = hits_for(game.rules().specials);
+        let hits = hits_for(game.rules().specials());
         let mut progress = 0u32;
         let mut hangar = 0u32;
         let mut home = 0u32;
         let mut lane = 0u32;
         let mut exposure = 0.0f32;
-        for s in game.steps(seat) {
+        let planes = usize::from(game.rules().planes());
+        for &s in &game.steps(seat)[..planes] {
             if s == HANGAR {
                 hangar += 1;
                 continue;
@@ -345,21 +346,18 @@ fn capture_chance(game: &Game, seat: Seat, s: u8, hits: &HitTable) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::rules::Rules;
+    use aeroplane_core::{Rules, Setup};
 
     #[test]
     fn a_plane_three_cells_ahead_of_an_opponent_is_hit_by_one_face() {
-        let mut g = Game::new(Rules::default(), 2).unwrap();
+        let rules = Rules::default();
+        let mut setup = Setup::start(&rules, 2).unwrap();
         // Seat 0's step 30 is seat 2's step 4 (ring cell 29).
-        g.set_steps(Seat::ALL[0], [30, HANGAR, HANGAR, HANGAR])
-            .unwrap();
-        g.set_steps(Seat::ALL[2], [4, HANGAR, HANGAR, HANGAR])
-            .unwrap();
+        setup.steps[0] = [30, HANGAR, HANGAR, HANGAR];
+        setup.steps[2] = [1, HANGAR, HANGAR, HANGAR];
+        setup.turns = 2;
+        let g = setup.into_game(rules).unwrap();
         let hits = hits_for(Specials::One);
-        // Seat 2 at its step 4 = seat 0's step 30: same cell, zero faces reach it.
-        assert_eq!(capture_chance(&g, Seat::ALL[0], 30, hits), 0.0);
-        g.set_steps(Seat::ALL[2], [1, HANGAR, HANGAR, HANGAR])
-            .unwrap();
         // From seat 2's step 1 only a 3 reaches its step 4 (a 1 lands on 2 and jumps to 6).
         let p = capture_chance(&g, Seat::ALL[0], 30, hits);
         assert!((p - 1.0 / 6.0).abs() < 1e-6, "{p}");

@@ -20,9 +20,9 @@ use super::Bot;
 use super::eval::{
     Evaluator, P_EXPOSURE, P_HANGAR, P_HOME, P_LANE, P_MOVER, P_PROGRESS, P_WIN, Weights,
 };
-use super::registry::{ParamDef, ParamKind, Params};
-use crate::engine::game::Game;
-use crate::engine::moves::{Move, MoveList};
+use super::params::{ParamDef, ParamKind, Params};
+use aeroplane_core::Game;
+use aeroplane_core::{Move, MoveList};
 
 /// Deepest search a profile may ask for.
 pub const MAX_DEPTH: u8 = 6;

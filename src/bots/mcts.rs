@@ -27,12 +27,12 @@ use super::eval::{
 };
 use super::expectimax::Expectimax;
 use super::montecarlo::{P_CUTOFF, P_TEMPERATURE};
-use super::registry::{ParamDef, ParamKind, Params};
+use super::params::{ParamDef, ParamKind, Params};
 use super::search::{Policy, finished_count, rewards, rollout};
-use crate::dice::splitmix64;
-use crate::engine::board::Seat;
-use crate::engine::game::Game;
-use crate::engine::moves::{Move, MoveList};
+use aeroplane_core::Game;
+use aeroplane_core::Seat;
+use aeroplane_core::splitmix64;
+use aeroplane_core::{Move, MoveList};
 
 /// Leaf words of MCTS: `none` (evaluate the leaf), `expectimax` (search `leaf_depth` plies),
 /// or a rollout policy.
@@ -465,8 +465,8 @@ impl Bot for Mcts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dice::{Dice, SeededDice};
-    use crate::engine::rules::Rules;
+    use aeroplane_core::Rules;
+    use aeroplane_core::{Dice, SeededDice};
 
     fn config(iterations: u32) -> MctsConfig {
         MctsConfig {

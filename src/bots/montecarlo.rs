@@ -13,12 +13,12 @@ use super::Bot;
 use super::eval::{
     Evaluator, P_EXPOSURE, P_HANGAR, P_HOME, P_LANE, P_MOVER, P_PROGRESS, P_WIN, Weights,
 };
-use super::registry::{ParamDef, ParamKind, Params};
+use super::params::{ParamDef, ParamKind, Params};
 use super::search::{Policy, finished_count, rewards, rollout};
-use crate::dice::splitmix64;
-use crate::engine::board::Seat;
-use crate::engine::game::Game;
-use crate::engine::moves::{Move, MoveList};
+use aeroplane_core::Game;
+use aeroplane_core::Seat;
+use aeroplane_core::splitmix64;
+use aeroplane_core::{Move, MoveList};
 
 /// The `rollouts` parameter.
 const P_ROLLOUTS: ParamDef = ParamDef {

@@ -12,98 +12,13 @@
 //! out of range, are errors that list what is allowed.
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
 use super::external::{ExternalBot, ExternalSpec, ProfileKeys};
+pub use super::params::{ParamDef, ParamKind, ParamValue, Params};
 use super::{Bot, Greedy, RandomBot, expectimax, mcts, montecarlo};
-
-/// A parameter's value.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum ParamValue {
-    /// An integer.
-    Int(i64),
-    /// A real number.
-    Float(f64),
-    /// A word (one of a fixed set).
-    Word(String),
-}
-
-impl fmt::Display for ParamValue {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ParamValue::Int(i) => write!(f, "{i}"),
-            ParamValue::Float(x) => write!(f, "{x}"),
-            ParamValue::Word(w) => f.write_str(w),
-        }
-    }
-}
-
-/// What values a parameter takes.
-#[derive(Clone, Copy, Debug)]
-pub enum ParamKind {
-    /// An integer within the bounds (inclusive).
-    Int {
-        /// Smallest allowed.
-        min: i64,
-        /// Largest allowed.
-        max: i64,
-    },
-    /// A real number within the bounds (inclusive).
-    Float {
-        /// Smallest allowed.
-        min: f64,
-        /// Largest allowed.
-        max: f64,
-    },
-    /// One of these words.
-    Word(&'static [&'static str]),
-}
-
-/// One parameter of a bot kind.
-#[derive(Clone, Debug)]
-pub struct ParamDef {
-    /// The parameter's name.
-    pub name: &'static str,
-    /// Allowed values.
-    pub kind: ParamKind,
-    /// The value when not given.
-    pub default: &'static str,
-    /// One line of help.
-    pub help: &'static str,
-}
-
-impl ParamDef {
-    fn allowed(&self) -> String {
-        match self.kind {
-            ParamKind::Int { min, max } => format!("an integer from {min} to {max}"),
-            ParamKind::Float { min, max } => format!("a number from {min} to {max}"),
-            ParamKind::Word(words) => format!("one of {}", words.join(", ")),
-        }
-    }
-
-    /// Parses and range-checks a value given as text.
-    fn parse(&self, text: &str) -> Option<ParamValue> {
-        match self.kind {
-            ParamKind::Int { min, max } => text
-                .parse::<i64>()
-                .ok()
-                .filter(|v| (min..=max).contains(v))
-                .map(ParamValue::Int),
-            ParamKind::Float { min, max } => text
-                .parse::<f64>()
-                .ok()
-                .filter(|v| v.is_finite() && (min..=max).contains(v))
-                .map(ParamValue::Float),
-            ParamKind::Word(words) => words
-                .contains(&text)
-                .then(|| ParamValue::Word(text.to_string())),
-        }
-    }
-}
 
 /// A kind of bot: its name, its parameters, and how to build one.
 pub struct KindDef {
@@ -210,48 +125,6 @@ pub const BUILTIN_PROFILES: &[(&str, &str)] = &[
     ("random", include_str!("../../bots/random.toml")),
 ];
 
-/// Resolved parameters of a bot: every parameter of its kind, with a valid value.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct Params(BTreeMap<String, ParamValue>);
-
-impl Params {
-    /// An integer parameter.
-    ///
-    /// # Panics
-    /// If the kind does not declare `name` as an integer (a bug in the kind's definition).
-    pub fn int(&self, name: &str) -> i64 {
-        match self.0.get(name) {
-            Some(ParamValue::Int(i)) => *i,
-            other => panic!("parameter {name} is not an integer: {other:?}"),
-        }
-    }
-    /// A real parameter (integers convert).
-    ///
-    /// # Panics
-    /// If the kind does not declare `name` as a number.
-    pub fn float(&self, name: &str) -> f64 {
-        match self.0.get(name) {
-            Some(ParamValue::Float(x)) => *x,
-            Some(ParamValue::Int(i)) => *i as f64,
-            other => panic!("parameter {name} is not a number: {other:?}"),
-        }
-    }
-    /// A word parameter.
-    ///
-    /// # Panics
-    /// If the kind does not declare `name` as a word.
-    pub fn word(&self, name: &str) -> &str {
-        match self.0.get(name) {
-            Some(ParamValue::Word(w)) => w,
-            other => panic!("parameter {name} is not a word: {other:?}"),
-        }
-    }
-    /// Iterates over (name, value) in name order.
-    pub fn iter(&self) -> impl Iterator<Item = (&str, &ParamValue)> {
-        self.0.iter().map(|(k, v)| (k.as_str(), v))
-    }
-}
-
 /// A fully resolved bot: a display name, a kind and every parameter. Cheap to clone; build as
 /// many bots from it as there are workers.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -295,14 +168,14 @@ impl BotSpec {
         let mut overrides = Vec::new();
         for part in text.split(':').skip(1) {
             let (k, v) = part.split_once('=').ok_or_else(|| BotError::Syntax {
-                bot: crate::excerpt::excerpt(text),
-                part: crate::excerpt::excerpt(part),
+                bot: aeroplane_core::excerpt::excerpt(text),
+                part: aeroplane_core::excerpt::excerpt(part),
             })?;
             let k = k.trim();
             if overrides.iter().any(|(seen, _)| seen == k) {
                 return Err(BotError::Repeated {
-                    bot: crate::excerpt::excerpt(text),
-                    param: crate::excerpt::excerpt(k),
+                    bot: aeroplane_core::excerpt::excerpt(text),
+                    param: aeroplane_core::excerpt::excerpt(k),
                 });
             }
             overrides.push((k.to_string(), v.trim().to_string()));
@@ -331,13 +204,13 @@ impl BotSpec {
                 } else {
                     let def = param_def(kind, k, &profile.origin)?;
                     def.parse(v).ok_or_else(|| BotError::BadValue {
-                        origin: crate::excerpt::excerpt(text),
+                        origin: aeroplane_core::excerpt::excerpt(text),
                         param: k.clone(),
-                        value: crate::excerpt::excerpt(v),
+                        value: aeroplane_core::excerpt::excerpt(v),
                         allowed: def.allowed(),
                     })?
                 };
-                spec.params.0.insert(k.clone(), value);
+                spec.params.insert(k.clone(), value);
             }
             spec.name = text.to_string();
         }
@@ -395,7 +268,7 @@ impl Profile {
     pub fn parse(name: &str, origin: &str, text: &str) -> Result<Profile, BotError> {
         let file: ProfileFile = toml::from_str(text).map_err(|e| BotError::Profile {
             origin: origin.to_string(),
-            message: crate::excerpt::clip_message(e),
+            message: aeroplane_core::excerpt::clip_message(e),
         })?;
         let external = ProfileKeys {
             command: file.command,
@@ -452,7 +325,7 @@ fn param_def<'k>(kind: &'k KindDef, name: &str, origin: &str) -> Result<&'k Para
         .ok_or_else(|| BotError::UnknownParam {
             origin: origin.to_string(),
             kind: kind.name,
-            param: crate::excerpt::excerpt(name),
+            param: aeroplane_core::excerpt::excerpt(name),
             known: if kind.params.is_empty() {
                 "none".to_string()
             } else {
@@ -469,7 +342,9 @@ fn param_def<'k>(kind: &'k KindDef, name: &str, origin: &str) -> Result<&'k Para
 /// would obey an escape sequence in it).
 fn check_name(name: &str) -> Result<(), BotError> {
     if name.chars().any(char::is_control) {
-        return Err(BotError::ControlCharacters(crate::excerpt::excerpt(name)));
+        return Err(BotError::ControlCharacters(
+            aeroplane_core::excerpt::excerpt(name),
+        ));
     }
     Ok(())
 }
@@ -484,7 +359,7 @@ pub fn resolve(
     check_name(name)?;
     let def = find_kind(kind).ok_or_else(|| BotError::UnknownKind {
         origin: origin.to_string(),
-        kind: crate::excerpt::excerpt(kind),
+        kind: aeroplane_core::excerpt::excerpt(kind),
         known: kind_names().join(", "),
     })?;
     let mut params = BTreeMap::new();
@@ -508,7 +383,7 @@ pub fn resolve(
         return Ok(BotSpec {
             name: name.to_string(),
             kind: kind.to_string(),
-            params: Params(params),
+            params: Params::from_map(params),
             external: None,
         });
     }
@@ -532,7 +407,7 @@ pub fn resolve(
         let bad = || BotError::BadValue {
             origin: origin.to_string(),
             param: k.clone(),
-            value: crate::excerpt::excerpt(&v.to_string()),
+            value: aeroplane_core::excerpt::excerpt(&v.to_string()),
             allowed: p.allowed(),
         };
         if !typed {
@@ -550,7 +425,7 @@ pub fn resolve(
     Ok(BotSpec {
         name: name.to_string(),
         kind: kind.to_string(),
-        params: Params(params),
+        params: Params::from_map(params),
         external: None,
     })
 }
@@ -652,5 +527,5 @@ fn tail(given: &str, known: &str, lead: &str, after: &str) -> String {
     let rest = format!("{lead} {known}{after}");
     // A kind without parameters lists "none", which is not a name to suggest.
     let names = known.split(", ").filter(|&n| n != "none");
-    crate::suggest::tail(given, names, &rest)
+    aeroplane_core::suggest::tail(given, names, &rest)
 }

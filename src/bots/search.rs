@@ -8,9 +8,9 @@ use rand_pcg::Pcg32;
 
 use super::Greedy;
 use super::eval::Evaluator;
-use crate::dice::below;
-use crate::engine::game::Game;
-use crate::engine::moves::MoveList;
+use aeroplane_core::Game;
+use aeroplane_core::MoveList;
+use aeroplane_core::below;
 
 /// How a rollout picks moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,6 +1,7 @@
 //! Pieces shared by the subcommands: the shared options, loading rules and bots, the output
 //! directory and the report's last line.
 
+use aeroplane::RulesToml;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -5,6 +5,7 @@ mod bots;
 mod common;
 mod external;
 mod league;
+mod perft;
 mod progress;
 mod replay;
 mod report;
@@ -47,6 +48,8 @@ enum Command {
     Bots(bots::BotsArgs),
     /// Print a rule variant (a preset or a file) with every option resolved.
     Rules(common::RulesArgs),
+    /// Count the leaves of the game tree to a depth (a check of the move generator).
+    Perft(perft::PerftArgs),
 }
 
 /// Parses the command line and runs the subcommand.
@@ -63,5 +66,6 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Merge(args) => resume::merge(args),
         Command::Rules(args) => common::print_rules(args),
         Command::Bots(args) => bots::run(args),
+        Command::Perft(args) => perft::run(args),
     }
 }

@@ -49,12 +49,12 @@ pub fn load_profile(head: &str, bots_dir: &Path) -> Result<Profile, ProfileError
     };
     if let Some(what) = super::not_a_file(&path) {
         return Err(ProfileError::NotAFile {
-            origin: crate::excerpt::path(&path),
+            origin: aeroplane_core::excerpt::path(&path),
             what,
         });
     }
     if path.is_file() {
-        let origin = crate::excerpt::path(&path);
+        let origin = aeroplane_core::excerpt::path(&path);
         let text = super::read_text(&path).map_err(|source| ProfileError::Read {
             origin: origin.clone(),
             source,
@@ -67,7 +67,7 @@ pub fn load_profile(head: &str, bots_dir: &Path) -> Result<Profile, ProfileError
     }
     if looks_like_path {
         return Err(ProfileError::NoSuchFile {
-            origin: crate::excerpt::path(Path::new(head)),
+            origin: aeroplane_core::excerpt::path(Path::new(head)),
         });
     }
     if head == EXTERNAL {
@@ -83,7 +83,7 @@ pub fn load_profile(head: &str, bots_dir: &Path) -> Result<Profile, ProfileError
     }
     Profile::builtin(head).ok_or_else(|| {
         BotError::Unknown {
-            name: crate::excerpt::excerpt(head),
+            name: aeroplane_core::excerpt::excerpt(head),
             known: known_names(bots_dir).join(", "),
         }
         .into()

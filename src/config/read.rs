@@ -4,7 +4,7 @@
 //! A config, rules file, profile or manifest is a few kilobytes; a file larger than
 //! [`MAX_TEXT_BYTES`] (`/dev/zero`, a log named by mistake) is refused after reading at most
 //! that much, so a wrong path costs bounded time and memory instead of all of both. Errors
-//! quote input through [`crate::excerpt`].
+//! quote input through [`aeroplane_core::excerpt`].
 
 use std::io::{self, Read};
 use std::path::Path;

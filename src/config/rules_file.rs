@@ -1,8 +1,9 @@
 //! Rule variants by name: a preset, or a TOML variant file read from disk.
 
+use crate::config::RulesToml;
 use std::path::Path;
 
-use crate::engine::rules::{Preset, Rules, RulesError};
+use aeroplane_core::{Preset, Rules, RulesError};
 
 /// Why a rule variant could not be loaded.
 #[derive(Debug, thiserror::Error)]
@@ -39,14 +40,16 @@ pub fn load_rules(name_or_path: &str) -> Result<Rules, RulesFileError> {
     let path = Path::new(name_or_path);
     let looks_like_file = path.extension().is_some() || name_or_path.contains('/');
     if !looks_like_file && !path.exists() {
-        return Err(RulesError::UnknownPreset(crate::excerpt::excerpt(name_or_path)).into());
+        return Err(
+            RulesError::UnknownPreset(aeroplane_core::excerpt::excerpt(name_or_path)).into(),
+        );
     }
     read_rules_file(path)
 }
 
 /// Reads and validates a TOML variant file.
 pub fn read_rules_file(path: &Path) -> Result<Rules, RulesFileError> {
-    let file = || crate::excerpt::path(path);
+    let file = || aeroplane_core::excerpt::path(path);
     let text = super::read_text(path).map_err(|source| RulesFileError::Read {
         file: file(),
         source,
@@ -69,7 +72,7 @@ mod tests {
         let path = dir.path().join("v.toml");
         std::fs::write(&path, "base = \"classic\"\nhome_lane_cells = 4\n").unwrap();
         let rules = load_rules(path.to_str().unwrap()).unwrap();
-        assert_eq!(rules.home_lane_cells, 4);
+        assert_eq!(rules.home_lane_cells(), 4);
         let e = load_rules("klassic").unwrap_err();
         assert!(
             e.to_string().starts_with("unknown rules preset `klassic`"),

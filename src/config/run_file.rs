@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::engine::rules::{Rules, RulesError, RulesSpec};
+use aeroplane_core::{Rules, RulesError, RulesSpec};
 
 use super::rules_file::{RulesFileError, load_rules};
 
@@ -105,7 +105,7 @@ pub enum ConfigError {
 impl RunConfigFile {
     /// Reads and parses a run config file.
     pub fn load(path: &Path) -> Result<RunConfigFile, ConfigError> {
-        let file = crate::excerpt::path(path);
+        let file = aeroplane_core::excerpt::path(path);
         let text = super::read_text(path).map_err(|source| ConfigError::Read {
             file: file.clone(),
             source,
@@ -117,7 +117,7 @@ impl RunConfigFile {
     pub fn parse(text: &str, file: &str) -> Result<RunConfigFile, ConfigError> {
         let cfg: RunConfigFile = toml::from_str(text).map_err(|e| ConfigError::Parse {
             file: file.to_string(),
-            message: crate::excerpt::clip_message(e),
+            message: aeroplane_core::excerpt::clip_message(e),
         })?;
         if let Some(v) = &cfg.rules {
             cfg.resolve_rules(v, file)?;
@@ -141,8 +141,9 @@ impl RunConfigFile {
         match v {
             toml::Value::String(name) => load_rules(name).map_err(wrap),
             toml::Value::Table(t) => {
-                let spec = RulesSpec::deserialize(toml::Value::Table(t.clone()))
-                    .map_err(|e| wrap(RulesError::Parse(crate::excerpt::clip_message(e)).into()))?;
+                let spec = RulesSpec::deserialize(toml::Value::Table(t.clone())).map_err(|e| {
+                    wrap(RulesError::Parse(aeroplane_core::excerpt::clip_message(e)).into())
+                })?;
                 spec.validate().map_err(|e| wrap(e.into()))
             }
             other => Err(ConfigError::Parse {
@@ -160,7 +161,7 @@ impl RunConfigFile {
 mod tests {
     use super::*;
     use crate::config::error_chain;
-    use crate::engine::rules::Preset;
+    use aeroplane_core::Preset;
 
     #[test]
     fn a_full_config_parses() {
@@ -182,7 +183,7 @@ mod tests {
         let cfg = RunConfigFile::parse("[rules]\nbase = \"chinese\"\nhome_lane_cells = 4\n", "x")
             .unwrap();
         let r = cfg.rules("x").unwrap().unwrap();
-        assert_eq!(r.home_lane_cells, 4);
+        assert_eq!(r.home_lane_cells(), 4);
         let bad = RunConfigFile::parse("[rules]\nhome_lane_cells = 9\n", "x").unwrap_err();
         let bad = error_chain(&bad);
         assert!(bad.contains("home_lane_cells"), "{bad}");

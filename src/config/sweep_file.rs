@@ -17,7 +17,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::analysis::{Axis, VaryError};
-use crate::engine::rules::RuleOption;
+use aeroplane_core::RuleOption;
 
 /// A sweep config as written.
 #[derive(Debug, Default, Deserialize)]
@@ -70,14 +70,14 @@ pub enum SweepConfigError {
 impl SweepConfigFile {
     /// Reads and parses a sweep config.
     pub fn load(path: &Path) -> Result<SweepConfigFile, SweepConfigError> {
-        let file = crate::excerpt::path(path);
+        let file = aeroplane_core::excerpt::path(path);
         let text = super::read_text(path).map_err(|source| SweepConfigError::Io {
             file: file.clone(),
             source,
         })?;
         toml::from_str(&text).map_err(|e| SweepConfigError::Parse {
             file,
-            message: crate::excerpt::clip_message(e),
+            message: aeroplane_core::excerpt::clip_message(e),
         })
     }
 

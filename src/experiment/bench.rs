@@ -2,10 +2,10 @@
 //! game's outcome. A change meant to alter nothing must leave every digest unchanged.
 
 use crate::config::{ProfileError, parse_lineup};
-use crate::engine::rules::Preset;
 use crate::export::write_game_row;
 use crate::runner::{self, Exec, GameRow, GameSink, RunError, RunSpec};
 use crate::{Bot, Game};
+use aeroplane_core::Preset;
 
 /// The bench's master seed.
 pub const BENCH_SEED: u64 = 20_260_101;

@@ -24,11 +24,11 @@ use crate::analysis::ratings::{
     DealTally, Finish, FitOptions, MIN_REPLICATES, bootstrap_deals, fit,
 };
 use crate::bots::registry::BotSpec;
-use crate::engine::board::Seat;
-use crate::engine::rules::Rules;
 use crate::export::{Cell, LeagueSection, Manifest, OutputDir, Table};
 use crate::runner::{Flow, RunSpec, Unit, UnitResult};
 use crate::stats::{MIN_DEALS, NO_BOT, wilson, z_for};
+use aeroplane_core::Rules;
+use aeroplane_core::Seat;
 
 use super::drive::Fold;
 use super::run::SummaryJson;

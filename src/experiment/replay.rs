@@ -4,13 +4,13 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::dice::ScriptedDice;
-use crate::engine::board::step_label;
-use crate::engine::game::{Action, Game, Outcome};
 use crate::export::{GAMES_HEADER, write_game_row};
-use crate::record::{GameRecord, HANGAR_JSON, RecordJson, step_json};
 use crate::runner::{GameRow, RunError, RunSpec};
 use crate::{Bot, Counter, Observer, Seat};
+use aeroplane_core::ScriptedDice;
+use aeroplane_core::step_label;
+use aeroplane_core::{Action, Game, Outcome};
+use aeroplane_core::{GameRecord, HANGAR_JSON, RecordJson, step_json};
 
 use super::JobError;
 

@@ -12,13 +12,13 @@ use crate::analysis::multiple::{benjamini_hochberg, holm};
 use crate::analysis::paired::ProportionSummary;
 use crate::analysis::{Axis, PairedIndicators, PairedSummary, PairedSums, Variant, variants};
 use crate::bots::registry::BotSpec;
-use crate::engine::board::Seat;
-use crate::engine::rules::Rules;
 use crate::export::{
     Cell, Manifest, OutputDir, SortKey, SweepSection, Table, format_p, p_equals, seat_test_kind,
 };
 use crate::runner::{Flow, RunSpec, Unit, UnitResult};
 use crate::stats::{PValue, Summary, Tally};
+use aeroplane_core::Rules;
+use aeroplane_core::Seat;
 
 use super::drive::Fold;
 use super::run::SummaryJson;

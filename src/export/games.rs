@@ -4,9 +4,9 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
-use crate::counters::Counter;
 use crate::runner::{GameRow, GameSink};
 use crate::stats::NO_BOT;
+use aeroplane_core::Counter;
 
 use super::ExportError;
 

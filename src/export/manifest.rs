@@ -8,8 +8,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::bots::registry::{BotError, resolve};
-use crate::engine::rules::{RulesError, RulesSpec};
 use crate::runner::RunSpec;
+use aeroplane_core::{RulesError, RulesSpec};
 
 /// The manifest's file name in an output directory.
 pub const MANIFEST_FILE: &str = "run.json";
@@ -293,13 +293,13 @@ impl Manifest {
     /// Reads a manifest file.
     pub fn load(path: &Path) -> Result<Manifest, ManifestError> {
         let read = |message: String| ManifestError::Read {
-            file: crate::excerpt::path(path),
+            file: aeroplane_core::excerpt::path(path),
             message,
         };
         let text = crate::config::read_text(path).map_err(|e| read(e.to_string()))?;
-        let m: Manifest =
-            serde_json::from_str(&text).map_err(|e| read(crate::excerpt::clip_message(e)))?;
-        m.check(&crate::excerpt::path(path))?;
+        let m: Manifest = serde_json::from_str(&text)
+            .map_err(|e| read(aeroplane_core::excerpt::clip_message(e)))?;
+        m.check(&aeroplane_core::excerpt::path(path))?;
         Ok(m)
     }
 
@@ -330,7 +330,7 @@ impl Manifest {
                 self.command
             )));
         }
-        let full = serde_json::to_value(crate::engine::rules::Rules::default()).expect("rules");
+        let full = serde_json::to_value(aeroplane_core::Rules::default()).expect("rules");
         let (Some(want), Some(have)) = (full.as_object(), self.rules.as_object()) else {
             return Err(read(
                 "`rules` must be an object of every rule option".into(),
@@ -348,7 +348,7 @@ impl Manifest {
             )));
         }
         let rules = self.rules(file)?;
-        if let Ok(preset) = self.rules_name.parse::<crate::engine::rules::Preset>()
+        if let Ok(preset) = self.rules_name.parse::<aeroplane_core::Preset>()
             && preset.rules() != rules
         {
             return Err(read(format!(
@@ -360,7 +360,7 @@ impl Manifest {
     }
 
     /// The manifest's rules, validated.
-    pub fn rules(&self, file: &str) -> Result<crate::engine::rules::Rules, ManifestError> {
+    pub fn rules(&self, file: &str) -> Result<aeroplane_core::Rules, ManifestError> {
         serde_json::from_value::<RulesSpec>(self.rules.clone())
             .map_err(|e| RulesError::Parse(e.to_string()))
             .and_then(|s| s.validate())

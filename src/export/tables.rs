@@ -1,7 +1,7 @@
 //! The end-of-run CSV tables of a run (and of an SPRT, which is a run).
 
-use crate::counters::Counter;
 use crate::stats::{Summary, Tally};
+use aeroplane_core::Counter;
 
 use super::table::{Cell, Table};
 

@@ -3,8 +3,8 @@
 use std::io::Write;
 
 use crate::analysis::elo::{EloEstimate, Estimate, ScoreInterval, format_elo};
-use crate::counters::Counter;
 use crate::stats::{IntervalMethod, MIN_DEALS, PValue, RateInterval, Summary};
+use aeroplane_core::Counter;
 
 fn pct(x: f64) -> String {
     format!("{:.2}%", 100.0 * x)

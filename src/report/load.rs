@@ -58,7 +58,7 @@ impl Csv {
         }
         let parse = |e: csv::Error| ReportError::Parse {
             file: file.clone(),
-            message: crate::excerpt::clip_message(e),
+            message: aeroplane_core::excerpt::clip_message(e),
         };
         let mut r = csv::ReaderBuilder::new()
             .flexible(true)
@@ -136,7 +136,7 @@ fn read_json(path: &Path) -> Result<Option<Value>, ReportError> {
         .map(Some)
         .map_err(|e| ReportError::Parse {
             file: path.display().to_string(),
-            message: crate::excerpt::clip_message(e),
+            message: aeroplane_core::excerpt::clip_message(e),
         })
 }
 

@@ -17,8 +17,8 @@ use std::sync::{Condvar, Mutex, mpsc};
 
 use crate::bots::Bot;
 use crate::bots::registry::BotSpec;
-use crate::engine::game::{Game, SetupError};
 use crate::stats::{Played, Tally};
+use aeroplane_core::{Game, SetupError};
 
 /// The most worker threads a run takes: more only adds start-up time and memory (thousands of
 /// threads took minutes to start and tens of thousands never finished).
@@ -49,7 +49,7 @@ pub enum RunError {
     Setup(#[from] SetupError),
     /// The dice ran out before the game ended (only scripted dice can).
     #[error(transparent)]
-    OutOfDice(Box<crate::driver::OutOfDice>),
+    OutOfDice(Box<aeroplane_core::OutOfDice>),
     /// The worker pool could not start.
     #[error("cannot start {threads} worker thread(s): {message}")]
     Pool {
@@ -507,7 +507,7 @@ pub fn run_with(
 
 fn empty_played() -> Played {
     Played {
-        record: crate::record::GameRecord::default(),
+        record: aeroplane_core::GameRecord::default(),
         bot_at_seat: [crate::stats::NO_BOT; 4],
     }
 }
@@ -516,7 +516,7 @@ fn empty_played() -> Played {
 mod tests {
     use super::*;
     use crate::config::parse_lineup;
-    use crate::engine::rules::Preset;
+    use aeroplane_core::Preset;
 
     fn spec(preset: Preset, bots: &str, first: u64, deals: u64, rotate: bool) -> RunSpec {
         RunSpec {

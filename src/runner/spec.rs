@@ -1,8 +1,8 @@
 //! What a run plays: rules, lineup, seed, the range of deals, and seat rotation.
 //!
 //! **Seeding.** Deal `d` (a game index without rotation) takes its dice from
-//! [`SeededDice::new(seed, d)`](crate::dice::SeededDice) (one stream per seat) and the bot in
-//! seat `j` gets [`bot_stream(seed, d, j)`](crate::dice::bot_stream) as its own seed.
+//! [`SeededDice::new(seed, d)`](aeroplane_core::SeededDice) (one stream per seat) and the bot in
+//! seat `j` gets [`bot_stream(seed, d, j)`](aeroplane_core::bot_stream) as its own seed.
 //!
 //! **Rotation.** With `rotate_seats` and `n` players, deal `d` is played `n` times. In
 //! rotation `r` the k-th seat in play is taken by lineup entry `(k + r) mod n`; the dice and
@@ -13,13 +13,13 @@
 use crate::bots::Bot;
 use crate::bots::BotFault;
 use crate::bots::registry::BotSpec;
-use crate::dice::{Dice, SeededDice, bot_stream};
-use crate::driver::{Observer, PlayError, try_play_game};
-use crate::engine::board::Seat;
-use crate::engine::game::Game;
-use crate::engine::rules::Rules;
-use crate::record::GameRecord;
 use crate::stats::{NO_BOT, Played};
+use aeroplane_core::Game;
+use aeroplane_core::GameRecord;
+use aeroplane_core::Rules;
+use aeroplane_core::Seat;
+use aeroplane_core::{Dice, SeededDice, bot_stream};
+use aeroplane_core::{Observer, PlayError, try_play_game};
 
 use super::RunError;
 

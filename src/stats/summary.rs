@@ -1,6 +1,6 @@
 //! Figures derived from a [`Tally`] at the end of a run: the only place floats appear.
 
-use crate::engine::board::Seat;
+use aeroplane_core::Seat;
 
 use super::histogram::Spread;
 use super::interval::{
@@ -8,7 +8,7 @@ use super::interval::{
 };
 use super::tally::{Entrant, Tally};
 use crate::analysis::elo::{Estimate, GroupScores};
-use crate::counters::Counters;
+use aeroplane_core::Counters;
 
 /// Confidence level of every interval.
 pub const CONFIDENCE: f64 = 0.95;
@@ -193,8 +193,8 @@ impl Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::GameRecord;
     use crate::stats::{NO_BOT, Played};
+    use aeroplane_core::GameRecord;
 
     fn game(ranks: [u8; 4], winner: usize) -> Played {
         let mut counters = crate::Counters::default();

@@ -1,8 +1,8 @@
 //! Integer tallies of a run: exact, mergeable in any order, so a run split into chunks, threads
 //! or shards sums to the same numbers.
 
-use crate::counters::{Counter, Counters};
-use crate::record::GameRecord;
+use aeroplane_core::GameRecord;
+use aeroplane_core::{Counter, Counters};
 
 use super::histogram::Histogram;
 

@@ -9,7 +9,7 @@ use aeroplane::bot_stream;
 use aeroplane::bots::eval::Weights;
 use aeroplane::bots::expectimax::Expectimax;
 use aeroplane::config::{parse_bot, parse_lineup};
-use aeroplane::{Bot, Game, HANGAR, Move, Preset, Rules, Seat, SeededDice, play_game};
+use aeroplane::{Bot, Game, HANGAR, Move, Preset, Rules, Seat, SeededDice, Setup, play_game};
 
 const H: u8 = HANGAR;
 
@@ -27,11 +27,12 @@ fn no_weights() -> Weights {
 
 /// An appfreegame 2-player position with seat 0 to move.
 fn position(red: [u8; 4], blue: [u8; 4]) -> Game {
-    let mut g = Game::new(Rules::default(), 2).unwrap();
-    g.set_steps(Seat::ALL[0], red).unwrap();
-    g.set_steps(Seat::ALL[2], blue).unwrap();
-    g.set_to_move(Seat::ALL[0]).unwrap();
-    g
+    let rules = Rules::default();
+    let mut setup = Setup::start(&rules, 2).unwrap();
+    setup.steps[0] = red;
+    setup.steps[2] = blue;
+    setup.turns = 1;
+    setup.into_game(rules).unwrap()
 }
 
 /// Depth-1 root values of seat 0 for every legal move of `roll`, and the bot's pick.

@@ -34,8 +34,53 @@ fn version(text: &str) -> [u64; 3] {
     v
 }
 
+/// The newest `rust-version` among the packages reachable from `root` (normal and build
+/// dependencies; at the root also its dev-dependencies when `dev`), and which package states it.
+fn newest(meta: &serde_json::Value, root: &str, dev: bool) -> ([u64; 3], String) {
+    let packages: std::collections::BTreeMap<&str, &serde_json::Value> = meta["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["id"].as_str().unwrap(), p))
+        .collect();
+    let nodes: std::collections::BTreeMap<&str, &serde_json::Value> = meta["resolve"]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| (n["id"].as_str().unwrap(), n))
+        .collect();
+    let mut best = ([0u64; 3], String::new());
+    let mut seen = std::collections::BTreeSet::new();
+    let mut stack = vec![(root, true)];
+    while let Some((id, at_root)) = stack.pop() {
+        for d in nodes[id]["deps"].as_array().unwrap() {
+            let kinds: Vec<&str> = d["dep_kinds"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|k| k["kind"].as_str().unwrap_or("normal"))
+                .collect();
+            let wanted = kinds.iter().any(|&k| k != "dev" || (dev && at_root));
+            let pkg = d["pkg"].as_str().unwrap();
+            if wanted && seen.insert(pkg) {
+                let p = packages[pkg];
+                if let Some(rv) = p["rust_version"].as_str()
+                    && version(rv) > best.0
+                {
+                    best = (
+                        version(rv),
+                        format!("{} {} needs {rv}", p["name"], p["version"]),
+                    );
+                }
+                stack.push((pkg, false));
+            }
+        }
+    }
+    best
+}
+
 #[test]
-fn the_stated_minimum_rust_version_is_the_locked_dependencies_newest() {
+fn the_stated_minimum_rust_versions_are_what_the_locked_dependencies_need() {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = std::process::Command::new(cargo)
         .args(["metadata", "--format-version", "1", "--locked", "--offline"])
@@ -48,35 +93,37 @@ fn the_stated_minimum_rust_version_is_the_locked_dependencies_newest() {
         String::from_utf8_lossy(&out.stderr)
     );
     let meta: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let mut newest = ([0u64; 3], String::new());
-    let mut ours = None;
+    let mut workspace = ([0u64; 3], String::new());
     for p in meta["packages"].as_array().unwrap() {
-        let Some(rv) = p["rust_version"].as_str() else {
-            continue;
-        };
-        if p["name"] == "aeroplane" || p["source"].is_null() {
-            ours = Some(rv.to_string());
+        if !p["source"].is_null() {
             continue;
         }
-        if version(rv) > newest.0 {
-            newest = (
-                version(rv),
-                format!("{} {} needs {rv}", p["name"], p["version"]),
-            );
-        }
+        let (name, id) = (p["name"].as_str().unwrap(), p["id"].as_str().unwrap());
+        let stated = p["rust_version"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{name} states no rust-version"));
+        let (needed, why) = newest(&meta, id, false);
+        assert_eq!(
+            version(stated),
+            needed,
+            "{name} says rust-version {stated}, but {why}"
+        );
+        let with_tests =
+            newest(&meta, id, true).max((version(stated), format!("{name} states {stated}")));
+        workspace = workspace.max(with_tests);
     }
-    let ours = ours.expect("aeroplane states a rust-version");
-    assert_eq!(
-        version(&ours),
-        newest.0,
-        "Cargo.toml says rust-version {ours}, but {}",
-        newest.1
-    );
+    // The README states what building and testing the whole repository needs.
+    let v = workspace.0;
+    let short = if v[2] == 0 {
+        format!("{}.{}", v[0], v[1])
+    } else {
+        format!("{}.{}.{}", v[0], v[1], v[2])
+    };
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    let short = ours.trim_end_matches(".0");
     assert!(
         readme.contains(&format!("Rust ({short} or newer)"))
             && readme.contains(&format!("You need Rust {short} or newer")),
-        "README.md does not state Rust {short}"
+        "README.md does not state Rust {short} ({})",
+        workspace.1
     );
 }

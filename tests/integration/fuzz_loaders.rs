@@ -12,6 +12,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use aeroplane::RulesToml;
 use aeroplane::analysis::{Axis, SprtConfig, variants};
 use aeroplane::bots::registry::{BotSpec, Profile};
 use aeroplane::config::{RunConfigFile, SweepConfigFile, read_rules_file};
@@ -307,7 +308,7 @@ proptest! {
         }
         match streamed {
             Ok(rolls) => prop_assert!(rolls.iter().all(|r| (1..=6).contains(r))),
-            Err(e) => check_message(&e, "")?,
+            Err(e) => check_message(&e.to_string(), "")?,
         }
     }
 

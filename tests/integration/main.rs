@@ -30,6 +30,7 @@ mod cli_sweep;
 mod docs;
 mod fuzz_loaders;
 mod golden;
+mod perft;
 mod properties;
 mod rules;
 mod rules_bots;

@@ -8,8 +8,8 @@ use crate::{common, reference};
 
 use aeroplane::bot_stream;
 use aeroplane::{
-    Action, Bot, Counter, Counters, End, Game, GameRecord, Greedy, HANGAR, LaunchRolls, Move,
-    Observer, Outcome, Overshoot, Preset, RandomBot, Rules, ScriptedDice, Seat, SeededDice,
+    Action, Bot, Counter, Counters, End, Game, GameRecord, Greedy, HANGAR, Move, Observer, Outcome,
+    Overshoot, Preset, RandomBot, RuleOption, Rules, ScriptedDice, Seat, SeededDice, Setting,
     Specials, Stacking, ThreeSixes, play_game,
 };
 use proptest::prelude::*;
@@ -58,8 +58,8 @@ impl Checker {
         let alike = mine.iter().filter(|&&s| s == m.from()).count() as u32;
         if m.is_launch() {
             assert_eq!((m.plane_count(), m.to()), (1, 0));
-            assert!(rules.launch_rolls.contains(roll));
-        } else if rules.stacking == Stacking::None {
+            assert!(rules.launch_rolls().contains(roll));
+        } else if rules.stacking() == Stacking::None {
             assert_eq!(m.plane_count(), 1);
         } else {
             assert_eq!(m.plane_count(), alike, "a stack moves whole");
@@ -69,17 +69,17 @@ impl Checker {
             let t = m.from() + roll;
             assert_eq!(m.bounces(), t > centre);
             if t > centre {
-                assert_eq!(rules.overshoot, Overshoot::Bounce, "overshoot is illegal");
+                assert_eq!(rules.overshoot(), Overshoot::Bounce, "overshoot is illegal");
             }
             assert_eq!(m.finishes(), m.to() == centre);
         }
         assert!(!(m.stays() && m.flies()));
         if m.stays() {
-            assert!(rules.flight_optional);
+            assert!(rules.flight_optional());
             assert_eq!(m.to(), 18);
         }
         if m.jumps() && m.flies() {
-            assert_ne!(rules.specials, Specials::One);
+            assert_ne!(rules.specials(), Specials::One);
         }
         // Opponents: exactly the captured planes go to their hangars, from a ring cell or
         // (crossed cell) from the opposite colour's step 53.
@@ -94,7 +94,7 @@ impl Checker {
                     assert_eq!(after.steps(other)[i], HANGAR);
                     let crossed = s == CROSSED_STEP
                         && other.index() == (seat.index() + 2) % 4
-                        && rules.flight_captures_crossed
+                        && rules.flight_captures_crossed()
                         && m.flies();
                     assert!((1..=50).contains(&s) || crossed, "captured from step {s}");
                 } else {
@@ -123,7 +123,10 @@ fn check_position(game: &Game) {
             }
         }
         if game.in_play(s) {
-            assert_eq!(game.has_finished(s), game.planes_home(s) == 4);
+            assert_eq!(
+                game.has_finished(s),
+                game.planes_home(s) == usize::from(game.rules().planes())
+            );
         }
     }
 }
@@ -181,7 +184,7 @@ impl Observer for Checker {
             Action::Penalty { planes } => {
                 assert!(list.is_empty() && before.is_punished(o.roll));
                 let centre = before.rules().centre();
-                let mask = match before.rules().three_sixes {
+                let mask = match before.rules().three_sixes() {
                     ThreeSixes::LastMoved => self.moved_last,
                     _ => self.moved_turn,
                 };
@@ -286,13 +289,13 @@ fn check_record(r: &GameRecord, log: &Log, rules: &Rules, players: usize) {
     assert_eq!(n(Counter::Rolls), moves + n(Counter::Passes) + log.punished);
     assert!(n(Counter::Launches) <= moves && n(Counter::Jumps) <= moves);
     assert!(n(Counter::Flights) <= moves && n(Counter::Bounces) <= moves);
-    if rules.three_sixes == ThreeSixes::None {
+    if rules.three_sixes() == ThreeSixes::None {
         assert_eq!((log.punished, n(Counter::Penalties)), (0, 0));
     }
-    if rules.overshoot == Overshoot::Illegal {
+    if rules.overshoot() == Overshoot::Illegal {
         assert_eq!(n(Counter::Bounces), 0);
     }
-    assert!(n(Counter::Turns) <= rules.max_turns);
+    assert!(n(Counter::Turns) <= rules.max_turns());
     assert_eq!(usize::from(r.players), players);
     let seats = Seat::in_play(players);
     let centre = rules.centre();
@@ -300,7 +303,7 @@ fn check_record(r: &GameRecord, log: &Log, rules: &Rules, players: usize) {
     if r.unfinished {
         // Stopped by max_turns: only seats that already brought every plane home have a rank
         // (with full_ranking a rank-1 seat may exist before the game stops).
-        assert_eq!(n(Counter::Turns), rules.max_turns);
+        assert_eq!(n(Counter::Turns), rules.max_turns());
         for &s in seats {
             assert_eq!(r.ranks[s.index()] != 0, home(s), "seat {s}");
         }
@@ -312,7 +315,7 @@ fn check_record(r: &GameRecord, log: &Log, rules: &Rules, players: usize) {
     assert_eq!(r.ranks[winner.index()], 1);
     let mut ranks: Vec<u8> = seats.iter().map(|s| r.ranks[s.index()]).collect();
     ranks.sort_unstable();
-    let full = rules.end == End::FullRanking || players == 2;
+    let full = rules.end() == End::FullRanking || players == 2;
     if full {
         assert_eq!(ranks, (1..=players as u8).collect::<Vec<_>>());
         // Everyone but the last has every plane home.
@@ -351,38 +354,43 @@ fn any_rules() -> impl Strategy<Value = Rules> {
         0usize..3,
         any::<bool>(),
         any::<bool>(),
+        1i64..=4,
     )
         .prop_map(
-            |(faces, lane, bounce, sp, opt, crossed, six, stack, full)| {
+            |(faces, lane, bounce, sp, opt, crossed, six, stack, full, planes)| {
                 let faces: Vec<u8> = (1..=6).filter(|d| faces & (1 << (d - 1)) != 0).collect();
-                Rules {
-                    launch_rolls: LaunchRolls::from_faces(&faces).unwrap(),
-                    home_lane_cells: lane,
-                    overshoot: if bounce {
+                Rules::builder()
+                    .launch_rolls(&faces.iter().map(|&f| i64::from(f)).collect::<Vec<_>>())
+                    .home_lane_cells(lane.into())
+                    .overshoot(if bounce {
                         Overshoot::Bounce
                     } else {
                         Overshoot::Illegal
-                    },
-                    specials: [Specials::One, Specials::JumpThenFlight, Specials::Both][sp],
-                    flight_optional: opt,
-                    flight_captures_crossed: crossed,
-                    three_sixes: [
-                        ThreeSixes::None,
-                        ThreeSixes::LastMoved,
-                        ThreeSixes::AllMoved,
-                    ][six],
-                    stacking: if stack {
+                    })
+                    .specials([Specials::One, Specials::JumpThenFlight, Specials::Both][sp])
+                    .flight_optional(opt)
+                    .flight_captures_crossed(crossed)
+                    .three_sixes(
+                        [
+                            ThreeSixes::None,
+                            ThreeSixes::LastMoved,
+                            ThreeSixes::AllMoved,
+                        ][six],
+                    )
+                    .stacking(if stack {
                         Stacking::MoveTogether
                     } else {
                         Stacking::None
-                    },
-                    end: if full {
+                    })
+                    .end(if full {
                         End::FullRanking
                     } else {
                         End::FirstFinisher
-                    },
-                    max_turns: 10_000,
-                }
+                    })
+                    .max_turns(10_000)
+                    .planes(planes)
+                    .build()
+                    .unwrap()
             },
         )
 }
@@ -423,7 +431,7 @@ proptest! {
         players in 2usize..=4,
         mask in 0u8..16,
     ) {
-        let rules = Rules { max_turns, ..rules };
+        let rules = rules.with(Setting::integer(RuleOption::MaxTurns, max_turns.into()).unwrap());
         for i in 0..4 {
             let (record, _) = checked_game(rules, players, seed, i, mask);
             if max_turns == 10_000 {
@@ -458,8 +466,8 @@ proptest! {
         rules in prop_oneof![any_preset().prop_map(|p| p.rules()), any_rules()],
         mask in 0u8..4,
     ) {
-        let first = Rules { end: End::FirstFinisher, ..rules };
-        let full = Rules { end: End::FullRanking, ..rules };
+        let first = rules.with(End::FirstFinisher.into());
+        let full = rules.with(End::FullRanking.into());
         let (a, _) = checked_game(first, 2, seed, 1, mask);
         let (b, _) = checked_game(full, 2, seed, 1, mask);
         prop_assert_eq!(a, b);
@@ -481,16 +489,16 @@ fn words(r: &Rules) -> [String; 10] {
         out
     };
     [
-        format!("{:?}", r.launch_rolls.faces()),
-        r.home_lane_cells.to_string(),
-        w(&r.overshoot),
-        w(&r.specials),
-        r.flight_optional.to_string(),
-        r.flight_captures_crossed.to_string(),
-        w(&r.three_sixes),
-        w(&r.stacking),
-        w(&r.end),
-        r.max_turns.to_string(),
+        format!("{:?}", r.launch_rolls().faces()),
+        r.home_lane_cells().to_string(),
+        w(&r.overshoot()),
+        w(&r.specials()),
+        r.flight_optional().to_string(),
+        r.flight_captures_crossed().to_string(),
+        w(&r.three_sixes()),
+        w(&r.stacking()),
+        w(&r.end()),
+        r.max_turns().to_string(),
     ]
 }
 
@@ -500,6 +508,8 @@ proptest! {
     /// Every option of any variant shows in the engine's behaviour on probe positions.
     #[test]
     fn every_option_value_changes_behaviour(rules in any_rules()) {
+        // The probes need four planes (stacks, several planes to move).
+        let rules = rules.with(Setting::integer(RuleOption::Planes, 4).unwrap());
         prop_assert_eq!(common::behaviour(rules), words(&rules));
     }
 }

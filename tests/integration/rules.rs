@@ -5,9 +5,10 @@
 //! (else s+13); a value above 50 is a lane cell of that seat, not a ring cell.
 
 use crate::common::*;
+use aeroplane::RulesToml;
 use aeroplane::{
-    Action, End, Game, IllegalMove, LaunchRolls, Overshoot, Preset, Rules, Specials, Stacking,
-    Status, ThreeSixes,
+    Action, End, Game, IllegalMove, Overshoot, Preset, Rules, Specials, Stacking, Status,
+    ThreeSixes,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -16,21 +17,21 @@ use aeroplane::{
 
 #[test]
 fn presets_table_every_cell() {
-    let faces = |r: &Rules| r.launch_rolls.faces();
+    let faces = |r: &Rules| r.launch_rolls().faces();
     let a = appfree();
     assert_eq!(faces(&a), vec![6]);
     assert_eq!(
         (
-            a.home_lane_cells,
-            a.overshoot,
-            a.specials,
-            a.flight_optional
+            a.home_lane_cells(),
+            a.overshoot(),
+            a.specials(),
+            a.flight_optional()
         ),
         (6, Overshoot::Illegal, Specials::One, false)
     );
-    assert!(!a.flight_captures_crossed);
+    assert!(!a.flight_captures_crossed());
     assert_eq!(
-        (a.three_sixes, a.stacking, a.end, a.max_turns),
+        (a.three_sixes(), a.stacking(), a.end(), a.max_turns()),
         (
             ThreeSixes::LastMoved,
             Stacking::None,
@@ -42,16 +43,16 @@ fn presets_table_every_cell() {
     assert_eq!(faces(&c), vec![2, 4, 6]);
     assert_eq!(
         (
-            c.home_lane_cells,
-            c.overshoot,
-            c.specials,
-            c.flight_optional
+            c.home_lane_cells(),
+            c.overshoot(),
+            c.specials(),
+            c.flight_optional()
         ),
         (5, Overshoot::Illegal, Specials::JumpThenFlight, true)
     );
-    assert!(c.flight_captures_crossed);
+    assert!(c.flight_captures_crossed());
     assert_eq!(
-        (c.three_sixes, c.stacking, c.end, c.max_turns),
+        (c.three_sixes(), c.stacking(), c.end(), c.max_turns()),
         (
             ThreeSixes::AllMoved,
             Stacking::MoveTogether,
@@ -63,16 +64,16 @@ fn presets_table_every_cell() {
     assert_eq!(faces(&z), vec![6]);
     assert_eq!(
         (
-            z.home_lane_cells,
-            z.overshoot,
-            z.specials,
-            z.flight_optional
+            z.home_lane_cells(),
+            z.overshoot(),
+            z.specials(),
+            z.flight_optional()
         ),
         (5, Overshoot::Bounce, Specials::Both, false)
     );
-    assert!(z.flight_captures_crossed);
+    assert!(z.flight_captures_crossed());
     assert_eq!(
-        (z.three_sixes, z.stacking, z.end, z.max_turns),
+        (z.three_sixes(), z.stacking(), z.end(), z.max_turns()),
         (ThreeSixes::None, Stacking::None, End::FullRanking, 10_000)
     );
 }
@@ -119,13 +120,13 @@ fn presets_default_is_appfreegame_and_names_load() {
 #[test]
 fn presets_variant_file_overrides_its_base() {
     let r = Rules::from_toml("base = \"classic\"\novershoot = \"bounce\"\n").unwrap();
-    assert_eq!(r, variant(classic(), |r| r.overshoot = Overshoot::Bounce));
+    assert_eq!(r, variant(classic(), |b| b.overshoot(Overshoot::Bounce)));
     let r =
         Rules::from_toml("launch_rolls = [1, 3]\nhome_lane_cells = 3\nmax_turns = 7\n").unwrap();
-    assert_eq!(r.launch_rolls.faces(), vec![1, 3]);
-    assert_eq!((r.home_lane_cells, r.centre(), r.max_turns), (3, 54, 7));
+    assert_eq!(r.launch_rolls().faces(), vec![1, 3]);
+    assert_eq!((r.home_lane_cells(), r.centre(), r.max_turns()), (3, 54, 7));
     assert_eq!(
-        r.specials,
+        r.specials(),
         Specials::One,
         "unset options come from appfreegame"
     );
@@ -165,7 +166,7 @@ fn ring_cells_captures_between_every_pair_of_seats() {
         ("red", 36, 4, "green", 1),    // red 40 = green's first ring cell
         ("yellow", 37, 3, "red", 1),   // yellow 40 = red 1
         ("blue", 36, 4, "yellow", 1),  // blue 40 = yellow 1
-        ("green", 11, 4, "red", 2),    // green 15 wraps past cell 51 to red 2
+        ("green", 12, 4, "red", 3),    // green 16 wraps past cell 51 to red 3
         ("green", 24, 3, "yellow", 1), // green 27 = yellow 1
         ("red", 33, 4, "green", 50),   // red 37 = green's turn cell
         ("red", 7, 4, "yellow", 50),   // red 11 = yellow's turn cell
@@ -200,31 +201,32 @@ impl Next for aeroplane::Seat {
 
 #[test]
 fn ring_cells_landing_sends_every_opponent_on_the_cell_home() {
-    // Red 15 is cell 14: yellow's 2, blue's 41, green's 28.
-    let mut game = position(appfree(), 4, "red 11; yellow 2 2; blue 41; green 28");
+    // Red 15 is cell 14: blue's 41. (Planes of two seats never share a cell: the later
+    // arrival captures, so every opponent plane on a cell is of one seat.)
+    let mut game = position(appfree(), 4, "red 11; yellow 5; blue 41 41; green 29");
     let out = roll(&mut game, 4, "11");
     let Action::Move(m) = out.action else {
         panic!()
     };
-    assert_eq!(m.captures(), 4);
+    assert_eq!(m.captures(), 2);
     assert_eq!(
         (
             m.captures_seat(YELLOW),
             m.captures_seat(BLUE),
             m.captures_seat(GREEN)
         ),
-        (2, 1, 1)
+        (0, 2, 0)
     );
-    assert_position(&game, "red 15");
+    assert_position(&game, "red 15; yellow 5; green 29");
 }
 
 #[test]
 fn ring_wraps_at_52() {
-    // Green 13 is cell 51 (= yellow 39, blue 26); green 15 is cell 1 (= red 2).
+    // Green 13 is cell 51 (= blue 26); green 15 is cell 1 (= red 2).
     check(
         appfree(),
         4,
-        "green 10; yellow 39; blue 26; red 52; turn green",
+        "green 10; blue 26; red 52; turn green",
         &[(3, "10")],
         "green 13; red 52",
     );
@@ -311,9 +313,7 @@ fn launch_only_on_launch_rolls_classic_2_4_6() {
 
 #[test]
 fn launch_rolls_any_valid_set() {
-    let rules = variant(appfree(), |r| {
-        r.launch_rolls = LaunchRolls::from_faces(&[1, 3]).unwrap()
-    });
+    let rules = variant(appfree(), |b| b.launch_rolls(&[1, 3]));
     let game = position(rules, 2, "");
     for d in 1..=6 {
         let expect: &[&str] = if d == 1 || d == 3 { &["launch"] } else { &[] };
@@ -375,7 +375,14 @@ fn jump_from_every_own_colour_cell_up_to_46() {
 #[test]
 fn jump_only_from_own_colour_cells() {
     for s in (1..=50u8).filter(|s| s % 4 != 2) {
-        let m = only_move(appfree(), 4, &format!("red {}", s - 1), 1);
+        // No plane stands on step 2 (landing there jumps on) or 22 (only a jump from the
+        // flight cell leads there): 3 and 23 are reached with a 2.
+        let (from, die) = if s == 3 || s == 23 {
+            (s - 2, 2)
+        } else {
+            (s - 1, 1)
+        };
+        let m = only_move(appfree(), 4, &format!("red {from}"), die);
         assert!(!m.jumps() && !m.flies(), "landing on {s}");
         assert_eq!(m.to(), s, "landing on {s}");
     }
@@ -553,7 +560,7 @@ fn crossed_cell_after_a_jump_onto_18() {
 // ---------------------------------------------------------------------------------------------
 
 fn with_specials(s: Specials) -> Rules {
-    variant(appfree(), |r| r.specials = s)
+    variant(appfree(), |b| b.specials(s))
 }
 
 #[test]
@@ -625,10 +632,7 @@ fn specials_chain_captures_at_every_landing() {
 // ---------------------------------------------------------------------------------------------
 
 fn optional(s: Specials) -> Rules {
-    variant(appfree(), |r| {
-        r.specials = s;
-        r.flight_optional = true;
-    })
+    variant(appfree(), |b| b.specials(s).flight_optional(true))
 }
 
 #[test]
@@ -724,7 +728,7 @@ fn overshoot_bounce_back_to_its_own_step_is_legal() {
 fn overshoot_bounce_onto_the_ring_lands_there() {
     // home_lane_cells = 3: centre 54. 52 + 6 = 58 -> 50 (= yellow 37): a capture, and no jump
     // from the turn cell. 53 + 6 = 59 -> 49 (= yellow 36).
-    let short = variant(chinese(), |r| r.home_lane_cells = 3);
+    let short = variant(chinese(), |b| b.home_lane_cells(3));
     let m = only_move(short, 4, "red 52 C C C; yellow 37", 6);
     assert!(m.bounces() && !m.jumps());
     assert_eq!((m.to(), m.captures()), (50, 1));
@@ -743,14 +747,14 @@ fn overshoot_bounce_onto_the_ring_lands_there() {
         "red 49; yellow 37",
     );
     // The same rolls are no move at all with overshoot = illegal.
-    let short_illegal = variant(short, |r| r.overshoot = Overshoot::Illegal);
+    let short_illegal = variant(short, |b| b.overshoot(Overshoot::Illegal));
     assert!(moves(&position(short_illegal, 4, "red 52 C C C"), 6).is_empty());
 }
 
 #[test]
 fn home_lane_cells_sets_the_centre() {
     for lane in 3..=8u8 {
-        let rules = variant(appfree(), |r| r.home_lane_cells = lane);
+        let rules = variant(appfree(), |b| b.home_lane_cells(lane.into()));
         let centre = 51 + lane;
         assert_eq!(rules.centre(), centre);
         let game = position(rules, 4, "red 50 C C C");
@@ -774,8 +778,9 @@ fn finished_plane_stays_at_the_centre() {
     for d in 1..=5 {
         assert_eq!(game.legal_moves(d).len(), 1, "only the plane at 3 moves");
     }
-    let game = position(chinese(), 4, "red C C C C");
-    assert!(game.legal_moves(1).is_empty());
+    // A seat that has finished never moves again: with two players its finish ends the game.
+    let game = position(chinese(), 2, "red C C C C");
+    assert!(game.is_over() && game.legal_moves(1).is_empty());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -884,7 +889,7 @@ fn three_sixes_captures_stand_when_the_move_is_punished() {
 }
 
 fn all_moved() -> Rules {
-    variant(appfree(), |r| r.three_sixes = ThreeSixes::AllMoved)
+    variant(appfree(), |b| b.three_sixes(ThreeSixes::AllMoved))
 }
 
 #[test]
@@ -923,9 +928,8 @@ fn three_sixes_all_moved_spares_finished_planes() {
 #[test]
 fn three_sixes_penalty_spares_own_planes_they_stacked_with() {
     let stack = |t: ThreeSixes| {
-        variant(appfree(), |r| {
-            r.stacking = Stacking::MoveTogether;
-            r.three_sixes = t;
+        variant(appfree(), |b| {
+            b.stacking(Stacking::MoveTogether).three_sixes(t)
         })
     };
     // The plane from 3 joins the plane at 9; only the plane that moved goes back.
@@ -951,7 +955,7 @@ fn three_sixes_penalty_spares_own_planes_they_stacked_with() {
         &[(6, "1")],
         "red 7 7",
     );
-    game.set_to_move(RED).unwrap();
+    hand_to(&mut game, RED);
     run(&mut game, &[(6, "launch"), (6, "7"), (6, "penalty")]);
     assert_position(&game, "red 0");
 }
@@ -975,7 +979,7 @@ fn three_sixes_punished_roll_is_no_move_and_ends_the_turn() {
 // ---------------------------------------------------------------------------------------------
 
 fn together() -> Rules {
-    variant(appfree(), |r| r.stacking = Stacking::MoveTogether)
+    variant(appfree(), |b| b.stacking(Stacking::MoveTogether))
 }
 
 #[test]
@@ -1007,7 +1011,7 @@ fn stacking_move_together_launch_onto_own_plane_forms_a_stack() {
 #[test]
 fn stacking_move_together_stack_flies_and_jumps_as_one() {
     // Form a stack at 16, then it flies as one.
-    let rules = variant(together(), |r| r.specials = Specials::Both);
+    let rules = variant(together(), |b| b.specials(Specials::Both));
     let mut game = check(rules, 4, "red 10 16", &[(6, "10")], "red 16 16");
     let m = pick(&game, 2, "16");
     assert_eq!(
@@ -1036,16 +1040,19 @@ fn stacking_move_together_stack_captured_each_plane_to_its_hangar() {
 
 #[test]
 fn stacking_move_together_stack_does_not_form_at_cells_the_chain_passes() {
-    // 10 + 4 = 14 (own plane there) -> jump to 18 (own plane there) -> fly to 30.
-    let rules = variant(together(), |r| r.specials = Specials::JumpThenFlight);
-    let mut game = check(rules, 2, "red 10 14 18", &[(4, "10")], "red 14 18 30");
-    game.set_to_move(RED).unwrap();
+    // 10 + 4 = 14 (own plane there) -> jump to 18 (own plane there) -> fly to 30. (A plane
+    // stands on the flight cell only where the flight is optional.)
+    let rules = variant(together(), |b| {
+        b.specials(Specials::JumpThenFlight).flight_optional(true)
+    });
+    let mut game = check(rules, 2, "red 10 14 18", &[(4, "10:fly")], "red 14 18 30");
+    hand_to(&mut game, RED);
     let list = game.legal_moves(1);
     assert_eq!(moves(&game, 1), ["14>15", "18>19", "30>31"]);
     assert!(list.iter().all(|m| m.plane_count() == 1));
     // With specials = one the chain ends on 18: there it forms a stack.
     let mut game = check(together(), 2, "red 10 14 18", &[(4, "10")], "red 14 18 18");
-    game.set_to_move(RED).unwrap();
+    hand_to(&mut game, RED);
     assert_eq!(moves(&game, 1), ["14>15", "18>19"]);
     assert_eq!(pick(&game, 1, "18").plane_count(), 2);
 }
@@ -1160,7 +1167,7 @@ fn end_full_ranking_ranks_1_to_n() {
 #[test]
 fn end_two_players_both_modes_identical() {
     for end in [End::FirstFinisher, End::FullRanking] {
-        let rules = variant(chinese(), |r| r.end = end);
+        let rules = variant(chinese(), |b| b.end(end));
         let mut game = position(rules, 2, "red C C C 55; blue 3");
         roll(&mut game, 1, "55");
         assert_eq!(game.status(), Status::Finished, "{end:?}");
@@ -1170,7 +1177,7 @@ fn end_two_players_both_modes_identical() {
 
 #[test]
 fn max_turns_stops_a_game_as_unfinished() {
-    let rules = variant(appfree(), |r| r.max_turns = 2);
+    let rules = variant(appfree(), |b| b.max_turns(2));
     let mut game = Game::new(rules, 4).unwrap();
     // Turn 1 holds three rolls.
     run(&mut game, &[(6, "launch"), (6, "0"), (1, "10")]);
@@ -1208,4 +1215,90 @@ fn move_notation_names_the_choice() {
     assert_eq!(notation(appfree(), "red 3", 6), ["launch", "3"]);
     assert_eq!(notation(classic(), "red 15", 3), ["15:fly", "15:stay"]);
     assert_eq!(notation(classic(), "red 11", 3), ["11:fly", "11:stay"]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// planes: 1 to 4 planes per seat
+// ---------------------------------------------------------------------------------------------
+
+fn planes(base: Rules, n: i64) -> Rules {
+    variant(base, |b| b.planes(n))
+}
+
+#[test]
+fn planes_one_plane_each_finishes_the_game_with_one_plane_home() {
+    let rules = planes(appfree(), 1);
+    let game = Game::new(rules, 2).unwrap();
+    assert_eq!(game.to_string(), "h/-/h/- 0 - 0 - - - 0");
+    assert_eq!(game.planes_home(RED), 0);
+    // Only one plane to launch; once it is out, a 6 offers only its move.
+    let mut game = check(rules, 2, "", &[(6, "launch")], "red 0");
+    // (0 + 6 lands on 6, an own-colour cell, and jumps to 10.)
+    assert_eq!(moves(&game, 6), ["0>10"]);
+    // Home with its one plane: red wins.
+    let mut near = position(rules, 2, "red 55; blue 20");
+    let out = roll(&mut near, 2, "55");
+    assert!(out.seat_finished && near.is_over());
+    assert_eq!((near.winner(), near.planes_home(RED)), (Some(RED), 1));
+    run(&mut game, &[(6, "0")]);
+    assert_position(&game, "red 10");
+}
+
+#[test]
+fn planes_one_plane_three_sixes_sends_it_back() {
+    check(
+        planes(appfree(), 1),
+        4,
+        "red 1",
+        &[(6, "1"), (6, "7"), (6, "penalty")],
+        "",
+    );
+}
+
+#[test]
+fn planes_two_need_both_home_and_stack_as_two() {
+    let rules = planes(together(), 2);
+    // One plane home is not a finish.
+    let mut game = position(rules, 2, "red C 40; blue 20");
+    assert!(!game.has_finished(RED));
+    assert_eq!(game.to_string(), "57,40/-/20,h/- 0 - 0 - - - 1");
+    let out = roll(&mut game, 3, "40");
+    assert!(!out.seat_finished);
+    // A stack of the two planes moves as one and is captured as one.
+    let game = check(rules, 2, "red 3 9", &[(6, "3")], "red 9 9");
+    assert_eq!(pick(&game, 1, "9").plane_count(), 2);
+    let mut game = position(rules, 2, "red 9 9; blue 32");
+    hand_to(&mut game, BLUE);
+    // Blue 32 + 3 = 35 = red's 9 (cell 8): both red planes go home.
+    let out = roll(&mut game, 3, "32");
+    let Action::Move(m) = out.action else {
+        panic!()
+    };
+    assert_eq!(m.captures_seat(RED), 2);
+    assert_position(&game, "blue 35");
+}
+
+#[test]
+fn planes_two_three_sixes_all_moved() {
+    check(
+        planes(all_moved(), 2),
+        4,
+        "red 1 20",
+        &[(6, "1"), (6, "20"), (6, "penalty")],
+        "",
+    );
+}
+
+#[test]
+fn planes_are_refused_outside_one_to_four() {
+    for bad in [0, 5, -1] {
+        let e = Rules::builder().planes(bad).build().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("invalid value {bad} for option `planes`: allowed is an integer from 1 to 4")
+        );
+    }
+    let text = "base = \"classic\"\nplanes = 2\n";
+    assert_eq!(Rules::from_toml(text).unwrap(), planes(classic(), 2));
+    assert!(Rules::from_toml("planes = 9").is_err());
 }

@@ -197,7 +197,7 @@ fn record_counts_stacks_crossed_captures_and_all_moved_penalties() {
 
 #[test]
 fn record_counts_max_turns_as_unfinished() {
-    let rules = variant(appfree(), |r| r.max_turns = 3);
+    let rules = variant(appfree(), |b| b.max_turns(3));
     let game = Game::new(rules, 4).unwrap();
     let mut dice = ScriptedDice::new(vec![6, 6, 1, 2, 3, 4, 5]);
     let r = play_game(game, &mut greedy_bots(4), &mut dice, &mut ()).unwrap();

@@ -34,11 +34,11 @@ use self::process::{Launch, PipeError, Process};
 use self::protocol::{FromBot, MoveJson, PROTOCOL_VERSION, RecordJson, State, ToBot};
 use super::registry::{ParamValue, Params};
 use super::{Bot, BotFault};
-use crate::engine::board::Seat;
-use crate::engine::game::Game;
-use crate::engine::moves::Move;
-use crate::engine::rules::Rules;
-use crate::record::GameRecord;
+use aeroplane_core::Game;
+use aeroplane_core::GameRecord;
+use aeroplane_core::Move;
+use aeroplane_core::Rules;
+use aeroplane_core::Seat;
 
 /// Per-decision timeout unless the profile sets `timeout_ms`.
 pub const DEFAULT_TIMEOUT_MS: u64 = 5_000;
@@ -441,7 +441,7 @@ impl Bot for ExternalBot {
 
     /// # Panics
     /// If the program fails: callers that can handle it use [`Bot::try_choose`] (as the
-    /// runner and [`crate::driver::try_play_game`] do).
+    /// runner and [`aeroplane_core::try_play_game`] do).
     fn choose(&mut self, game: &Game, roll: u8, moves: &[Move]) -> usize {
         match self.try_choose(game, roll, moves) {
             Ok(k) => k,

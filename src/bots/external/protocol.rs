@@ -5,13 +5,13 @@
 //! planes are lists rather than bit sets. Move ids are the moves' notation (`launch`, `14`,
 //! `18:fly`, `18:stay`), stable across versions and unique among the moves of one roll.
 
-use crate::counters::Counter;
+use aeroplane_core::Counter;
 use serde::{Deserialize, Serialize};
 
-use crate::engine::board::{HANGAR, PLANES, Seat};
-use crate::engine::game::Game;
-use crate::engine::moves::Move;
-use crate::record::GameRecord;
+use aeroplane_core::Game;
+use aeroplane_core::GameRecord;
+use aeroplane_core::Move;
+use aeroplane_core::{HANGAR, PLANES, Seat};
 
 /// The protocol version this harness speaks.
 pub const PROTOCOL_VERSION: u32 = 1;

@@ -8,7 +8,9 @@
 
 #![allow(dead_code)]
 
-use aeroplane::{Action, Game, HANGAR, Move, Outcome, Preset, Rules, Seat, Status};
+use aeroplane::{
+    Action, Game, HANGAR, Move, Outcome, Preset, Rules, RulesBuilder, Seat, Setup, Status,
+};
 
 /// The hangar step, short.
 pub const H: u8 = HANGAR;
@@ -43,11 +45,11 @@ pub fn chinese() -> Rules {
     Preset::Chinese.rules()
 }
 
-/// `base` with some options changed.
-pub fn variant(base: Rules, change: impl FnOnce(&mut Rules)) -> Rules {
-    let mut r = base;
-    change(&mut r);
-    r
+/// `base` with some options changed (checked: a bad value fails the test).
+pub fn variant(base: Rules, change: impl FnOnce(RulesBuilder) -> RulesBuilder) -> Rules {
+    change(RulesBuilder::from(base))
+        .build()
+        .expect("valid rules")
 }
 
 fn parse_step(word: &str, centre: u8) -> u8 {
@@ -85,13 +87,42 @@ fn parse_position(text: &str, centre: u8, seats: &[Seat]) -> ([[u8; 4]; 4], Seat
 
 /// A game of `players` under `rules` in the position `text`.
 pub fn position(rules: Rules, players: usize, text: &str) -> Game {
-    let mut game = Game::new(rules, players).expect("players");
+    let game = Game::new(rules, players).expect("players");
     let (steps, to_move) = parse_position(text, rules.centre(), game.seats());
+    let mut setup = Setup::from(&game);
+    let planes = usize::from(rules.planes());
     for &s in game.seats() {
-        game.set_steps(s, steps[s.index()]).expect("valid steps");
+        setup.steps[s.index()][..planes].copy_from_slice(&steps[s.index()][..planes]);
+        // Finished seats take ranks in seat order, as the old setter gave them.
+        if steps[s.index()][..planes]
+            .iter()
+            .all(|&x| x == rules.centre())
+        {
+            setup.ranks[s.index()] = 1 + setup.ranks.iter().filter(|&&r| r != 0).count() as u8;
+        }
     }
-    game.set_to_move(to_move).expect("seat in play");
-    game
+    let ranked = setup.ranks.iter().filter(|&&r| r != 0).count();
+    if rules.end() == aeroplane::End::FullRanking && ranked + 1 == players {
+        // A full ranking is complete: the seat left is last.
+        for &s in game.seats() {
+            if setup.ranks[s.index()] == 0 {
+                setup.ranks[s.index()] = players as u8;
+            }
+        }
+    }
+    setup.to_move = to_move;
+    setup.turns = 1;
+    setup.into_game(rules).expect("a valid position")
+}
+
+/// Hands the roll to `seat` at the start of a fresh turn (through a checked [`Setup`]).
+pub fn hand_to(game: &mut Game, seat: Seat) {
+    let mut setup = Setup::from(&*game);
+    setup.to_move = seat;
+    setup.sixes = 0;
+    setup.moved_this_turn = 0;
+    setup.moved_last = 0;
+    *game = setup.into_game(*game.rules()).expect("a valid position");
 }
 
 fn label(s: u8, centre: u8) -> String {
@@ -118,8 +149,10 @@ fn canonical(steps: [[u8; 4]; 4], seats: &[Seat], centre: u8) -> String {
 /// The position of every in-play seat, planes sorted (planes of a seat are alike).
 pub fn render(game: &Game) -> String {
     let mut steps = [[H; 4]; 4];
+    let planes = usize::from(game.rules().planes());
     for &s in game.seats() {
-        steps[s.index()] = game.steps(s);
+        // Slots beyond `planes` are not in the game: shown (and compared) as empty.
+        steps[s.index()][..planes].copy_from_slice(&game.steps(s)[..planes]);
     }
     canonical(steps, game.seats(), game.rules().centre())
 }
@@ -312,7 +345,7 @@ pub fn behaviour(rules: Rules) -> [String; 10] {
         three_sixes.into(),
         stacking.into(),
         end.into(),
-        rules.max_turns.to_string(),
+        rules.max_turns().to_string(),
     ]
 }
 

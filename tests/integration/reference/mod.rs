@@ -92,10 +92,10 @@ pub fn legal_moves(game: &Game, roll: u8) -> Vec<RefMove> {
     if game.is_over() {
         return out;
     }
-    if roll == 6 && game.sixes_this_turn() >= 2 && r.three_sixes != ThreeSixes::None {
+    if roll == 6 && game.sixes_this_turn() >= 2 && r.three_sixes() != ThreeSixes::None {
         return out;
     }
-    if r.launch_rolls.contains(roll) && mine.contains(&HANGAR) {
+    if r.launch_rolls().contains(roll) && mine.contains(&HANGAR) {
         out.push(RefMove {
             from: HANGAR,
             stays: false,
@@ -116,14 +116,14 @@ pub fn legal_moves(game: &Game, roll: u8) -> Vec<RefMove> {
     starts.sort_unstable();
     starts.dedup();
     for s in starts {
-        let planes = match r.stacking {
+        let planes = match r.stacking() {
             Stacking::None => 1,
             Stacking::MoveTogether => mine.iter().filter(|&&x| x == s).count() as u32,
         };
         let mut t = s + roll;
         let mut bounces = false;
         if t > centre {
-            if r.overshoot == Overshoot::Illegal {
+            if r.overshoot() == Overshoot::Illegal {
                 continue;
             }
             t = 2 * centre - t;
@@ -151,12 +151,12 @@ pub fn legal_moves(game: &Game, roll: u8) -> Vec<RefMove> {
         };
         let fly = |mut m: RefMove, jumped: bool| {
             m.flies = true;
-            if r.flight_captures_crossed {
+            if r.flight_captures_crossed() {
                 m.captured |= crossed(game, seat);
             }
             m.to = 30;
             m.captured |= opponents_at(game, seat, 30);
-            if r.specials == Specials::Both && !jumped {
+            if r.specials() == Specials::Both && !jumped {
                 m.jumps = true;
                 m.to = 34;
                 m.captured |= opponents_at(game, seat, 34);
@@ -165,16 +165,16 @@ pub fn legal_moves(game: &Game, roll: u8) -> Vec<RefMove> {
         };
         if t == 18 {
             out.push(fly(m.clone(), false));
-            if r.flight_optional {
+            if r.flight_optional() {
                 out.push(RefMove { stays: true, ..m });
             }
         } else if t % 4 == 2 && t <= 46 {
             m.jumps = true;
             m.to = t + 4;
             m.captured |= opponents_at(game, seat, t + 4);
-            if m.to == 18 && r.specials != Specials::One {
+            if m.to == 18 && r.specials() != Specials::One {
                 out.push(fly(m.clone(), true));
-                if r.flight_optional {
+                if r.flight_optional() {
                     out.push(RefMove { stays: true, ..m });
                 }
             } else {

@@ -7,8 +7,6 @@
 use std::hash::{Hash, Hasher};
 use std::ops::{AddAssign, Index};
 
-use serde::ser::{Serialize, SerializeMap, Serializer};
-
 /// One event counter of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -141,10 +139,12 @@ impl<T: Hash> Hash for Counters<T> {
     }
 }
 
-impl<T: Serialize> Serialize for Counters<T> {
+#[cfg(feature = "serde")]
+impl<T: serde::Serialize> serde::Serialize for Counters<T> {
     /// A map from [`Counter::name`] to value, in column order; `#[serde(flatten)]` it into a
     /// record to get one field per counter.
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
         let mut map = s.serialize_map(Some(N))?;
         for (c, v) in Counter::ALL.iter().zip(&self.0) {
             map.serialize_entry(c.name(), v)?;
@@ -153,6 +153,7 @@ impl<T: Serialize> Serialize for Counters<T> {
     }
 }
 
+#[cfg(feature = "serde")]
 impl<'de, T: serde::Deserialize<'de> + Copy + Default> serde::Deserialize<'de> for Counters<T> {
     /// The map [`Serialize`] writes: every counter's name, once.
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -217,6 +218,7 @@ mod tests {
         );
     }
 
+    #[cfg(feature = "serde")]
     #[test]
     fn serialises_as_named_fields_in_column_order() {
         let mut c = Counters::<u32>::default();

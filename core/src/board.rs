@@ -3,9 +3,24 @@
 use std::fmt;
 
 /// A seat (colour), in clockwise order: 0 red, 1 yellow, 2 blue, 3 green.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
-#[serde(transparent)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Seat(u8);
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Seat {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u8(self.0)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Seat {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let i = u8::deserialize(d)?;
+        Seat::new(usize::from(i))
+            .ok_or_else(|| serde::de::Error::custom(format!("seat {i}: a seat is 0, 1, 2 or 3")))
+    }
+}
 
 impl Seat {
     /// All four seats in turn order.

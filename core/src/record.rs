@@ -1,10 +1,8 @@
 //! The game record RULES.md defines: the outcome and the event counters of one game.
 
-use serde::Serialize;
-
+use crate::board::{HANGAR, PLANES, Seat};
 use crate::counters::{Counter, Counters};
-use crate::engine::board::{HANGAR, PLANES, Seat};
-use crate::engine::game::{Action, Game, Outcome, Status};
+use crate::game::{Action, Game, Outcome, Status};
 
 /// Everything a finished (or stopped) game counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -110,7 +108,8 @@ pub fn step_json(s: u8) -> i16 {
 }
 
 /// A seat's line of a JSON record.
-#[derive(Debug, Serialize)]
+#[derive(Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct SeatRank {
     /// Seat index.
     pub seat: usize,
@@ -123,7 +122,8 @@ pub struct SeatRank {
 }
 
 /// A game record in JSON form.
-#[derive(Debug, Serialize)]
+#[derive(Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct RecordJson {
     /// Number of players.
     pub players: u8,
@@ -132,7 +132,7 @@ pub struct RecordJson {
     /// Per seat in play: rank and final steps.
     pub ranks: Vec<SeatRank>,
     /// Every counter, as one field each (`"turns": 12, ...`).
-    #[serde(flatten)]
+    #[cfg_attr(feature = "serde", serde(flatten))]
     pub counters: Counters,
     /// See [`GameRecord`].
     pub unfinished: bool,

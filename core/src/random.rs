@@ -2,11 +2,11 @@
 
 use rand_pcg::Pcg32;
 
-use super::Bot;
+use crate::board::Seat;
+use crate::bot::Bot;
 use crate::dice::below;
-use crate::engine::board::Seat;
-use crate::engine::game::Game;
-use crate::engine::moves::Move;
+use crate::game::Game;
+use crate::moves::Move;
 
 /// Picks uniformly among the distinct legal moves, from its own seeded generator.
 #[derive(Clone, Debug)]

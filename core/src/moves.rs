@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::board::{HANGAR, Seat};
+use crate::board::{HANGAR, Seat};
 
 /// Flags describing what a move does.
 pub mod flag {

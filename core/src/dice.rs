@@ -5,10 +5,12 @@
 //! n-th roll of seat j in game i depends only on (S, i, j, n). Bots get separate streams
 //! ([`bot_stream`]) so that their randomness never touches the dice.
 
+use std::fmt;
+
 use rand::Rng;
 use rand_pcg::Pcg32;
 
-use crate::engine::board::Seat;
+use crate::board::Seat;
 
 /// The SplitMix64 finaliser: a bijective, well-mixing map of 64-bit words.
 #[inline]
@@ -118,79 +120,117 @@ impl Dice for ScriptedDice {
 }
 
 /// The most rolls a dice list may hold: far more than any game uses (a game of the presets
-/// takes a few hundred), so that an endless or mistaken file is refused in bounded memory.
+/// takes a few hundred), so that an endless or mistaken list is refused in bounded memory.
 pub const MAX_DICE_ROLLS: usize = 10_000_000;
 
 /// The longest token read from a dice list before it is refused (a die face is one digit).
 const MAX_TOKEN: usize = 32;
 
-/// Parses a dice list: die faces separated by commas and/or white space; at most
-/// [`MAX_DICE_ROLLS`] of them.
-pub fn parse_dice(text: &str) -> Result<Vec<u8>, String> {
-    read_dice(text.as_bytes())
+/// Why a dice list could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DiceError {
+    /// A token that is not a die face.
+    BadValue {
+        /// The token's start, quoted safely (at most 12 characters, then `…`).
+        token: String,
+        /// Its position in the list, from 1.
+        position: usize,
+    },
+    /// More than [`MAX_DICE_ROLLS`] rolls.
+    TooMany,
+    /// The source could not be read (the reader's message).
+    Read(String),
 }
 
-/// Reads a dice list (as [`parse_dice`]) from a stream without holding more than the rolls:
-/// an endless stream of faces stops at [`MAX_DICE_ROLLS`], one of anything else at its first
-/// bad token.
-pub fn read_dice(reader: impl std::io::Read) -> Result<Vec<u8>, String> {
-    use std::io::BufRead;
-    let mut reader = std::io::BufReader::new(reader);
-    let mut rolls = Vec::new();
-    let mut token: Vec<u8> = Vec::with_capacity(MAX_TOKEN);
-    let mut token_len = 0usize;
-    let finish = |token: &mut Vec<u8>, len: usize, rolls: &mut Vec<u8>| -> Result<(), String> {
-        if len == 0 {
+impl fmt::Display for DiceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DiceError::BadValue { token, position } => write!(
+                f,
+                "bad die value `{token}` at position {position}: each roll must be an integer from 1 to 6"
+            ),
+            DiceError::TooMany => write!(
+                f,
+                "more than {MAX_DICE_ROLLS} rolls: a dice list holds at most that many"
+            ),
+            DiceError::Read(message) => write!(f, "cannot read the dice: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for DiceError {}
+
+/// Reads a dice list (die faces separated by commas and/or ASCII white space) in pieces, holding
+/// no more than the rolls: feed it bytes with [`DiceParser::push`], then [`DiceParser::finish`].
+/// A bad token is refused after at most 32 bytes, a list at [`MAX_DICE_ROLLS`] rolls.
+#[derive(Clone, Debug, Default)]
+pub struct DiceParser {
+    rolls: Vec<u8>,
+    token: Vec<u8>,
+    token_len: usize,
+}
+
+impl DiceParser {
+    /// Reads the next bytes of the list.
+    pub fn push(&mut self, bytes: &[u8]) -> Result<(), DiceError> {
+        for &b in bytes {
+            if b == b',' || b.is_ascii_whitespace() {
+                self.end_token()?;
+            } else {
+                if self.token.len() < MAX_TOKEN {
+                    self.token.push(b);
+                }
+                self.token_len += 1;
+                if self.token_len > MAX_TOKEN {
+                    // Refuse now: a token this long is no die face, and may never end.
+                    return self.end_token();
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends the list and gives its rolls.
+    pub fn finish(mut self) -> Result<Vec<u8>, DiceError> {
+        self.end_token()?;
+        Ok(self.rolls)
+    }
+
+    fn end_token(&mut self) -> Result<(), DiceError> {
+        if self.token_len == 0 {
             return Ok(());
         }
-        match token.as_slice() {
-            [d @ b'1'..=b'6'] if len == 1 => {
-                if rolls.len() == MAX_DICE_ROLLS {
-                    return Err(format!(
-                        "more than {MAX_DICE_ROLLS} rolls: a dice list holds at most that many"
-                    ));
+        match self.token.as_slice() {
+            [d @ b'1'..=b'6'] if self.token_len == 1 => {
+                if self.rolls.len() == MAX_DICE_ROLLS {
+                    return Err(DiceError::TooMany);
                 }
-                rolls.push(d - b'0');
-                token.clear();
+                self.rolls.push(d - b'0');
+                self.token.clear();
+                self.token_len = 0;
                 Ok(())
             }
             _ => {
                 const SHOWN: usize = 12;
-                let cut = token.len().min(SHOWN);
-                let shown = crate::excerpt::excerpt(&String::from_utf8_lossy(&token[..cut]));
-                let more = if len > cut { "…" } else { "" };
-                Err(format!(
-                    "bad die value `{shown}{more}` at position {}: each roll must be an integer from 1 to 6",
-                    rolls.len() + 1
-                ))
+                let cut = self.token.len().min(SHOWN);
+                let shown = crate::excerpt::excerpt(&String::from_utf8_lossy(&self.token[..cut]));
+                let more = if self.token_len > cut { "…" } else { "" };
+                Err(DiceError::BadValue {
+                    token: format!("{shown}{more}"),
+                    position: self.rolls.len() + 1,
+                })
             }
         }
-    };
-    loop {
-        let buf = reader.fill_buf().map_err(|e| e.to_string())?;
-        if buf.is_empty() {
-            break;
-        }
-        let n = buf.len();
-        for &b in buf {
-            if b == b',' || b.is_ascii_whitespace() {
-                finish(&mut token, token_len, &mut rolls)?;
-                token_len = 0;
-            } else {
-                if token.len() < MAX_TOKEN {
-                    token.push(b);
-                }
-                token_len += 1;
-                if token_len > MAX_TOKEN {
-                    // Refuse now: a token this long is no die face, and may never end.
-                    return finish(&mut token, token_len, &mut rolls).map(|_| Vec::new());
-                }
-            }
-        }
-        reader.consume(n);
     }
-    finish(&mut token, token_len, &mut rolls)?;
-    Ok(rolls)
+}
+
+/// Parses a dice list: die faces separated by commas and/or white space; at most
+/// [`MAX_DICE_ROLLS`] of them.
+pub fn parse_dice(text: &str) -> Result<Vec<u8>, DiceError> {
+    let mut parser = DiceParser::default();
+    parser.push(text.as_bytes())?;
+    parser.finish()
 }
 
 #[cfg(test)]
@@ -225,16 +265,21 @@ mod tests {
     #[test]
     fn parse_dice_accepts_commas_and_spaces_and_rejects_bad_faces() {
         assert_eq!(parse_dice("6, 2 5\n1,,3").unwrap(), vec![6, 2, 5, 1, 3]);
-        assert!(parse_dice("6,7").unwrap_err().contains("`7` at position 2"));
+        assert!(
+            parse_dice("6,7")
+                .unwrap_err()
+                .to_string()
+                .contains("`7` at position 2")
+        );
         assert!(parse_dice("x").is_err());
         assert!(parse_dice("0").is_err());
         assert_eq!(
-            parse_dice("1 +1").unwrap_err(),
+            parse_dice("1 +1").unwrap_err().to_string(),
             "bad die value `+1` at position 2: each roll must be an integer from 1 to 6"
         );
         // Unicode white space is not a separator, and bad bytes are quoted safely.
         assert!(parse_dice("1\u{a0}2").is_err());
-        let e = read_dice(&b"6 \x1b[2J"[..]).unwrap_err();
+        let e = parse_dice("6 \x1b[2J").unwrap_err().to_string();
         assert!(
             e.starts_with("bad die value `\\u{1b}[2J` at position 2"),
             "{e}"
@@ -242,35 +287,19 @@ mod tests {
     }
 
     #[test]
-    fn endless_and_huge_dice_streams_stop_early() {
-        // An endless token (a device of zero bytes) is refused after a few bytes.
-        let e = read_dice(std::io::repeat(0)).unwrap_err();
-        assert!(e.contains("at position 1"), "{e}");
-        assert!(e.len() < 200, "{e}");
-        // An endless stream of valid faces stops at the cap.
-        let endless = CycleFaces::default();
-        let e = read_dice(endless).unwrap_err();
-        assert_eq!(
-            e,
-            format!("more than {MAX_DICE_ROLLS} rolls: a dice list holds at most that many")
-        );
-    }
-
-    /// `1 2 3 4 5 6 1 2 ...` for ever.
-    #[derive(Default)]
-    struct CycleFaces(usize);
-
-    impl std::io::Read for CycleFaces {
-        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-            for b in buf.iter_mut() {
-                *b = if self.0 % 2 == 1 {
-                    b' '
-                } else {
-                    b'1' + (self.0 / 2 % 6) as u8
-                };
-                self.0 += 1;
-            }
-            Ok(buf.len())
-        }
+    fn endless_and_huge_dice_lists_stop_early() {
+        // An endless token is refused after a few bytes.
+        let mut p = DiceParser::default();
+        let zeros = [0u8; 4096];
+        let e = (0..1000).find_map(|_| p.push(&zeros).err()).unwrap();
+        assert!(matches!(e, DiceError::BadValue { position: 1, .. }), "{e}");
+        assert!(e.to_string().len() < 200, "{e}");
+        // An endless list of valid faces stops at the cap.
+        let mut p = DiceParser::default();
+        let faces = b"1 2 3 4 5 6 ".repeat(1000);
+        let e = (0..MAX_DICE_ROLLS)
+            .find_map(|_| p.push(&faces).err())
+            .unwrap();
+        assert_eq!(e, DiceError::TooMany);
     }
 }

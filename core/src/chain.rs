@@ -6,11 +6,11 @@
 //! on the position); the chain lists the ring steps it lands on, in order and as a set of ring
 //! cells per seat, so the caller can test them against the opponents' planes at once.
 
-use super::board::{
+use crate::board::{
     FLIGHT_FROM, FLIGHT_TO, JUMP, LAST_JUMP_FROM, Seat, on_ring, own_colour, ring_cell,
 };
-use super::moves::flag;
-use super::rules::Specials;
+use crate::moves::flag;
+use crate::rules::Specials;
 
 /// What landing on one step leads to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

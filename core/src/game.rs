@@ -5,16 +5,21 @@
 
 use std::fmt;
 
-use super::board::{
+use crate::board::{
     CELL_OF, CROSSED_STEP, HANGAR, OFF_RING, PLANES, Seat, TAKE_OFF, step_of_cell_for,
 };
-use super::chain::{self, Chain};
-use super::moves::{Move, MoveList, flag};
-use super::rules::{End, Overshoot, Rules, Stacking, ThreeSixes};
+use crate::chain::{self, Chain};
+use crate::moves::{Move, MoveList, flag};
+use crate::rules::{End, Overshoot, Rules, Stacking, ThreeSixes};
+use crate::setup::SetupError;
 
 /// Whether the game goes on, and how it ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case")
+)]
 pub enum Status {
     /// Still being played.
     Playing,
@@ -56,61 +61,76 @@ pub struct Outcome {
 }
 
 /// A move or roll that the checked [`Game::play`] refused.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum IllegalMove {
     /// The die value is not 1..=6.
-    #[error("roll {0} is not a die face (1..=6)")]
     BadRoll(u8),
     /// The game is over.
-    #[error("the game is over")]
     GameOver,
     /// A move was given but is not among the legal moves.
-    #[error("move {0} is not legal here")]
     NotLegal(String),
     /// No move was given although legal moves exist.
-    #[error("a move must be chosen: {0} legal moves exist")]
     MustMove(usize),
+    /// A roll was given where a seat must choose an action for the roll already made.
+    NotChanceNode,
+    /// An action was given where the die must be rolled first.
+    NotDecisionNode,
+    /// An action id that is not legal here (or not an id at all).
+    NotLegalAction {
+        /// The id given.
+        action: u32,
+        /// The legal ids, as text (e.g. `0, 2, 6`).
+        legal: String,
+    },
 }
 
-/// Why a position could not be set up.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SetupError {
-    /// Player count outside 2..=4.
-    #[error("{0} players: a game has 2, 3 or 4 players")]
-    Players(usize),
-    /// A step beyond the centre.
-    #[error("step {step} of seat {seat} is past the centre {centre}")]
-    Step {
-        /// The seat.
-        seat: usize,
-        /// The bad step.
-        step: u8,
-        /// The centre step.
-        centre: u8,
-    },
-    /// The seat does not take part.
-    #[error("seat {0} is not in play")]
-    SeatNotInPlay(usize),
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IllegalMove::BadRoll(r) => write!(f, "roll {r} is not a die face (1..=6)"),
+            IllegalMove::GameOver => f.write_str("the game is over"),
+            IllegalMove::NotLegal(m) => write!(f, "move {m} is not legal here"),
+            IllegalMove::MustMove(n) => write!(f, "a move must be chosen: {n} legal moves exist"),
+            IllegalMove::NotChanceNode => {
+                f.write_str("the die has been rolled: the seat to move must choose an action first")
+            }
+            IllegalMove::NotDecisionNode => {
+                f.write_str("no roll to play: the die must be rolled first (a chance node)")
+            }
+            IllegalMove::NotLegalAction { action, legal } => {
+                write!(
+                    f,
+                    "action {action} is not legal here: legal actions are {legal}"
+                )
+            }
+        }
+    }
 }
+
+impl std::error::Error for IllegalMove {}
 
 /// A full game state: the rules, every plane's step, and whose turn it is. Small and `Copy`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Game {
-    rules: Rules,
-    steps: [[u8; PLANES]; 4],
-    players: u8,
-    in_play: u8,
-    finished: u8,
-    ranks: [u8; 4],
-    to_move: Seat,
-    sixes: u8,
-    rolls_in_turn: u8,
-    moved_turn: u8,
-    moved_last: u8,
-    status: Status,
-    turns: u32,
+    pub(crate) rules: Rules,
+    pub(crate) steps: [[u8; PLANES]; 4],
+    pub(crate) players: u8,
+    pub(crate) in_play: u8,
+    pub(crate) finished: u8,
+    pub(crate) ranks: [u8; 4],
+    pub(crate) to_move: Seat,
+    pub(crate) sixes: u8,
+    pub(crate) rolls_in_turn: u8,
+    pub(crate) moved_turn: u8,
+    pub(crate) moved_last: u8,
+    /// The roll made at a decision node of the state API, 0 at a chance node (see `state.rs`);
+    /// always 0 on the fast path.
+    pub(crate) roll: u8,
+    pub(crate) status: Status,
+    pub(crate) turns: u32,
     /// Per seat, the ring cells holding at least one of its planes (kept in step with `steps`).
-    occupied: [u64; 4],
+    pub(crate) occupied: [u64; 4],
 }
 
 impl fmt::Debug for Game {
@@ -119,6 +139,8 @@ impl fmt::Debug for Game {
             .field("steps", &self.steps)
             .field("to_move", &self.to_move)
             .field("sixes", &self.sixes)
+            .field("moved", &(self.moved_turn, self.moved_last))
+            .field("roll", &self.roll)
             .field("turns", &self.turns)
             .field("ranks", &self.ranks)
             .field("status", &self.status)
@@ -135,9 +157,14 @@ impl Game {
         let in_play = Seat::in_play(players)
             .iter()
             .fold(0u8, |m, s| m | 1 << s.index());
+        let mut steps = [[HANGAR; PLANES]; 4];
+        for s in Seat::in_play(players) {
+            // Plane slots beyond `planes` are not in the game: home from the start.
+            steps[s.index()][usize::from(rules.planes)..].fill(rules.centre());
+        }
         Ok(Game {
             rules,
-            steps: [[HANGAR; PLANES]; 4],
+            steps,
             players: players as u8,
             in_play,
             finished: 0,
@@ -147,52 +174,11 @@ impl Game {
             rolls_in_turn: 0,
             moved_turn: 0,
             moved_last: 0,
+            roll: 0,
             status: Status::Playing,
             turns: 0,
             occupied: [0; 4],
         })
-    }
-
-    /// Sets the steps of `seat`'s planes (for tests, puzzles and search roots).
-    /// Use [`HANGAR`] for a plane in its hangar and [`Rules::centre`] for a finished one. A seat
-    /// whose four planes are all set home finishes now, taking the next rank (which may end the
-    /// game, as a real finish would).
-    pub fn set_steps(&mut self, seat: Seat, steps: [u8; PLANES]) -> Result<(), SetupError> {
-        if !self.in_play(seat) {
-            return Err(SetupError::SeatNotInPlay(seat.index()));
-        }
-        let centre = self.rules.centre();
-        if let Some(&bad) = steps.iter().find(|&&s| s != HANGAR && s > centre) {
-            return Err(SetupError::Step {
-                seat: seat.index(),
-                step: bad,
-                centre,
-            });
-        }
-        self.steps[seat.index()] = steps;
-        self.refresh_occupied(seat.index());
-        let bit = 1 << seat.index();
-        let all_home = steps == [centre; PLANES];
-        if all_home && self.finished & bit == 0 {
-            self.finish(seat);
-        } else if !all_home && self.finished & bit != 0 {
-            self.finished &= !bit;
-            self.ranks[seat.index()] = 0;
-        }
-        Ok(())
-    }
-
-    /// Hands the roll to `seat` at the start of a fresh turn.
-    pub fn set_to_move(&mut self, seat: Seat) -> Result<(), SetupError> {
-        if !self.in_play(seat) {
-            return Err(SetupError::SeatNotInPlay(seat.index()));
-        }
-        self.to_move = seat;
-        self.sixes = 0;
-        self.rolls_in_turn = 0;
-        self.moved_turn = 0;
-        self.moved_last = 0;
-        Ok(())
     }
 
     /// The rule variant.
@@ -220,7 +206,8 @@ impl Game {
     pub fn to_move(&self) -> Seat {
         self.to_move
     }
-    /// The steps of `seat`'s four planes ([`HANGAR`] for the hangar).
+    /// The steps of `seat`'s four plane slots ([`HANGAR`] for the hangar). Slots from
+    /// [`Rules::planes`] on are not in the game and hold the centre.
     #[inline]
     pub fn steps(&self, seat: Seat) -> [u8; PLANES] {
         self.steps[seat.index()]
@@ -272,10 +259,10 @@ impl Game {
     pub fn winner(&self) -> Option<Seat> {
         Seat::ALL.into_iter().find(|&s| self.ranks[s.index()] == 1)
     }
-    /// Planes of `seat` at the centre.
+    /// Planes of `seat` at the centre (planes in the game only: see [`Rules::planes`]).
     pub fn planes_home(&self, seat: Seat) -> usize {
         let centre = self.rules.centre();
-        self.steps[seat.index()]
+        self.steps[seat.index()][..usize::from(self.rules.planes)]
             .iter()
             .filter(|&&s| s == centre)
             .count()
@@ -392,7 +379,7 @@ impl Game {
 
     /// Recomputes the ring cells occupied by seat `i` from its steps.
     #[inline]
-    fn refresh_occupied(&mut self, i: usize) {
+    pub(crate) fn refresh_occupied(&mut self, i: usize) {
         let cells = self.steps[i]
             .iter()
             .fold(0u64, |acc, &s| acc | 1 << CELL_OF[i][s as usize]);
@@ -449,6 +436,7 @@ impl Game {
     #[inline(always)]
     pub(crate) fn apply_inlined(&mut self, roll: u8, choice: Option<Move>) -> Outcome {
         debug_assert!(!self.is_over(), "apply on a finished game");
+        debug_assert!(self.roll == 0, "apply with a pending roll of the state API");
         debug_assert!((1..=6).contains(&roll), "roll {roll}");
         #[cfg(debug_assertions)]
         {
@@ -520,6 +508,9 @@ impl Game {
         }
         if self.is_over() {
             return Err(IllegalMove::GameOver);
+        }
+        if self.roll != 0 {
+            return Err(IllegalMove::NotChanceNode);
         }
         let legal = self.legal_moves(roll);
         let chosen = match choice {

@@ -1,8 +1,8 @@
 //! The greedy bot: the fixed priority of docs/RULES.md ("The greedy bot"), with its tie-breaks.
 
-use super::Bot;
-use crate::engine::game::Game;
-use crate::engine::moves::{Move, flag};
+use crate::bot::Bot;
+use crate::game::Game;
+use crate::moves::{Move, flag};
 
 /// Captures first, then a jump or the flight, then a launch, then anything else; within a
 /// category the plane furthest along (largest step before the move); a flight before staying.

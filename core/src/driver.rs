@@ -1,11 +1,13 @@
 //! Plays one game from a dice source and one bot per seat.
 
-use crate::bots::{Bot, BotFault};
+use std::fmt;
+
+use crate::board::Seat;
+use crate::bot::{Bot, BotFault};
 use crate::counters::Counter;
 use crate::dice::Dice;
-use crate::engine::board::Seat;
-use crate::engine::game::{Game, Outcome};
-use crate::engine::moves::MoveList;
+use crate::game::{Game, Outcome};
+use crate::moves::MoveList;
 use crate::record::GameRecord;
 
 /// Sees every roll as it is applied (for move logs); `()` sees nothing and costs nothing.
@@ -20,8 +22,7 @@ impl Observer for () {
 }
 
 /// The dice ran out before the game ended.
-#[derive(Debug, Clone, thiserror::Error)]
-#[error("the dice ran out after {} rolls, before the game ended", record.counters[Counter::Rolls])]
+#[derive(Debug, Clone)]
 pub struct OutOfDice {
     /// What was counted up to that point.
     pub record: GameRecord,
@@ -30,8 +31,7 @@ pub struct OutOfDice {
 }
 
 /// A bot failed during a game ([`Bot::try_choose`] returned an error).
-#[derive(Debug, Clone, thiserror::Error)]
-#[error("seat {seat}: {fault}")]
+#[derive(Debug, Clone)]
 pub struct BotFailed {
     /// The seat of the bot that failed.
     pub seat: Seat,
@@ -44,15 +44,48 @@ pub struct BotFailed {
 }
 
 /// Why [`try_play_game`] stopped before the end of the game.
-#[derive(Debug, Clone, thiserror::Error)]
+#[derive(Debug, Clone)]
 pub enum PlayError {
     /// The dice ran out.
-    #[error(transparent)]
     OutOfDice(Box<OutOfDice>),
     /// A bot failed.
-    #[error(transparent)]
     Bot(Box<BotFailed>),
 }
+
+impl fmt::Display for OutOfDice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the dice ran out after {} rolls, before the game ended",
+            self.record.counters[Counter::Rolls]
+        )
+    }
+}
+
+impl std::error::Error for OutOfDice {}
+
+impl fmt::Display for BotFailed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "seat {}: {}", self.seat, self.fault)
+    }
+}
+
+impl std::error::Error for BotFailed {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        None
+    }
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayError::OutOfDice(e) => e.fmt(f),
+            PlayError::Bot(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for PlayError {}
 
 /// Plays `game` to its end. `bots[k]` plays the k-th seat in play (`game.seats()[k]`) and is
 /// asked only when a roll offers two or more moves.

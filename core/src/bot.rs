@@ -1,0 +1,96 @@
+//! The strategy trait every bot implements, and the fault a bot that can fail reports.
+
+use std::fmt;
+
+use crate::board::Seat;
+use crate::game::Game;
+use crate::moves::Move;
+use crate::record::GameRecord;
+
+/// A strategy that picks one legal move. One value plays one seat of one game at a time; the
+/// runner builds one per worker and seat and calls [`Bot::new_game`] before every game.
+///
+/// The interface is deliberately small and data-only (a position, a roll, the legal moves, an
+/// index back) so that an out-of-process bot speaking a line protocol can implement it too
+/// ([`external::ExternalBot`]). A bot implements `choose` (and `new_game` if it has per-game
+/// state); bots that can fail (a program that crashes or hangs) also implement the `try_*`
+/// forms, which the runner calls, and return a [`BotFault`] instead of panicking.
+pub trait Bot: Send {
+    /// The bot's display name (its profile name).
+    fn name(&self) -> &str;
+
+    /// Called before each game with the bot's seat and its own random seed, independent of the
+    /// dice. Bots without randomness or per-game state ignore it.
+    fn new_game(&mut self, seat: Seat, seed: u64) {
+        let _ = (seat, seed);
+    }
+
+    /// Picks one of `moves` (never empty; the driver asks only when there are two or more) for
+    /// `roll` in `game`, where the bot's seat is to move;
+    /// returns its index into `moves`.
+    fn choose(&mut self, game: &Game, roll: u8, moves: &[Move]) -> usize;
+
+    /// The fallible form of [`Bot::new_game`] that the runner calls: `start` is the starting
+    /// position (rules, players) and `game_index` the game's index in the run. A bot that can
+    /// fail (a bot in another process) overrides it; the default calls `new_game`.
+    fn try_new_game(
+        &mut self,
+        start: &Game,
+        seat: Seat,
+        seed: u64,
+        game_index: u64,
+    ) -> Result<(), Box<BotFault>> {
+        let _ = (start, game_index);
+        self.new_game(seat, seed);
+        Ok(())
+    }
+
+    /// The fallible form of [`Bot::choose`] that the driver calls; the default calls `choose`.
+    /// An error stops the game ([`crate::try_play_game`] returns it).
+    #[inline]
+    fn try_choose(
+        &mut self,
+        game: &Game,
+        roll: u8,
+        moves: &[Move],
+    ) -> Result<usize, Box<BotFault>> {
+        Ok(self.choose(game, roll, moves))
+    }
+
+    /// Called by the runner after each game the bot played, with its record. The default does
+    /// nothing.
+    fn game_over(&mut self, record: &GameRecord) -> Result<(), Box<BotFault>> {
+        let _ = record;
+        Ok(())
+    }
+}
+
+/// Why a bot could not go on: it failed to start, crashed, hung, or answered something that is
+/// not a legal choice. Names the bot and, for a program, its command and the offending line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotFault {
+    /// The bot's display name.
+    pub bot: String,
+    /// The command line of a bot program.
+    pub command: Option<String>,
+    /// What went wrong.
+    pub what: String,
+    /// The line the bot printed that was wrong, if any.
+    pub line: Option<String>,
+}
+
+impl fmt::Display for BotFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "bot `{}`", self.bot)?;
+        if let Some(c) = &self.command {
+            write!(f, " (command: {c})")?;
+        }
+        write!(f, ": {}", self.what)?;
+        if let Some(l) = &self.line {
+            write!(f, "; offending line: {l:?}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for BotFault {}
