@@ -362,10 +362,22 @@ pub fn open_out(
 /// With `--report`, writes report.html into the output directory (after the job's files).
 pub fn write_report(out: Option<&OutputDir>, report: bool) -> anyhow::Result<()> {
     if let (Some(dir), true) = (out, report) {
-        aeroplane::report::write(dir)
+        let (_, problems) = aeroplane::report::write(dir)
             .with_context(|| format!("writing the report of {}", dir.path().display()))?;
+        warn_problems(dir.path(), &problems);
     }
     Ok(())
+}
+
+/// Says on stderr what a report found wrong with a folder (the page lists it too).
+pub fn warn_problems(dir: &Path, problems: &[String]) {
+    for p in problems {
+        eprintln!(
+            "warning: report of {}: {}",
+            dir.display(),
+            aeroplane::excerpt::clip_lines(p, 1000)
+        );
+    }
 }
 
 /// The report's last line: where the files are.

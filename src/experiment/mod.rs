@@ -21,6 +21,7 @@
 
 pub mod bench;
 mod drive;
+pub mod effects;
 mod job;
 mod league;
 mod merge;
@@ -30,13 +31,14 @@ mod sprt;
 mod sweep;
 
 pub use drive::Shard;
+pub use effects::Effect;
 pub use job::{Job, Report};
 pub use league::{LEAGUE_HEADER, LeagueJob, LeagueReport, LeagueRow, PAIRS_HEADER, PairRow};
 pub use run::{RunJob, RunReport};
 pub use sprt::{SPRT_CHUNK_DEALS, SprtJob, SprtReport};
 pub use sweep::{
-    COMPARE_HEADER, Comparison, DEFAULT_SORT, SWEEP_HEADER, SweepJob, SweepReport, SweepRow,
-    axis_text,
+    COMPARE_HEADER, Comparison, DEFAULT_SORT, EFFECTS_HEADER, SWEEP_HEADER, SweepJob, SweepReport,
+    SweepRow, axis_text, sweep_header,
 };
 
 use std::sync::atomic::{AtomicBool, AtomicU64};

@@ -11,6 +11,7 @@ mod games;
 mod manifest;
 pub(crate) mod no_follow;
 mod out_dir;
+mod reproduce;
 mod table;
 mod tables;
 mod text;
@@ -23,6 +24,7 @@ pub use manifest::{
     ShardSection, SprtSection, SweepSection,
 };
 pub use out_dir::{LOCK_FILE, OWN_FILES, OutDirError, OutputDir};
+pub use reproduce::{RULES_FILE, Reproduction, quote};
 pub use table::{Cell, NoSuchColumn, SortKey, Table};
 pub use tables::{
     EVENTS_HEADER, LENGTH_STATS_HEADER, LENGTHS_HEADER, MATCH_HEADER, SEATS_HEADER, SUMMARY_HEADER,

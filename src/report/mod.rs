@@ -18,12 +18,14 @@
 //! | league | [`league`] | ratings, head-to-head heat map |
 
 mod chart;
+mod check;
 mod html;
 mod league;
 mod load;
 mod run;
 mod sprt;
 mod sweep;
+mod views;
 
 use std::path::{Path, PathBuf};
 
@@ -70,21 +72,36 @@ pub enum ReportError {
     Export(#[from] ExportError),
 }
 
-/// The report of the job whose files are in `dir`, as XHTML text.
-pub fn render(dir: &Path) -> Result<String, ReportError> {
+/// A rendered report: the page, and what is wrong with the folder's files (also listed at the
+/// top of the page).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rendered {
+    /// The XHTML page.
+    pub page: String,
+    /// Each problem found (a damaged table, files that disagree), in words.
+    pub problems: Vec<String>,
+}
+
+/// The report of the job whose files are in `dir`. A damaged folder still gets a page that
+/// says what is wrong; only a folder that holds no job's files is an error.
+pub fn render(dir: &Path) -> Result<Rendered, ReportError> {
     let folder = load::Folder::open(dir)?;
-    match folder.kind()? {
+    let page = match folder.kind()? {
         Kind::Run => run::render(&folder),
         Kind::Sprt => sprt::render(&folder),
         Kind::Sweep => sweep::render(&folder),
         Kind::League => league::render(&folder),
-    }
+    }?;
+    Ok(Rendered {
+        page,
+        problems: folder.problems(),
+    })
 }
 
 /// Renders the report of the job in `dir` and writes it there as [`REPORT_FILE`] (under a
-/// temporary name, then renamed into place). Returns its path.
-pub fn write(dir: &OutputDir) -> Result<PathBuf, ReportError> {
-    let page = render(dir.path())?;
-    dir.write(REPORT_FILE, page.as_bytes())?;
-    Ok(dir.file(REPORT_FILE))
+/// temporary name, then renamed into place). Returns its path and the folder's problems.
+pub fn write(dir: &OutputDir) -> Result<(PathBuf, Vec<String>), ReportError> {
+    let r = render(dir.path())?;
+    dir.write(REPORT_FILE, r.page.as_bytes())?;
+    Ok((dir.file(REPORT_FILE), r.problems))
 }

@@ -22,6 +22,8 @@ mod cli_numbers;
 mod cli_outputs;
 mod cli_replay;
 mod cli_report;
+mod cli_report_damage;
+mod cli_reproduce;
 mod cli_resume;
 mod cli_run;
 mod cli_sprt;
