@@ -11,7 +11,7 @@ use crate::board::{
 use crate::chain::{self, Chain};
 use crate::moves::{Move, MoveList, flag};
 use crate::rules::{End, Overshoot, Rules, Stacking, ThreeSixes};
-use crate::setup::SetupError;
+use crate::setup_error::SetupError;
 
 /// Whether the game goes on, and how it ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -555,6 +555,7 @@ impl Game {
         }
     }
 
+    #[inline]
     fn finish(&mut self, seat: Seat) {
         self.finished |= 1 << seat.index();
         let rank = self.finished.count_ones() as u8;
@@ -572,6 +573,7 @@ impl Game {
         }
     }
 
+    #[inline]
     fn end_turn(&mut self) {
         self.sixes = 0;
         self.rolls_in_turn = 0;

@@ -62,6 +62,7 @@ mod random;
 mod record;
 mod rules;
 mod setup;
+mod setup_error;
 pub mod state;
 pub mod suggest;
 
@@ -84,7 +85,8 @@ pub use rules::{
     End, LaunchRolls, Overshoot, Preset, RuleOption, Rules, RulesBuilder, RulesError, RulesSpec,
     Setting, Specials, Stacking, ThreeSixes,
 };
-pub use setup::{Setup, SetupError, StepProblem};
+pub use setup::Setup;
+pub use setup_error::{SetupError, StepProblem};
 pub use state::{ActionId, ActionList, NUM_ACTIONS, Player};
 
 /// The examples of the crate's README, compiled and run by `cargo test`.

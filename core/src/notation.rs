@@ -25,7 +25,8 @@ use std::str::FromStr;
 use crate::board::{HANGAR, PLANES, Seat};
 use crate::game::Game;
 use crate::rules::Rules;
-use crate::setup::{Setup, SetupError};
+use crate::setup::Setup;
+use crate::setup_error::SetupError;
 
 /// The longest position text read (a real one is under 80 characters).
 const MAX_NOTATION: usize = 256;

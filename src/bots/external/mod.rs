@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 
 use self::process::{Launch, PipeError, Process};
 use self::protocol::{FromBot, MoveJson, PROTOCOL_VERSION, RecordJson, State, ToBot};
-use super::registry::{ParamValue, Params};
+use super::params::{ParamValue, Params};
 use super::{Bot, BotFault};
 use aeroplane_core::Game;
 use aeroplane_core::GameRecord;
