@@ -352,8 +352,9 @@ fn lines(
                 && (rate - w as f64 / g as f64).abs() > 1e-6
             {
                 f.problem(format!(
-                    "{table} row {}: win_rate {rate} is not {w} wins / {g} games",
-                    r.line
+                    "{table} row {}: win_rate {} is not {w} wins / {g} games",
+                    r.line,
+                    short(rate)
                 ));
             }
         }
@@ -393,5 +394,14 @@ fn lines(
             (table, csv.len().to_string()),
             ("summary.json", j.len().to_string()),
         );
+    }
+}
+
+/// A number from a file as a message shows it: `1e308`, not three hundred digits.
+pub(crate) fn short(x: f64) -> String {
+    if x != 0.0 && x.is_finite() && !(1e-4..1e9).contains(&x.abs()) {
+        format!("{x:e}")
+    } else {
+        x.to_string()
     }
 }

@@ -90,7 +90,7 @@ fn cross_check(f: &Folder, league: &Csv, pairs: Option<&Csv>) {
                 check::disagree(
                     f,
                     &format!("{bot}'s rating"),
-                    ("league.csv", a.to_string()),
+                    ("league.csv", check::short(a)),
                     ("summary.json", format!("{b:.2}")),
                 );
             }
@@ -147,6 +147,16 @@ pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
         .unwrap_or_default();
     cross_check(f, &league, pairs.as_deref());
     let players = f.manifest_field("players").and_then(Value::as_u64);
+    if let Some(d) = f
+        .manifest_field("games")
+        .and_then(Value::as_u64)
+        .filter(|&d| d < crate::stats::MIN_DEALS)
+    {
+        page.note(&format!(
+            "Only {d} deals per table: too few to trust these intervals (give at least {}).",
+            crate::stats::MIN_DEALS
+        ));
+    }
     page.h2("ratings", "Ratings");
     let mut cats = Vec::new();
     let mut points = Vec::new();

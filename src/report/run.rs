@@ -635,8 +635,9 @@ fn events(page: &mut Page, f: &Folder) -> Result<(), ReportError> {
             && (per - total as f64 / p as f64).abs() > 1e-6 * per.max(1.0)
         {
             f.problem(format!(
-                "events.csv row {}: per_game {per} is not {total} / {p} games played",
-                r.line
+                "events.csv row {}: per_game {} is not {total} / {p} games played",
+                r.line,
+                check::short(per)
             ));
         }
         labels.push(r.text("event").to_string());

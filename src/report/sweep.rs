@@ -111,8 +111,8 @@ fn cross_check(f: &Folder, sweep: &Csv) {
                 check::disagree(
                     f,
                     &format!("sweep.csv row {}'s seat 0 win rate", r.line),
-                    ("sweep.csv", a.to_string()),
-                    ("summary.json", b.to_string()),
+                    ("sweep.csv", check::short(a)),
+                    ("summary.json", check::short(b)),
                 );
             }
         }

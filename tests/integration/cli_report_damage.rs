@@ -400,3 +400,107 @@ fn a_large_summary_json_of_the_tools_own_is_read() {
     assert!(problems.is_empty(), "{problems:?}");
     assert!(html.contains("Ratings"));
 }
+
+/// Random damage of every kind, many times over the files of a run, a sweep and a league: the
+/// report is always made (or refused with an error), never a panic or a hang.
+#[test]
+fn random_damage_never_panics_the_report() {
+    let tmp = TempDir::new().unwrap();
+    let folders = [
+        run_folder(&tmp),
+        job(
+            tmp.path(),
+            "sweep",
+            &[
+                "sweep",
+                "--vary",
+                "overshoot=illegal,bounce",
+                "--games",
+                "20",
+                "--compare",
+                "1,2",
+            ],
+        ),
+        job(
+            tmp.path(),
+            "league",
+            &[
+                "league",
+                "--bots",
+                "random,greedy,expectimax:depth=1",
+                "--games",
+                "6",
+                "--bootstrap",
+                "100",
+            ],
+        ),
+    ];
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    const JUNK: [&str; 10] = [
+        "1e308",
+        "-1e308",
+        "inf",
+        "NaN",
+        "18446744073709551615",
+        "",
+        "\"",
+        ",,,",
+        "-0",
+        "1e-400",
+    ];
+    for (k, folder) in folders.iter().enumerate() {
+        let pristine: Vec<(PathBuf, Vec<u8>)> = fs::read_dir(folder)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "csv" || x == "json"))
+            .map(|p| {
+                let b = fs::read(&p).unwrap();
+                (p, b)
+            })
+            .collect();
+        for round in 0..60 {
+            for (p, b) in &pristine {
+                fs::write(p, b).unwrap();
+            }
+            for _ in 0..1 + next(3) {
+                let (path, bytes) = &pristine[next(pristine.len())];
+                let mut b = bytes.clone();
+                match next(4) {
+                    0 => b.truncate(next(b.len().max(1))),
+                    1 => {
+                        let at = next(b.len().max(1));
+                        b.splice(at..at, JUNK[next(JUNK.len())].bytes());
+                    }
+                    2 => {
+                        // A cell (or JSON number) replaced by junk.
+                        let text = String::from_utf8_lossy(&b).into_owned();
+                        let starts: Vec<usize> =
+                            text.match_indices([',', ':']).map(|(i, _)| i + 1).collect();
+                        if let Some(&s) = starts.get(next(starts.len().max(1))) {
+                            let end = text[s..]
+                                .find([',', '\n', '}'])
+                                .map_or(text.len(), |e| s + e);
+                            let mut t = text.clone();
+                            t.replace_range(s..end, JUNK[next(JUNK.len())]);
+                            b = t.into_bytes();
+                        }
+                    }
+                    _ => b.clear(),
+                }
+                fs::write(path, b).unwrap();
+            }
+            let result = std::panic::catch_unwind(|| aeroplane::report::render(folder));
+            assert!(
+                result.is_ok(),
+                "folder {k}, round {round}: the report panicked"
+            );
+        }
+    }
+}

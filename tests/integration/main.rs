@@ -37,3 +37,4 @@ mod properties;
 mod rules;
 mod rules_bots;
 mod smoke;
+mod study;
