@@ -265,15 +265,7 @@ pub(crate) fn run_tables(f: &Folder, summary: Option<&Csv>, seats: Option<&Csv>)
         .manifest_field("players")
         .and_then(|p| p.as_u64())
         .or(json.and_then(|j| j.players));
-    let names: Vec<String> = f
-        .manifest_field("bots")
-        .and_then(|b| b.as_array())
-        .map(|b| {
-            b.iter()
-                .filter_map(|x| x.get("name")?.as_str().map(String::from))
-                .collect()
-        })
-        .unwrap_or_default();
+    let names = f.bot_names();
     if let Some(s) = summary {
         if let Some(p) = players
             && s.len() as u64 != p

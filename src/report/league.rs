@@ -12,15 +12,7 @@ use super::run;
 
 /// The league's tables against each other, the manifest and summary.json.
 fn cross_check(f: &Folder, league: &Csv, pairs: Option<&Csv>) {
-    let pool: Vec<String> = f
-        .manifest_field("bots")
-        .and_then(Value::as_array)
-        .map(|b| {
-            b.iter()
-                .filter_map(|x| x.get("name")?.as_str().map(String::from))
-                .collect()
-        })
-        .unwrap_or_default();
+    let pool = f.bot_names();
     if !pool.is_empty() && pool.len() != league.len() {
         check::disagree(
             f,

@@ -433,6 +433,18 @@ impl Folder {
         Some(header)
     }
 
+    /// The bots' names as run.json lists them (the lineup, or a league's pool).
+    pub fn bot_names(&self) -> Vec<String> {
+        self.manifest_field("bots")
+            .and_then(Value::as_array)
+            .map(|b| {
+                b.iter()
+                    .filter_map(|x| x.get("name")?.as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     /// A field of the manifest.
     pub fn manifest_field(&self, key: &str) -> Option<&Value> {
         self.manifest.as_ref().and_then(|m| m.get(key))

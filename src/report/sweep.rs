@@ -271,15 +271,7 @@ fn per_bot(
     rows: &[Row<'_>],
     sound: &[bool],
 ) -> Result<(), ReportError> {
-    let names: Vec<String> = f
-        .manifest_field("bots")
-        .and_then(Value::as_array)
-        .map(|b| {
-            b.iter()
-                .filter_map(|x| x.get("name")?.as_str().map(String::from))
-                .collect()
-        })
-        .unwrap_or_default();
+    let names = f.bot_names();
     if names.iter().all(|n| *n == names[0]) || rows.iter().all(|r| r.text("bot0_win").is_empty()) {
         return Ok(());
     }

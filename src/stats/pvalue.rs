@@ -193,15 +193,8 @@ fn ln_gamma_q(a: f64, x: f64) -> f64 {
         let i = f64::from(i);
         let an = -i * (i - a);
         b += 2.0;
-        d = an * d + b;
-        if d.abs() < FPMIN {
-            d = FPMIN;
-        }
-        c = b + an / c;
-        if c.abs() < FPMIN {
-            c = FPMIN;
-        }
-        d = 1.0 / d;
+        d = 1.0 / not_tiny(an * d + b);
+        c = not_tiny(b + an / c);
         let del = d * c;
         h *= del;
         if (del - 1.0).abs() < 1e-15 {
@@ -211,44 +204,30 @@ fn ln_gamma_q(a: f64, x: f64) -> f64 {
     -x + a * x.ln() - ln_gamma(a) + h.ln()
 }
 
+/// `x`, or the smallest magnitude the continued fractions allow in its place.
+fn not_tiny(x: f64) -> f64 {
+    if x.abs() < 1e-300 { 1e-300 } else { x }
+}
+
 /// `ln I_x(a, b)`, the regularized incomplete beta function, for small `x` (given as
 /// `ln x`): `x^a (1 - x)^b / (a B(a, b))` times its continued fraction.
 fn ln_beta_reg_small(a: f64, b: f64, ln_x: f64) -> f64 {
-    const FPMIN: f64 = 1e-300;
     let x = ln_x.exp();
     let (qab, qap, qam) = (a + b, a + 1.0, a - 1.0);
     let mut c = 1.0;
-    let mut d = 1.0 - qab * x / qap;
-    if d.abs() < FPMIN {
-        d = FPMIN;
-    }
-    d = 1.0 / d;
+    let mut d = 1.0 / not_tiny(1.0 - qab * x / qap);
     let mut h = d;
     for m in 1..10_000 {
         let m = f64::from(m);
         let m2 = 2.0 * m;
-        let aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-        d = 1.0 + aa * d;
-        if d.abs() < FPMIN {
-            d = FPMIN;
-        }
-        c = 1.0 + aa / c;
-        if c.abs() < FPMIN {
-            c = FPMIN;
-        }
-        d = 1.0 / d;
-        h *= d * c;
-        let aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-        d = 1.0 + aa * d;
-        if d.abs() < FPMIN {
-            d = FPMIN;
-        }
-        c = 1.0 + aa / c;
-        if c.abs() < FPMIN {
-            c = FPMIN;
-        }
-        d = 1.0 / d;
-        let del = d * c;
+        // One step of the modified Lentz recurrence: d and c updated by the term `aa`.
+        let mut step = |aa: f64| {
+            d = 1.0 / not_tiny(1.0 + aa * d);
+            c = not_tiny(1.0 + aa / c);
+            d * c
+        };
+        h *= step(m * (b - m) * x / ((qam + m2) * (a + m2)));
+        let del = step(-(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)));
         h *= del;
         if (del - 1.0).abs() < 1e-15 {
             break;
