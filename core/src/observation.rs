@@ -28,8 +28,9 @@ pub const PLANE_FEATURES: usize = 9;
 const SEAT_FEATURES: usize = 4;
 /// Offset of the per-seat values.
 const SEATS_AT: usize = 4 * PLANES * PLANE_FEATURES;
-/// Offset of the roll.
-const ROLL_AT: usize = SEATS_AT + 4 * SEAT_FEATURES;
+/// Offset of the roll waiting for a decision, one-hot by face (6 values): an observation of a
+/// decision node is that of its chance node with `ROLL_AT + roll - 1` set to 1.
+pub const ROLL_AT: usize = SEATS_AT + 4 * SEAT_FEATURES;
 /// Offset of the six streak.
 const SIXES_AT: usize = ROLL_AT + 6;
 /// Offset of the turn count.

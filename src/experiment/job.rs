@@ -8,6 +8,7 @@ use crate::export::{Manifest, OutputDir, SortKey};
 use crate::runner::RunSpec;
 
 use super::merge::merge;
+use super::run::SummaryJson;
 use super::{
     Context, JobDef, JobError, LeagueJob, LeagueReport, Outcome, RunJob, RunReport, SprtJob,
     SprtReport, SweepJob, SweepReport,
@@ -50,6 +51,18 @@ impl Report {
             Report::Sweep(r) => r.write_text(w),
             Report::League(r) => r.write_text(w),
         }
+    }
+
+    /// The report as the job's `summary.json` holds it (command, tool, version and the typed
+    /// report), for scripts and the Python package.
+    pub fn summary_json(&self) -> serde_json::Value {
+        let value = match self {
+            Report::Run(r) => serde_json::to_value(SummaryJson::new("run", r)),
+            Report::Sprt(r) => serde_json::to_value(SummaryJson::new("sprt", r)),
+            Report::Sweep(r) => serde_json::to_value(SummaryJson::new("sweep", r)),
+            Report::League(r) => serde_json::to_value(SummaryJson::new("league", r)),
+        };
+        value.expect("reports serialize")
     }
 }
 

@@ -1,0 +1,199 @@
+"""aeroplane.run, sweep and league: the same output folder as the command line, byte for byte,
+the report of summary.json as a dict, Python callables as bots, and bad input."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import aeroplane
+from aeroplane.bots import Greedy
+
+from conftest import run_cli, same_folders
+
+RUNS = [
+    (
+        ["--rules", "classic", "--bots", "greedy,random,random", "--games", "300", "--seed", "7",
+         "--rotate-seats", "--per-game"],
+        dict(bots="greedy,random,random", rules="classic", games=300, seed=7, rotate_seats=True,
+             per_game=True),
+    ),
+    (["--games", "400"], dict(games=400)),  # every default: rules, bots, seed
+    (
+        ["--rules", "configs/classic-bounce.toml", "--bots", "expectimax,greedy", "--games", "12",
+         "--first-game", "5", "--chunk-size", "4"],
+        dict(bots=["expectimax", Greedy()], rules="configs/classic-bounce.toml", games=12,
+             first_game=5, chunk_size=4),
+    ),
+    (
+        ["--bots", "greedy,random", "--sprt", "elo0=0,elo1=100", "--games", "3000", "--seed", "3"],
+        dict(bots="greedy,random", sprt="elo0=0,elo1=100", games=3000, seed=3),
+    ),
+    (
+        ["--bots", "greedy,random", "--sprt", "elo0=0,elo1=100", "--max-games", "64"],
+        dict(bots="greedy,random", sprt="elo0=0,elo1=100", max_games=64),
+    ),
+]
+
+
+@pytest.mark.parametrize("cli_args, kwargs", RUNS)
+def test_run_writes_the_command_lines_folder(in_repo, cli, tmp_path, cli_args, kwargs):
+    run_cli(cli, "run", *cli_args, "--out", str(tmp_path / "cli"), "-q")
+    report = aeroplane.run(**kwargs, out=tmp_path / "py", threads=2)
+    same_folders(tmp_path / "cli", tmp_path / "py")
+    assert report == json.loads((tmp_path / "py" / "summary.json").read_text())
+    assert report == aeroplane.run(**{**kwargs, "per_game": False}, threads=1)
+
+
+def test_run_report_html_too(in_repo, cli, tmp_path):
+    run_cli(cli, "run", "--games", "200", "--rotate-seats", "--report", "--out", str(tmp_path / "cli"), "-q")
+    aeroplane.run(games=200, rotate_seats=True, report=True, out=str(tmp_path / "py"))
+    same_folders(tmp_path / "cli", tmp_path / "py")
+
+
+def test_sweep_writes_the_command_lines_folder(in_repo, cli, tmp_path):
+    run_cli(cli, "sweep", "--rules", "chinese", "--vary", "overshoot=illegal,bounce",
+            "--vary", "launch_rolls=[6];[5,6]", "--bots", "greedy,random", "--games", "150",
+            "--compare", "1,3", "--sort=-turns_mean", "--rotate-seats", "--out", str(tmp_path / "cli"), "-q")
+    report = aeroplane.sweep({"overshoot": ["illegal", "bounce"], "launch_rolls": [[6], [5, 6]]},
+                             rules="chinese", bots="greedy,random", games=150, compare=(1, 3),
+                             sort="-turns_mean", rotate_seats=True, out=tmp_path / "py")
+    same_folders(tmp_path / "cli", tmp_path / "py")
+    assert report == json.loads((tmp_path / "py" / "summary.json").read_text())
+    again = aeroplane.sweep(["overshoot=illegal,bounce", "launch_rolls=[6];[5,6]"], rules="chinese",
+                            bots="greedy,random", games=150, compare="1,3", sort="-turns_mean",
+                            rotate_seats=True)
+    assert again == report
+
+
+def test_league_writes_the_command_lines_folder(in_repo, cli, tmp_path):
+    run_cli(cli, "league", "--bots", "random,greedy,expectimax", "--players", "3", "--games", "30",
+            "--seed", "2", "--bootstrap", "50", "--out", str(tmp_path / "cli"), "-q")
+    report = aeroplane.league(["random", "greedy", "expectimax"], players=3, games=30, seed=2,
+                              bootstrap=50, out=tmp_path / "py")
+    same_folders(tmp_path / "cli", tmp_path / "py")
+    assert report["command"] == "league"
+    assert report == json.loads((tmp_path / "py" / "summary.json").read_text())
+
+
+def wins(report):
+    return [(b["counts"]["games"], b["counts"]["wins"]) for b in report["report"]["summary"]["bots"]]
+
+
+def test_a_python_callable_plays_as_a_bot(in_repo, tmp_path):
+    greedy = Greedy()
+
+    def python_greedy(game: aeroplane.Game) -> int:
+        assert game.pending_roll is not None and len(game.legal_actions()) >= 2
+        return greedy.choose(game)
+
+    native = aeroplane.run("greedy,random,random", rules="classic", games=200, seed=4, rotate_seats=True)
+    ours = aeroplane.run([python_greedy, "random", "random"], rules="classic", games=200, seed=4,
+                         rotate_seats=True, threads=2, out=tmp_path / "py")
+    assert wins(ours) == wins(native)
+    assert ours["report"]["summary"]["bots"][0]["name"] == "python_greedy"
+    manifest = json.loads((tmp_path / "py" / "run.json").read_text())
+    assert manifest["bots"][0]["kind"] == "python" and manifest["status"] == "complete"
+
+
+class SeededRandom:
+    """A Python bot with its own randomness, seeded by the runner for every game."""
+
+    name = "py-random"
+
+    def new_game(self, seat: int, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, game: aeroplane.Game) -> int:
+        return self.rng.choice(game.legal_actions())
+
+
+def test_python_bots_are_reproducible_on_any_thread_count():
+    a = aeroplane.run([SeededRandom(), "greedy"], games=150, seed=9, threads=1)
+    b = aeroplane.run([SeededRandom(), "greedy"], games=150, seed=9, threads=2, chunk_size=7)
+    assert a == b
+    league = aeroplane.league([SeededRandom(), "random", "greedy"], players=2, games=20, bootstrap=20)
+    assert "py-random" in json.dumps(league)
+
+
+def test_a_python_bot_that_raises_stops_the_job_with_its_exception():
+    def broken(game):
+        return 1 / 0
+
+    with pytest.raises(ZeroDivisionError) as e:
+        aeroplane.run([broken, "random"], games=50)
+    assert any("bot `broken`" in n for n in getattr(e.value, "__notes__", []))
+
+
+@pytest.mark.parametrize("answer", [7, "0", None, 1.0, -1])
+def test_a_python_bot_answering_an_illegal_action_is_a_value_error(answer):
+    with pytest.raises(ValueError, match="which is not a legal action: legal actions are"):
+        aeroplane.run([lambda g: answer, "random"], games=50)
+
+
+def test_bad_input(in_repo, tmp_path):
+    with pytest.raises(ValueError, match="unknown bot `grede`"):
+        aeroplane.run("grede,random", games=10)
+    with pytest.raises(ValueError, match="unknown bot"):
+        aeroplane.run(["random", "nonesuch"], games=10)
+    with pytest.raises(TypeError, match="a bot is a name"):
+        aeroplane.run(["random", 3], games=10)
+    with pytest.raises(TypeError, match="bots must be"):
+        aeroplane.run(3, games=10)
+    with pytest.raises(ValueError, match="the lineup has 1 bot"):
+        aeroplane.run("random", games=10)
+    with pytest.raises(ValueError, match="unknown rules preset"):
+        aeroplane.run(rules="nonesuch", games=10)
+    with pytest.raises(TypeError, match="rules must be"):
+        aeroplane.run(rules=5, games=10)
+    with pytest.raises(ValueError, match="at least 1"):
+        aeroplane.run(games=0)
+    with pytest.raises(ValueError, match="games -5 is out of range"):
+        aeroplane.run(games=-5)
+    with pytest.raises(TypeError, match="games must be an integer"):
+        aeroplane.run(games="10")
+    with pytest.raises(ValueError, match="per_game=True writes games.csv"):
+        aeroplane.run(games=10, per_game=True)
+    with pytest.raises(ValueError, match="give out=DIR"):
+        aeroplane.run(games=10, report=True)
+    with pytest.raises(ValueError, match="two distinct bots"):
+        aeroplane.run("greedy,random,random", sprt="elo0=0,elo1=10", games=10)
+    with pytest.raises(ValueError, match="sprt elo0"):
+        aeroplane.run("greedy,random", sprt="elo0=zero", games=10)
+    with pytest.raises(ValueError, match="chunk_size must be at least 1"):
+        aeroplane.run(games=10, chunk_size=0)
+    with pytest.raises(ValueError, match="overshoot"):
+        aeroplane.sweep({"overshoot": ["sideways"]}, games=10)
+    with pytest.raises(ValueError, match="nothing to vary"):
+        aeroplane.sweep([], games=10)
+    with pytest.raises(ValueError, match="compare"):
+        aeroplane.sweep(["overshoot=illegal,bounce"], games=10, compare=(1, 5))
+    with pytest.raises(ValueError, match="pool of at least 2"):
+        aeroplane.league(["greedy"], games=10)
+    aeroplane.run(games=10, out=tmp_path / "done")
+    with pytest.raises(ValueError, match="already holds"):
+        aeroplane.run(games=10, out=tmp_path / "done")
+    aeroplane.run(games=10, out=tmp_path / "done", force=True)
+
+
+class Uncopyable:
+    """A Python bot that copy.deepcopy cannot copy (it holds a lock)."""
+
+    name = "locked"
+
+    def __init__(self):
+        import threading
+
+        self.lock = threading.Lock()
+
+    def choose(self, game):
+        return game.legal_actions()[0]
+
+
+def test_an_uncopyable_python_bot_plays_on_one_thread_only():
+    report = aeroplane.run([Uncopyable(), "random"], games=40, threads=1)
+    assert report["report"]["summary"]["games"] == 40
+    with pytest.raises(ValueError, match="copy.deepcopy cannot copy it.*threads=1"):
+        aeroplane.run([Uncopyable(), "random"], games=400, threads=2, chunk_size=1)
