@@ -69,7 +69,11 @@ fn newest(meta: &serde_json::Value, root: &str, dev: bool) -> ([u64; 3], String)
                 {
                     best = (
                         version(rv),
-                        format!("{} {} needs {rv}", p["name"], p["version"]),
+                        format!(
+                            "{} {} needs {rv}",
+                            p["name"].as_str().unwrap_or("?"),
+                            p["version"].as_str().unwrap_or("?")
+                        ),
                     );
                 }
                 stack.push((pkg, false));
