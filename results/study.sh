@@ -139,9 +139,9 @@ if summary; then
     confirm classic greedy 'specials=jump_then_flight,one' "$g" confirm
     confirm chinese greedy 'launch_rolls=[6];[2,4,6]' "$g" confirm
     e=$(scale 20000)
-    confirm appfreegame expectimax 'launch_rolls=[6];[2,4,6]' "$e" confirm-expectimax
+    confirm appfreegame expectimax 'launch_rolls=[6];[5,6]' "$e" confirm-expectimax
     confirm classic expectimax 'specials=jump_then_flight,one' "$e" confirm-expectimax
-    confirm chinese expectimax 'launch_rolls=[6];[2,4,6]' "$e" confirm-expectimax
+    confirm chinese expectimax 'specials=both,one' "$e" confirm-expectimax
 fi
 
 # 3. The bot ladder: leagues per preset, 2 players (pool with mcts) and 4 players (mcts left
