@@ -5,6 +5,15 @@ mod cli;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // Orphans of bot programs (children that left their process group and outlived it) come
+    // back to this process, which kills and reaps them: no bot process outlives a job.
+    aeroplane::bots::external::process::adopt_orphans();
+    let code = run();
+    aeroplane::bots::external::process::reap_orphans();
+    code
+}
+
+fn run() -> ExitCode {
     match cli::run() {
         Ok(code) => code,
         Err(err) => {
@@ -14,7 +23,8 @@ fn main() -> ExitCode {
             // A message can quote input: never more than a screenful of it, nor an escape
             // sequence the terminal would obey.
             let message = aeroplane::excerpt::clip_lines(&format!("{err:#}"), 1000);
-            eprintln!("error: {message}");
+            use std::io::Write as _;
+            let _ = writeln!(std::io::stderr(), "error: {message}");
             ExitCode::from(2)
         }
     }

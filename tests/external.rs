@@ -368,7 +368,7 @@ fn with_recover_a_crash_forfeits_the_game_and_the_run_goes_on() {
             .lines()
             .next()
             .unwrap()
-            .ends_with(",unfinished,forfeit_seat")
+            .ends_with(",unfinished,forfeit_seat,forfeit_cause")
     );
     assert_eq!(games.lines().count(), 13);
     let forfeited: Vec<&str> = games
@@ -502,36 +502,48 @@ fn the_random_and_template_bots_play_reproducibly() {
     }
 }
 
-#[test]
-fn ctrl_c_kills_every_bot_process_group() {
-    let f = Fixture::new();
+/// Starts `aeroplane run` with a bot in `mode` (faulty.py, its fault at decision 3) that
+/// hangs, waits until it hangs, sends `signals` in turn, and returns how the run ended. With
+/// `out`, the run keeps its files there.
+fn stop_a_hanging_run(
+    f: &Fixture,
+    mode: &str,
+    timeout_ms: u64,
+    signals: &[i32],
+    out: Option<&Path>,
+) -> std::process::ExitStatus {
     let fifo = f.marks().join("fifo");
     let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
     // SAFETY: a valid path.
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
-    let p = f.profile("hang", "hang", 3, "timeout_ms = 120000");
+    let p = f.profile(mode, mode, 3, &format!("timeout_ms = {timeout_ms}"));
     let mut cmd = Command::new(BIN);
-    // SAFETY: between fork and exec, only resets a signal's disposition. Ctrl-C reaches the
-    // run as from a terminal even where this test runs with SIGINT ignored (a background
-    // job), where the harness would rightly leave it ignored.
+    // SAFETY: between fork and exec, only resets signals' dispositions. The signals reach the
+    // run as from a terminal even where this test runs with them ignored (a background job),
+    // where the harness would rightly leave them ignored.
     unsafe {
         use std::os::unix::process::CommandExt;
         cmd.pre_exec(|| {
-            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+                libc::signal(sig, libc::SIG_DFL);
+            }
             Ok(())
         });
     }
+    cmd.args([
+        "run",
+        "-q",
+        "--bots",
+        &format!("{p},greedy"),
+        "--games",
+        "5",
+        "--threads",
+        "1",
+    ]);
+    if let Some(dir) = out {
+        cmd.arg("--out").arg(dir);
+    }
     let child = cmd
-        .args([
-            "run",
-            "-q",
-            "--bots",
-            &format!("{p},greedy"),
-            "--games",
-            "5",
-            "--threads",
-            "1",
-        ])
         .current_dir(ROOT)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -560,11 +572,246 @@ fn ctrl_c_kills_every_bot_process_group() {
     let said = std::fs::read_to_string(&fifo).unwrap();
     assert_eq!(said, "hanging\n");
     assert_eq!(f.pids().len(), 2, "the bot and its child");
-    // SAFETY: signals our own child.
-    unsafe { libc::kill(pid as i32, libc::SIGINT) };
-    let status = rx.recv().unwrap();
-    assert!(!status.success());
+    for &sig in signals {
+        // SAFETY: signals our own child.
+        unsafe { libc::kill(pid as i32, sig) };
+    }
+    rx.recv().unwrap()
+}
+
+#[test]
+fn ctrl_c_kills_every_bot_process_group() {
+    // One Ctrl-C: the game in flight is abandoned (its unit is played again on resume) though
+    // its bot hangs, and the bots are closed and killed; the stop is an interruption, not the
+    // bot's failure.
+    let f = Fixture::new();
+    let out = f.path().join("out");
+    let status = stop_a_hanging_run(&f, "hang", 600_000, &[libc::SIGINT], Some(&out));
+    assert_eq!(status.code(), Some(130));
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    assert_eq!(m["status"], "interrupted");
     f.assert_no_processes();
+}
+
+#[test]
+fn a_second_signal_kills_every_bot_now_and_still_records_the_stop() {
+    // Item 7: a second SIGINT/SIGTERM exited at once, orphaning the bots, leaving run.json
+    // at `running` and the lock behind. (Two different signals: two of one kind sent at once
+    // may reach the process as one.)
+    for second in [libc::SIGTERM, libc::SIGHUP] {
+        let f = Fixture::new();
+        let out = f.path().join("out");
+        let status = stop_a_hanging_run(&f, "hang", 600_000, &[libc::SIGINT, second], Some(&out));
+        assert_eq!(status.code(), Some(130), "{status:?}");
+        let m: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+        assert_eq!(m["status"], "interrupted");
+        assert!(!out.join(".aeroplane.lock").exists());
+        f.assert_no_processes();
+    }
+}
+
+#[test]
+fn a_bot_child_in_a_session_of_its_own_dies_with_the_run() {
+    // Item 8: a bot's grandchild that called setsid() outlived the run (the group kill missed
+    // it): at the run's end, and at a stop.
+    let f = Fixture::new();
+    let p = f.profile("setsid", "setsid", 2, "");
+    let out = play(&f, &format!("{p},greedy"), &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(f.pids().len(), 2, "the bot and its setsid child");
+    f.assert_no_processes();
+
+    let f = Fixture::new();
+    let status = stop_a_hanging_run(
+        &f,
+        "setsid_hang",
+        600_000,
+        &[libc::SIGINT, libc::SIGTERM],
+        None,
+    );
+    assert_eq!(status.code(), Some(130));
+    f.assert_no_processes();
+}
+
+#[test]
+fn a_bot_starts_with_no_signal_blocked_or_ignored_by_the_harness() {
+    // Item 6: bots started with SIGHUP, SIGINT and SIGTERM blocked (SigBlk 0000000000004003),
+    // so a bot's own terminate() of its helpers did nothing.
+    let f = Fixture::new();
+    let p = f.profile("signals", "signals", 0, "");
+    let out = play(&f, &format!("{p},greedy"), &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mark = std::fs::read_dir(f.marks())
+        .unwrap()
+        .flatten()
+        .find(|e| e.file_name().to_string_lossy().starts_with("signals-"))
+        .expect("the bot wrote its signal masks");
+    let text = std::fs::read_to_string(mark.path()).unwrap();
+    let mask = |name: &str| {
+        let hex = text
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .unwrap()
+            .trim();
+        u64::from_str_radix(hex, 16).unwrap()
+    };
+    assert_eq!(mask("SigBlk:"), 0, "{text}");
+    let bit = |sig: i32| 1u64 << (sig - 1);
+    for sig in [libc::SIGHUP, libc::SIGINT, libc::SIGTERM] {
+        assert_eq!(
+            mask("SigIgn:") & bit(sig),
+            0,
+            "signal {sig} ignored: {text}"
+        );
+    }
+    f.assert_no_processes();
+}
+
+/// Peak memory (KiB) of `aeroplane args` run through a Python wrapper (its only child).
+fn peak_kib(f: &Fixture, args: &[&str]) -> u64 {
+    let script = "import resource, subprocess, sys\n\
+                  r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n\
+                  print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n";
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(BIN)
+        .args(args)
+        .current_dir(ROOT)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let (code, kib) = text.trim().split_once(' ').unwrap();
+    assert_eq!(code, "0", "{}", String::from_utf8_lossy(&out.stderr));
+    let _ = f;
+    kib.parse().unwrap()
+}
+
+#[test]
+fn a_bots_stderr_takes_bounded_memory_and_disk() {
+    // Item 10: without --out, a stderr without newlines was kept whole (8 GB, then an abort);
+    // item 4: with --out, its log had no bound (642 MB in 20 games).
+    let f = Fixture::new();
+    let p = f.profile("flood", "flood", 96, "");
+    let bots = format!("{p},greedy");
+    let args = [
+        "run",
+        "-q",
+        "--bots",
+        &bots,
+        "--games",
+        "2",
+        "--threads",
+        "1",
+    ];
+    let kib = peak_kib(&f, &args);
+    assert!(kib < 48 << 10, "{kib} KiB for 96 MiB of stderr");
+    let out_dir = f.path().join("out");
+    let out = play(&f, &bots, &["--out", out_dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let log = std::fs::read_dir(out_dir.join("logs"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let len = std::fs::metadata(&log).unwrap().len();
+    assert!(
+        len <= aeroplane::bots::external::process::MAX_LOG_BYTES + 1024,
+        "{len}"
+    );
+    let tail = std::fs::read(&log).unwrap();
+    let tail = String::from_utf8_lossy(&tail[tail.len() - 300..]);
+    assert!(tail.contains("[aeroplane: this log stops here"), "{tail}");
+    f.assert_no_processes();
+}
+
+#[test]
+fn a_bots_message_cannot_forge_a_line_of_the_harness() {
+    // Item 15: an error quoting a bot's answer printed its raw LF (ESC, BEL and CR were
+    // escaped), so a bot could print lines that look like the harness's.
+    let err = assert_fault(
+        "newline_error",
+        2,
+        "",
+        &["the bot reported an error: line one\\nerror: forged"],
+    );
+    assert!(
+        !err.lines().any(|l| l.starts_with("error: forged")),
+        "{err}"
+    );
+}
+
+#[test]
+fn with_recover_each_forfeit_says_why() {
+    // Item 17: the cause of a forfeit was recorded nowhere.
+    let f = Fixture::new();
+    let p = f.profile("crash", "crash", 25, "");
+    let out_dir = f.path().join("out");
+    let out = play(
+        &f,
+        &format!("{p},greedy"),
+        &[
+            "--recover",
+            "--per-game",
+            "--out",
+            out_dir.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("note: bot 0 `crash` forfeited")
+            && err.contains("(crash); the first, game ")
+            && err.contains("the program ended (exit status: 3)"),
+        "{err}"
+    );
+    let table = std::fs::read_to_string(out_dir.join("forfeits.csv")).unwrap();
+    let mut lines = table.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "bot,name,cause,forfeits,first_game,first_seat,first_message"
+    );
+    let row = lines.next().unwrap();
+    assert!(row.starts_with("0,crash,crash,"), "{table}");
+    let games = std::fs::read_to_string(out_dir.join("games.csv")).unwrap();
+    let forfeited = games.lines().filter(|l| l.ends_with(",crash")).count();
+    assert!(forfeited >= 1, "{games}");
+    assert!(
+        row.contains(&format!(",crash,{forfeited},")),
+        "{row} vs {forfeited}"
+    );
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("forfeit causes: crash crash "), "{report}");
+    f.assert_no_processes();
+}
+
+#[test]
+fn with_recover_a_bot_that_cannot_start_or_speaks_another_version_is_an_error() {
+    // Item 17: a protocol-2 `ready` gave exit 0 and "forfeits 5".
+    for (mode, expect) in [
+        ("bad_version", "speaks protocol version 99"),
+        ("refuse", "the bot reported an error"),
+    ] {
+        let f = Fixture::new();
+        let p = f.profile(mode, mode, 1, "");
+        let out = play(&f, &format!("{p},greedy"), &["--recover"]);
+        assert_eq!(out.status.code(), Some(2), "{mode}");
+        assert!(stderr(&out).contains(expect), "{mode}: {}", stderr(&out));
+        f.assert_no_processes();
+    }
+    let f = Fixture::new();
+    let profile = f.path().join("missing.toml");
+    std::fs::write(
+        &profile,
+        "kind = \"external\"\ncommand = [\"/nonexistent/bot-program\"]\n",
+    )
+    .unwrap();
+    let out = play(&f, &format!("{},greedy", profile.display()), &["--recover"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("failed to start"), "{}", stderr(&out));
 }
 
 fn spec(f: &Fixture, mode: &str, at: u32, extra: &str) -> RunSpec {

@@ -77,6 +77,11 @@ pub struct BotFault {
     pub what: String,
     /// The line the bot printed that was wrong, if any.
     pub line: Option<String>,
+    /// What kind of failure it is: whether a game can be forfeited for it.
+    pub kind: FaultKind,
+    /// Where the program's stderr went, or its last lines (not part of what is recorded of a
+    /// forfeit: it differs from run to run).
+    pub stderr: Option<String>,
 }
 
 impl fmt::Display for BotFault {
@@ -89,8 +94,85 @@ impl fmt::Display for BotFault {
         if let Some(l) = &self.line {
             write!(f, "; offending line: {l:?}")?;
         }
+        if let Some(s) = &self.stderr {
+            write!(f, "; {s}")?;
+        }
         Ok(())
     }
 }
 
 impl std::error::Error for BotFault {}
+
+/// What kind of failure a [`BotFault`] is. A game is forfeited (by a runner told to recover)
+/// only for the faults of a bot that was playing; a bot that cannot start, or speaks another
+/// protocol version, is an error, and a bot killed because the job is stopping is an
+/// interruption.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case")
+)]
+pub enum FaultKind {
+    /// The program did not start, or did not complete its handshake.
+    Start,
+    /// The program speaks another protocol version.
+    Version,
+    /// The program ended, or closed its stdout, during the game.
+    Crash,
+    /// No answer (or its stdin not read) within the timeout.
+    Timeout,
+    /// A line that is not a protocol message.
+    Garbage,
+    /// A move that is not legal (or not a move at all) where a move was asked for.
+    IllegalMove,
+    /// The bot answered with an `error` message.
+    BotError,
+    /// Another failure of the pipes to the program.
+    Pipe,
+    /// The harness killed the program because the job is stopping.
+    Stopped,
+    /// Any other failure (a bot of another kind).
+    Other,
+}
+
+impl FaultKind {
+    /// Every kind, in order.
+    pub const ALL: [FaultKind; 10] = [
+        FaultKind::Start,
+        FaultKind::Version,
+        FaultKind::Crash,
+        FaultKind::Timeout,
+        FaultKind::Garbage,
+        FaultKind::IllegalMove,
+        FaultKind::BotError,
+        FaultKind::Pipe,
+        FaultKind::Stopped,
+        FaultKind::Other,
+    ];
+
+    /// The kind as one word (`crash`, `timeout`, ...), as files write it.
+    pub fn word(self) -> &'static str {
+        match self {
+            FaultKind::Start => "start",
+            FaultKind::Version => "version",
+            FaultKind::Crash => "crash",
+            FaultKind::Timeout => "timeout",
+            FaultKind::Garbage => "garbage",
+            FaultKind::IllegalMove => "illegal_move",
+            FaultKind::BotError => "bot_error",
+            FaultKind::Pipe => "pipe",
+            FaultKind::Stopped => "stopped",
+            FaultKind::Other => "other",
+        }
+    }
+
+    /// Whether a game can be forfeited for it: not for a bot that never started or speaks
+    /// another version (an error in the setup, not a result), nor for one the harness stopped.
+    pub fn forfeits(self) -> bool {
+        !matches!(
+            self,
+            FaultKind::Start | FaultKind::Version | FaultKind::Stopped
+        )
+    }
+}

@@ -67,7 +67,7 @@ pub mod state;
 pub mod suggest;
 
 pub use board::{HANGAR, PLANES, Seat, step_label};
-pub use bot::{Bot, BotFault};
+pub use bot::{Bot, BotFault, FaultKind};
 pub use counters::{Counter, Counters};
 pub use dice::{
     Dice, DiceError, DiceParser, MAX_DICE_ROLLS, ScriptedDice, SeededDice, below, bot_stream, mix,

@@ -301,6 +301,8 @@ impl PythonBot {
             command: None,
             what,
             line: None,
+            kind: aeroplane::bots::FaultKind::Other,
+            stderr: None,
         })
     }
 

@@ -292,6 +292,7 @@ fn conduct(
     {
         let (dir, interrupt, slot) = (dir.clone(), interrupt.clone(), slot.clone());
         let guards = lineup.guards;
+        let report_html = output.report;
         std::thread::Builder::new()
             .name("aeroplane-job".into())
             .spawn(move || {
@@ -305,6 +306,9 @@ fn conduct(
                     resume: false,
                     unit_done: None,
                     interim: None,
+                    // The job writes report.html itself when it is complete (and says so in
+                    // run.json, so a resume writes it too).
+                    report: report_html,
                 };
                 let result = catch_unwind(AssertUnwindSafe(|| job.execute(&ctx))).ok();
                 // The Python bots leave the registry, and the folder's lock goes with the last
@@ -372,9 +376,6 @@ fn conduct(
     match outcome {
         (o, None) => match o.ended {
             JobEnd::Finished(report) => {
-                if let (Some(dir), true) = (&dir, output.report) {
-                    aeroplane::report::write(dir).map_err(|e| to_py(&e))?;
-                }
                 let text = report.summary_json().to_string();
                 let json = py.import("json")?;
                 Ok(json.call_method1("loads", (text,))?.unbind())

@@ -94,6 +94,14 @@ pub enum RatingsError {
         /// What is allowed.
         allowed: &'static str,
     },
+    /// Asked to stop (a signal) before it was done.
+    #[error("stopped before the ratings were fitted")]
+    Stopped,
+}
+
+/// Never asked to stop.
+fn never() -> bool {
+    false
 }
 
 /// One game's finishing order over bot indices: ranked bots best first, then unranked ones.
@@ -298,10 +306,20 @@ pub struct Interval {
 
 /// Fits Plackett-Luce ratings to the tally's games.
 pub fn fit(tally: &FinishTally, options: &FitOptions) -> Result<Fit, RatingsError> {
+    fit_until(tally, options, &never)
+}
+
+/// [`fit`] that gives up with [`RatingsError::Stopped`] as soon as `stop()` says so (checked
+/// after every iteration).
+pub fn fit_until(
+    tally: &FinishTally,
+    options: &FitOptions,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Result<Fit, RatingsError> {
     let games: Vec<(&Finish, u64)> = tally.iter().collect();
     let counts: Vec<u64> = games.iter().map(|g| g.1).collect();
     let finishes: Vec<&Finish> = games.iter().map(|g| g.0).collect();
-    fit_counts(tally.bots, &finishes, &counts, options, None)
+    fit_counts(tally.bots, &finishes, &counts, options, None, stop)
 }
 
 fn check_options(bots: usize, o: &FitOptions) -> Result<(), RatingsError> {
@@ -337,6 +355,7 @@ fn fit_counts(
     counts: &[u64],
     o: &FitOptions,
     start: Option<&[f64]>,
+    stop: &(dyn Fn() -> bool + Sync),
 ) -> Result<Fit, RatingsError> {
     check_options(bots, o)?;
     let mut wins = vec![0.0f64; bots];
@@ -374,6 +393,9 @@ fn fit_counts(
     let mut iterations = 0;
     let mut converged = false;
     while iterations < o.max_iterations {
+        if stop() {
+            return Err(RatingsError::Stopped);
+        }
         iterations += 1;
         denom.fill(0.0);
         for (f, &c) in finishes.iter().zip(counts) {
@@ -510,6 +532,18 @@ pub fn bootstrap_deals(
     replicates: u32,
     seed: u64,
 ) -> Result<Vec<Interval>, RatingsError> {
+    bootstrap_deals_until(tally, options, replicates, seed, &never)
+}
+
+/// [`bootstrap_deals`] that gives up with [`RatingsError::Stopped`] as soon as `stop()` says
+/// so.
+pub fn bootstrap_deals_until(
+    tally: &DealTally,
+    options: &FitOptions,
+    replicates: u32,
+    seed: u64,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Result<Vec<Interval>, RatingsError> {
     let games = tally.games();
     let finishes: Vec<&Finish> = games.games.keys().collect();
     let index: BTreeMap<&Finish, usize> =
@@ -520,9 +554,14 @@ pub fn bootstrap_deals(
         .map(|d| d.iter().map(|f| index[f]).collect())
         .collect();
     let counts: Vec<u64> = tally.deals.values().copied().collect();
-    resample(
-        tally.bots, &finishes, &deals, &counts, options, replicates, seed, "deals",
-    )
+    let units = Units {
+        bots: tally.bots,
+        finishes: &finishes,
+        units: &deals,
+        counts: &counts,
+        what: "deals",
+    };
+    resample(&units, options, replicates, seed, stop)
 }
 
 /// 95% percentile intervals of each bot's rating over `replicates` bootstrap resamples of the
@@ -535,28 +574,50 @@ pub fn bootstrap(
     replicates: u32,
     seed: u64,
 ) -> Result<Vec<Interval>, RatingsError> {
-    let finishes: Vec<&Finish> = tally.games.keys().collect();
-    let units: Vec<Vec<usize>> = (0..finishes.len()).map(|i| vec![i]).collect();
-    let counts: Vec<u64> = tally.games.values().copied().collect();
-    resample(
-        tally.bots, &finishes, &units, &counts, options, replicates, seed, "games",
-    )
+    bootstrap_until(tally, options, replicates, seed, &never)
 }
 
-/// The bootstrap over resampling units (a game, or a deal's games): `units[u]` lists the
-/// finishes of unit `u` (indices into `finishes`), seen `counts[u]` times.
-#[allow(clippy::too_many_arguments)]
-fn resample(
-    bots: usize,
-    finishes: &[&Finish],
-    units: &[Vec<usize>],
-    counts: &[u64],
+/// [`bootstrap`] that gives up with [`RatingsError::Stopped`] as soon as `stop()` says so.
+pub fn bootstrap_until(
+    tally: &FinishTally,
     options: &FitOptions,
     replicates: u32,
     seed: u64,
-    what: &'static str,
+    stop: &(dyn Fn() -> bool + Sync),
 ) -> Result<Vec<Interval>, RatingsError> {
-    check_options(bots, options)?;
+    let finishes: Vec<&Finish> = tally.games.keys().collect();
+    let units: Vec<Vec<usize>> = (0..finishes.len()).map(|i| vec![i]).collect();
+    let counts: Vec<u64> = tally.games.values().copied().collect();
+    let units = Units {
+        bots: tally.bots,
+        finishes: &finishes,
+        units: &units,
+        counts: &counts,
+        what: "games",
+    };
+    resample(&units, options, replicates, seed, stop)
+}
+
+/// Resampling units (a game, or a deal's games): `units[u]` lists the finishes of unit `u`
+/// (indices into `finishes`), seen `counts[u]` times.
+struct Units<'a> {
+    bots: usize,
+    finishes: &'a [&'a Finish],
+    units: &'a [Vec<usize>],
+    counts: &'a [u64],
+    /// What a unit is, for messages.
+    what: &'static str,
+}
+
+/// The bootstrap over resampling units.
+fn resample(
+    u: &Units<'_>,
+    options: &FitOptions,
+    replicates: u32,
+    seed: u64,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Result<Vec<Interval>, RatingsError> {
+    check_options(u.bots, options)?;
     if replicates < MIN_REPLICATES {
         return Err(RatingsError::Invalid {
             option: "replicates",
@@ -564,21 +625,22 @@ fn resample(
             allowed: "at least 100",
         });
     }
-    let total: u64 = counts.iter().sum();
+    let total: u64 = u.counts.iter().sum();
     let total32 = u32::try_from(total).map_err(|_| RatingsError::Invalid {
-        option: what,
+        option: u.what,
         value: total.to_string(),
         allowed: "at most 4294967295 for the bootstrap",
     })?;
-    let mut full = vec![0u64; finishes.len()];
-    for (u, &c) in units.iter().zip(counts) {
-        for &f in u {
+    let mut full = vec![0u64; u.finishes.len()];
+    for (unit, &c) in u.units.iter().zip(u.counts) {
+        for &f in unit {
             full[f] += c;
         }
     }
     // Every replicate starts from the full fit, which is close to its own.
-    let start = fit_counts(bots, finishes, &full, options, None)?.strength;
-    let cumulative: Vec<u64> = counts
+    let start = fit_counts(u.bots, u.finishes, &full, options, None, stop)?.strength;
+    let cumulative: Vec<u64> = u
+        .counts
         .iter()
         .scan(0u64, |s, &c| {
             *s += c;
@@ -588,20 +650,23 @@ fn resample(
     let samples: Vec<Vec<f64>> = (0..replicates)
         .into_par_iter()
         .map(|r| {
-            let mut drawn = vec![0u64; finishes.len()];
+            if stop() {
+                return Err(RatingsError::Stopped);
+            }
+            let mut drawn = vec![0u64; u.finishes.len()];
             if total32 > 0 {
                 let mut rng = stream(seed, u64::from(r), BOOTSTRAP_STREAM);
                 for _ in 0..total32 {
                     let x = u64::from(below(&mut rng, total32));
-                    for &f in &units[cumulative.partition_point(|&c| c <= x)] {
+                    for &f in &u.units[cumulative.partition_point(|&c| c <= x)] {
                         drawn[f] += 1;
                     }
                 }
             }
-            fit_counts(bots, finishes, &drawn, options, Some(&start)).map(|f| f.elo)
+            fit_counts(u.bots, u.finishes, &drawn, options, Some(&start), stop).map(|f| f.elo)
         })
         .collect::<Result<_, _>>()?;
-    Ok((0..bots)
+    Ok((0..u.bots)
         .map(|b| {
             let mut v: Vec<f64> = samples.iter().map(|s| s[b]).collect();
             v.sort_by(f64::total_cmp);
@@ -716,6 +781,27 @@ mod tests {
             prior: 0.0,
             ..FitOptions::default()
         }
+    }
+
+    #[test]
+    fn a_fit_and_a_bootstrap_stop_when_asked() {
+        let mut t = FinishTally::new(2);
+        t.add_count(Finish::new(&[0, 1], &[]), 2).unwrap();
+        t.add(Finish::new(&[1, 0], &[])).unwrap();
+        let o = FitOptions::default();
+        assert_eq!(fit_until(&t, &o, &|| true), Err(RatingsError::Stopped));
+        assert_eq!(
+            bootstrap_until(&t, &o, 100, 1, &|| true),
+            Err(RatingsError::Stopped)
+        );
+        // Asked partway through: the bootstrap stops among its resamples.
+        let asked = std::sync::atomic::AtomicU32::new(0);
+        let stop = || asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed) > 500;
+        assert_eq!(
+            bootstrap_until(&t, &o, 10_000, 1, &stop),
+            Err(RatingsError::Stopped)
+        );
+        assert_eq!(fit_until(&t, &o, &|| false), fit(&t, &o));
     }
 
     #[test]

@@ -12,5 +12,5 @@ pub mod params;
 pub mod registry;
 pub mod search;
 
-pub use aeroplane_core::{Bot, BotFault, Greedy, RandomBot};
+pub use aeroplane_core::{Bot, BotFault, FaultKind, Greedy, RandomBot};
 pub use registry::{BotError, BotSpec};

@@ -96,7 +96,7 @@ pub fn run(args: BotsArgs) -> anyhow::Result<ExitCode> {
         writeln!(
             out,
             "Not loadable as profiles (files in {}):",
-            args.bots_dir.display()
+            aeroplane::excerpt::path(&args.bots_dir)
         )?;
         let w = width(not_loadable.iter().map(|(n, _)| n.len()));
         for (name, reason) in &not_loadable {

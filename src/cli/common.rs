@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use anyhow::Context;
 use clap::Args;
 
 use aeroplane::Rules;
@@ -180,18 +179,20 @@ pub fn launch(l: Launch) -> anyhow::Result<ExitCode> {
         resume: l.resume,
         unit_done: Some(&test_signal_hook),
         interim: every.map(|_| &interim as &experiment::Interim),
+        report: l.report,
     };
     let start = Instant::now();
     let outcome = l.job.execute(&ctx);
     progress.finish();
     let outcome = outcome?;
-    finish(outcome, out.as_ref(), start, l.quiet, l.report)
+    finish(outcome, out.as_ref(), start, l.quiet)
 }
 
 /// A test hook: with `AEROPLANE_TEST_SIGNAL_AFTER_UNITS=N` (and optionally
-/// `AEROPLANE_TEST_SIGNAL=INT|TERM|USR1`, default INT) the process sends itself that signal once
-/// it has finished N units, so tests stop a job at an exact point through the real signal path.
-fn test_signal_hook(units: usize) {
+/// `AEROPLANE_TEST_SIGNAL=INT|TERM|HUP|USR1`, default INT) the process sends itself that signal
+/// once it has finished N units, so tests stop a job at an exact point through the real signal
+/// path.
+pub fn test_signal_hook(units: usize) {
     static AFTER: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
     let after = AFTER.get_or_init(|| {
         std::env::var("AEROPLANE_TEST_SIGNAL_AFTER_UNITS")
@@ -203,9 +204,10 @@ fn test_signal_hook(units: usize) {
     }
     #[cfg(unix)]
     {
-        use signal_hook::consts::{SIGINT, SIGTERM, SIGUSR1};
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM, SIGUSR1};
         let sig = match std::env::var("AEROPLANE_TEST_SIGNAL").as_deref() {
             Ok("TERM") => SIGTERM,
+            Ok("HUP") => SIGHUP,
             Ok("USR1") => SIGUSR1,
             _ => SIGINT,
         };
@@ -219,10 +221,9 @@ pub fn finish(
     out: Option<&OutputDir>,
     start: Instant,
     quiet: bool,
-    report_html: bool,
 ) -> anyhow::Result<ExitCode> {
     for n in &outcome.notes {
-        eprintln!("note: {n}");
+        say!("note: {n}");
     }
     let counts = format!(
         "{} of {} games",
@@ -232,13 +233,12 @@ pub fn finish(
     match outcome.ended {
         JobEnd::Finished(report) => {
             let mut stdout = std::io::stdout().lock();
-            write_report(out, report_html)?;
             report.write_text(&mut stdout)?;
             print_written(&mut stdout, out)?;
             stdout.flush()?;
             let secs = start.elapsed().as_secs_f64();
             if !quiet {
-                eprintln!(
+                say!(
                     "played {} games in {secs:.2} s ({} games/s)",
                     HumanCount(outcome.played),
                     HumanCount((outcome.played as f64 / secs.max(1e-9)) as u64)
@@ -248,12 +248,12 @@ pub fn finish(
         }
         JobEnd::Interrupted => {
             match out {
-                Some(dir) => eprintln!(
+                Some(dir) => say!(
                     "interrupted after {counts}; the finished units are kept in {}.\nTo resume, run: aeroplane resume {}",
-                    dir.file(aeroplane::export::CHECKPOINT_FILE).display(),
-                    dir.path().display()
+                    aeroplane::excerpt::path(&dir.file(aeroplane::export::CHECKPOINT_FILE)),
+                    aeroplane::excerpt::path(dir.path())
                 ),
-                None => eprintln!(
+                None => say!(
                     "interrupted after {counts}; nothing was kept (give --out DIR to keep finished units and resume)"
                 ),
             }
@@ -267,7 +267,7 @@ pub fn finish(
                 "shard {}/{} done: {counts} of its share of the job, kept in {}",
                 s.index,
                 s.count,
-                dir.path().display()
+                aeroplane::excerpt::path(dir.path())
             )?;
             writeln!(
                 stdout,
@@ -328,7 +328,7 @@ pub fn note_shadowing(text: &str, bots_dir: &Path) {
         }
         seen.push(head);
         if let Some(note) = aeroplane::config::shadowing_note(head, bots_dir) {
-            eprintln!("note: {note}");
+            say!("note: {note}");
         }
     }
 }
@@ -359,22 +359,12 @@ pub fn open_out(
         .transpose()
 }
 
-/// With `--report`, writes report.html into the output directory (after the job's files).
-pub fn write_report(out: Option<&OutputDir>, report: bool) -> anyhow::Result<()> {
-    if let (Some(dir), true) = (out, report) {
-        let (_, problems) = aeroplane::report::write(dir)
-            .with_context(|| format!("writing the report of {}", dir.path().display()))?;
-        warn_problems(dir.path(), &problems);
-    }
-    Ok(())
-}
-
 /// Says on stderr what a report found wrong with a folder (the page lists it too).
 pub fn warn_problems(dir: &Path, problems: &[String]) {
     for p in problems {
         eprintln!(
             "warning: report of {}: {}",
-            dir.display(),
+            aeroplane::excerpt::path(dir),
             aeroplane::excerpt::clip_lines(p, 1000)
         );
     }
@@ -384,7 +374,12 @@ pub fn warn_problems(dir: &Path, problems: &[String]) {
 pub fn print_written(w: &mut dyn Write, out: Option<&OutputDir>) -> std::io::Result<()> {
     if let Some(dir) = out {
         let files = dir.written();
-        writeln!(w, "\nwrote {}: {}", dir.path().display(), files.join(", "))?;
+        writeln!(
+            w,
+            "\nwrote {}: {}",
+            aeroplane::excerpt::path(dir.path()),
+            files.join(", ")
+        )?;
     }
     Ok(())
 }

@@ -1,5 +1,14 @@
 //! Command-line parsing and the subcommands.
 
+/// Writes a line to stderr, ignoring a failure: after SIGHUP the terminal is gone, and a
+/// message that cannot be shown must not turn a clean stop into a panic.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod bench;
 mod bots;
 mod common;

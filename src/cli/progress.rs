@@ -87,7 +87,7 @@ impl Progress {
                     if !estimated && start.elapsed() >= ESTIMATE_AFTER {
                         estimated = true;
                         if let Some(line) = estimate(at - base.min(at), total - at.min(total)) {
-                            bar.suspend(|| eprintln!("{line}"));
+                            bar.suspend(|| say!("{line}"));
                         }
                     }
                     std::thread::park_timeout(Duration::from_millis(100));
@@ -109,7 +109,7 @@ impl Progress {
 
     /// Prints a line on stderr above the bar (the bar is redrawn after it).
     pub fn println(&self, line: &str) {
-        self.bar.suspend(|| eprintln!("{line}"));
+        self.bar.suspend(|| say!("{line}"));
     }
 
     /// Stops the timer and clears the bar.

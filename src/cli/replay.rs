@@ -106,10 +106,10 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     }
     out.flush()?;
     if let Some(note) = report.unused_note() {
-        eprintln!("note: {note}");
+        say!("note: {note}");
     }
     if let Some(msg) = &report.error {
-        eprintln!("error: {msg}; the position reached is printed above");
+        say!("error: {msg}; the position reached is printed above");
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)

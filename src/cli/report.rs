@@ -27,6 +27,10 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
     let (path, problems) = aeroplane::report::write(&dir)
         .with_context(|| format!("writing the report of {}", args.dir.display()))?;
     super::common::warn_problems(&args.dir, &problems);
-    writeln!(std::io::stdout().lock(), "wrote {}", path.display())?;
+    writeln!(
+        std::io::stdout().lock(),
+        "wrote {}",
+        aeroplane::excerpt::path(&path)
+    )?;
     Ok(ExitCode::SUCCESS)
 }

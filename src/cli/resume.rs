@@ -6,11 +6,13 @@ use std::time::Instant;
 
 use clap::Args;
 
-use aeroplane::experiment::Job;
-use aeroplane::export::{MANIFEST_FILE, Manifest, OutputDir};
+use aeroplane::experiment::{Job, JobEnd};
+use aeroplane::export::{CHECKPOINT_FILE, JobStatus, MANIFEST_FILE, Manifest, OutputDir};
 use aeroplane::runner::Exec;
+use indicatif::HumanCount;
 
 use super::common::{Launch, finish, launch, open_out};
+use super::signals::interrupt_flag;
 
 /// Arguments of `aeroplane resume`.
 #[derive(Args, Debug)]
@@ -53,7 +55,19 @@ pub struct MergeArgs {
 
 fn read_job(dir: &std::path::Path) -> anyhow::Result<(Manifest, Job)> {
     let path = dir.join(MANIFEST_FILE);
-    let file = path.display().to_string();
+    let file = aeroplane::excerpt::path(&path);
+    if !dir.is_dir() {
+        anyhow::bail!(
+            "{} is not a folder: give the --out folder of a job",
+            aeroplane::excerpt::path(dir)
+        );
+    }
+    if std::fs::symlink_metadata(&path).is_err() {
+        anyhow::bail!(
+            "{} has no run.json: no job was started there (a job stopped before writing it kept nothing): run its command again",
+            aeroplane::excerpt::path(dir)
+        );
+    }
     let m = Manifest::load(&path)?;
     if m.version != env!("CARGO_PKG_VERSION") {
         anyhow::bail!(
@@ -71,16 +85,46 @@ fn read_job(dir: &std::path::Path) -> anyhow::Result<(Manifest, Job)> {
     Ok((m, job))
 }
 
-/// Runs `aeroplane resume`.
+/// Runs `aeroplane resume`: finishes the job in a folder from whatever state a stop left.
 pub fn resume(args: ResumeArgs) -> anyhow::Result<ExitCode> {
     let (m, mut job) = read_job(&args.dir)?;
     super::external::attach_job_logs(&mut job, Some(&args.dir));
+    let has_checkpoint = std::fs::symlink_metadata(args.dir.join(CHECKPOINT_FILE)).is_ok();
+    if let Some(merge) = &m.merge {
+        // An unfinished merge: merge the same shards again.
+        let shards: Vec<PathBuf> = merge.shards.iter().map(PathBuf::from).collect();
+        let (_, shard_job) =
+            read_job(shards.first().ok_or_else(|| {
+                anyhow::anyhow!("{}: the merge names no shard", args.dir.display())
+            })?)?;
+        let mut out = OutputDir::reopen(&args.dir)?;
+        return run_merge(
+            shard_job,
+            &mut out,
+            &shards,
+            m.unit_deals,
+            merge.allow_partial,
+        );
+    }
     match m.status {
-        Some(aeroplane::export::JobStatus::Complete) if m.shard.is_none() => anyhow::bail!(
-            "{} holds a complete job: nothing to resume",
-            args.dir.display()
+        Some(JobStatus::Complete) if m.shard.is_none() && !has_checkpoint => {
+            // Taken and let go: what a stop after the commit left (a lock file, the spares of
+            // run.json, temporary names) goes.
+            drop(OutputDir::reopen(&args.dir)?);
+            anyhow::bail!(
+                "{} holds a complete job: nothing to resume",
+                aeroplane::excerpt::path(&args.dir)
+            )
+        }
+        Some(JobStatus::Partial) => anyhow::bail!(
+            "{} holds a summary of an incomplete set of shards (merge --allow-partial): nothing to resume; merge again when every shard is done",
+            aeroplane::excerpt::path(&args.dir)
         ),
         _ => {}
+    }
+    let out = Some(args.dir.clone());
+    if let Job::Run(j) = &mut job {
+        super::external::attach_logs(&mut j.spec, out.as_deref());
     }
     launch(Launch {
         job,
@@ -89,7 +133,7 @@ pub fn resume(args: ResumeArgs) -> anyhow::Result<ExitCode> {
             chunk_deals: m.unit_deals,
             recover: false,
         },
-        out: Some(args.dir),
+        out,
         force: false,
         quiet: args.quiet,
         shard: m.shard.map(|s| aeroplane::experiment::Shard {
@@ -97,22 +141,73 @@ pub fn resume(args: ResumeArgs) -> anyhow::Result<ExitCode> {
             count: s.count,
         }),
         resume: true,
-        report: false,
+        report: m.report,
         report_every: super::run::report_every(args.report_every),
     })
 }
 
 /// Runs `aeroplane merge`.
 pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
-    let (m, job) = read_job(&args.shards[0])?;
-    let out: OutputDir = open_out(Some(&args.out), args.force, false)?.expect("a folder");
-    let start = Instant::now();
-    let outcome = job.merge(&out, &args.shards, m.unit_deals, args.allow_partial)?;
-    if !outcome.notes.is_empty() {
-        eprintln!(
-            "PARTIAL: {} of {} games; run.json says status \"partial\"",
-            outcome.played, outcome.planned
-        );
+    // OUT must not be one of the shards: --force would delete the shard it reads.
+    if let Ok(out) = std::fs::metadata(&args.out) {
+        use std::os::unix::fs::MetadataExt;
+        for s in &args.shards {
+            if let Ok(shard) = std::fs::metadata(s)
+                && (shard.dev(), shard.ino()) == (out.dev(), out.ino())
+            {
+                anyhow::bail!(
+                    "the merge's output folder {} is one of its shards ({}): give an output folder of its own",
+                    aeroplane::excerpt::path(&args.out),
+                    aeroplane::excerpt::path(s)
+                );
+            }
+        }
     }
-    finish(outcome, Some(&out), start, true, false)
+    let (m, job) = read_job(&args.shards[0])?;
+    let mut out: OutputDir = open_out(Some(&args.out), args.force, false)?.expect("a folder");
+    run_merge(
+        job,
+        &mut out,
+        &args.shards,
+        m.unit_deals,
+        args.allow_partial,
+    )
+}
+
+fn run_merge(
+    job: Job,
+    out: &mut OutputDir,
+    shards: &[PathBuf],
+    unit_deals: u64,
+    allow_partial: bool,
+) -> anyhow::Result<ExitCode> {
+    let start = Instant::now();
+    let outcome = job.merge(
+        out,
+        shards,
+        unit_deals,
+        allow_partial,
+        Some(interrupt_flag()),
+        Some(&super::common::test_signal_hook),
+    )?;
+    if let JobEnd::Interrupted = outcome.ended {
+        say!(
+            "interrupted after merging {} of {} games; nothing is lost: the shards are untouched.\nTo finish the merge, run: aeroplane resume {}",
+            HumanCount(outcome.played),
+            HumanCount(outcome.planned),
+            aeroplane::excerpt::path(out.path())
+        );
+        return Ok(ExitCode::from(130));
+    }
+    if !outcome.notes.is_empty() {
+        let line = format!(
+            "PARTIAL: {} of {} games; run.json says status \"partial\", summary.json `\"status\": \"partial\"`, and every table is named PARTIAL-<name>.csv",
+            HumanCount(outcome.played),
+            HumanCount(outcome.planned)
+        );
+        say!("{line}");
+        use std::io::Write as _;
+        writeln!(std::io::stdout(), "{line}")?;
+    }
+    finish(outcome, Some(out), start, true)
 }

@@ -1,26 +1,48 @@
-//! Clean stops: SIGINT (Ctrl-C), SIGTERM and SIGUSR1 (what Slurm sends before a time limit
-//! with `--signal`) set one flag that running jobs poll; the job keeps its finished units and
-//! says how to resume. A second SIGINT or SIGTERM ends the process at once.
+//! Clean stops: SIGINT (Ctrl-C), SIGTERM, SIGHUP (the terminal closed) and SIGUSR1 (what Slurm
+//! sends before a time limit with `--signal`) set one flag that running jobs poll; the job
+//! keeps its finished units, marks its run.json `interrupted` and says how to resume. The
+//! games in flight are dropped (their units are played again on resume), so waits on bot
+//! programs give up at once ([`request_stop`]) and the bots are closed as usual.
+//!
+//! A second SIGINT, SIGTERM or SIGHUP (an impatient Ctrl-C, or GNU `timeout`, which signals
+//! the process and its group) kills every bot program at once ([`stop_all`]), for a bot that
+//! does not take its `quit`; the job still records its status, reaps every bot and exits as
+//! after the first. Only SIGKILL ends the process without that.
 
-use std::sync::Arc;
-use std::sync::OnceLock;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use aeroplane::bots::external::process::{request_stop, stop_all};
+
+static FLAG: AtomicBool = AtomicBool::new(false);
+
+/// What the first Ctrl-C says on a terminal (written by the handler with one `write`).
+const FIRST: &[u8] =
+    b"\nstopping: the finished units are kept (press Ctrl-C again to kill bot programs at once)\n";
 
 /// The flag, registered for the signals on first use.
 pub fn interrupt_flag() -> &'static AtomicBool {
-    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
-    FLAG.get_or_init(|| {
-        let flag = Arc::new(AtomicBool::new(false));
-        #[cfg(unix)]
-        {
-            use signal_hook::consts::{SIGINT, SIGTERM, SIGUSR1};
-            for sig in [SIGINT, SIGTERM] {
-                // The second signal, with the flag already set, exits at once.
-                let _ = signal_hook::flag::register_conditional_shutdown(sig, 130, flag.clone());
-                let _ = signal_hook::flag::register(sig, flag.clone());
-            }
-            let _ = signal_hook::flag::register(SIGUSR1, flag.clone());
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM, SIGUSR1};
+        use std::io::IsTerminal as _;
+        let terminal = std::io::stderr().is_terminal();
+        for sig in [SIGINT, SIGTERM, SIGHUP, SIGUSR1] {
+            // SAFETY: the action only touches atomics, calls `stop_all`, which is
+            // async-signal-safe (atomics and kill), and `write`s a static message.
+            let _ = unsafe {
+                signal_hook::low_level::register(sig, move || {
+                    let again = FLAG.swap(true, Ordering::SeqCst);
+                    if again && sig != SIGUSR1 {
+                        stop_all();
+                    } else {
+                        request_stop();
+                        if !again && sig == SIGINT && terminal {
+                            libc::write(2, FIRST.as_ptr().cast(), FIRST.len());
+                        }
+                    }
+                })
+            };
         }
-        flag
-    })
+    });
+    &FLAG
 }

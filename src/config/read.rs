@@ -7,6 +7,7 @@
 //! quote input through [`aeroplane_core::excerpt`].
 
 use std::io::{self, Read};
+use std::os::unix::fs::FileTypeExt;
 use std::path::Path;
 
 /// The most bytes read from a text input file (rules, profile, run or sweep config,
@@ -17,12 +18,34 @@ pub const MAX_TEXT_BYTES: u64 = 4 << 20;
 /// devices) are an error of kind [`io::ErrorKind::FileTooLarge`] after reading `limit + 1`
 /// bytes; so are folders (the operating system's error) and text that is not UTF-8.
 pub fn read_text_limited(path: &Path, limit: u64) -> io::Result<String> {
-    let file = std::fs::File::open(path)?;
-    if file.metadata()?.is_dir() {
+    use std::os::unix::fs::OpenOptionsExt;
+    // Non-blocking: a fifo is refused below instead of hanging the open.
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    let meta = file.metadata()?;
+    if meta.is_dir() {
         return Err(io::Error::new(
             io::ErrorKind::IsADirectory,
             "is a folder, not a file",
         ));
+    }
+    if meta.file_type().is_fifo() || meta.file_type().is_socket() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "is a fifo or a socket, not a file",
+        ));
+    }
+    // Reads of a regular file or a device never block; clear the flag anyway.
+    // SAFETY: fcntl on the descriptor `file` owns.
+    unsafe {
+        use std::os::fd::AsRawFd;
+        let fd = file.as_raw_fd();
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        if flags >= 0 {
+            libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK);
+        }
     }
     let mut bytes = Vec::new();
     file.take(limit + 1).read_to_end(&mut bytes)?;
@@ -65,7 +88,6 @@ pub fn human_bytes(n: u64) -> String {
 /// Whether `path` names a regular file (following symbolic links), and if it exists but is
 /// not one, what it is instead: `a folder`, `a fifo`, `a device`, `a socket`.
 pub fn not_a_file(path: &Path) -> Option<&'static str> {
-    use std::os::unix::fs::FileTypeExt;
     let meta = std::fs::metadata(path).ok()?;
     let t = meta.file_type();
     if t.is_file() {
@@ -114,5 +136,12 @@ mod tests {
         assert_eq!(not_a_file(dir.path()), Some("a folder"));
         assert_eq!(not_a_file(Path::new("/dev/null")), Some("a device"));
         assert_eq!(not_a_file(&dir.path().join("missing")), None);
+        // A fifo without a writer is refused at once, not waited on.
+        let fifo = dir.path().join("fifo");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: a valid path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let e = read_text(&fifo).unwrap_err();
+        assert!(e.to_string().contains("fifo"), "{e}");
     }
 }

@@ -110,6 +110,7 @@ pub fn digest_bare(spec: &RunSpec) -> Result<u64, RunError> {
             deal,
             rotation,
             played,
+            forfeit_cause: None,
         });
     }
     Ok(digest.value())

@@ -9,8 +9,10 @@ use std::sync::atomic::Ordering;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::export::{Checkpoint, ExportError, GamesCsv};
-use crate::runner::{self, Flow, Plan, RunSpec, Unit, UnitResult};
+use crate::export::{
+    Checkpoint, CheckpointError, ExportError, GamesCsv, RowsAt, RowsReader, Stored,
+};
+use crate::runner::{self, Flow, Plan, RunSpec, Unit, UnitResult, Units};
 
 use super::{Context, JobError};
 
@@ -21,6 +23,13 @@ pub(crate) trait Fold {
 
     /// The record of a finished unit.
     fn record(&self, unit: &UnitResult) -> Self::Record;
+
+    /// Checks that a record read back (from a checkpoint) can be `unit`'s: its counts are of
+    /// that unit's games. A record of another unit or job is refused with what is wrong.
+    fn check(&self, unit: &Unit, record: &Self::Record) -> Result<(), String> {
+        let _ = (unit, record);
+        Ok(())
+    }
 
     /// Folds a unit's record; [`Flow::Stop`] ends the job (a sequential test decided).
     fn fold(&mut self, unit: &Unit, record: Self::Record) -> Flow;
@@ -58,8 +67,21 @@ pub(crate) struct UnitLine<R> {
     /// The length of `games.csv.partial` after this unit's rows.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub games_csv_end: Option<u64>,
+    /// FNV-1a 64 of this unit's rows in `games.csv.partial`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rows_fnv: Option<u64>,
     /// The unit's record.
     pub record: R,
+}
+
+impl<R> UnitLine<R> {
+    /// Where the unit's rows end and their checksum, if it has rows.
+    pub fn rows(&self) -> Option<RowsAt> {
+        Some(RowsAt {
+            end: self.games_csv_end?,
+            fnv: self.rows_fnv?,
+        })
+    }
 }
 
 /// How a drive ended.
@@ -71,14 +93,6 @@ pub(crate) enum Ended {
     Decided,
     /// An interrupt stopped it; the finished units are in the checkpoint.
     Interrupted,
-}
-
-/// Where unit records go and come from.
-pub(crate) struct Records<'a, R> {
-    /// The checkpoint to append to, if the job has an output directory.
-    pub checkpoint: Option<&'a mut Checkpoint>,
-    /// Records of units already done (a resume), in plan order.
-    pub done: Vec<UnitLine<R>>,
 }
 
 /// Which of the plan's units this process plays.
@@ -98,36 +112,64 @@ impl Shard {
     }
 }
 
-/// Plays and folds the plan. `rows_for(part)` says which parts' games are kept as rows;
-/// `games` streams rows (in unit order) into `games.csv.partial`.
-pub(crate) fn drive<F: Fold>(
+/// The units of the plan this process plays (its shard's, or all), in plan order.
+pub(crate) fn share(plan: &Plan, shard: Option<Shard>) -> Units<'_> {
+    match shard {
+        Some(s) => plan.every(s.index, s.count),
+        None => plan.every(0, 1),
+    }
+}
+
+/// What folding a checkpoint's records found.
+#[derive(Debug, Default)]
+pub(crate) struct Kept {
+    /// Records folded: the first units of this process's share of the plan.
+    pub units: u64,
+    /// Games in them.
+    pub played: u64,
+    /// A sequential test decided on one of them.
+    pub decided: bool,
+    /// Where the line of the last record folded ends in the checkpoint.
+    pub checkpoint_end: Option<u64>,
+    /// Where the rows of the last record folded end in `games.csv.partial`.
+    pub rows_end: Option<u64>,
+    /// Records after those, not folded: their rows were not on the disk (they were written
+    /// after the last sync, before a power cut); their units are played again.
+    pub dropped: u64,
+}
+
+/// Folds the records a checkpoint kept, in order, each after checking it is the next unit of
+/// the job and (with `rows`) that its rows are in `games.csv.partial` whole. A record whose
+/// rows are missing or differ is the end of what was kept when it was written after the last
+/// sync (a power cut lost them); before it, the file was edited or damaged: an error.
+pub(crate) fn fold_kept<F: Fold>(
     parts: &[RunSpec],
-    plan: &Plan,
+    units: Units<'_>,
     ctx: &Context<'_>,
     fold: &mut F,
-    rows_for: &(dyn Fn(usize) -> bool + Sync),
-    mut games: Option<&mut GamesCsv>,
-    records: Records<'_, F::Record>,
-) -> Result<(Ended, u64), JobError> {
-    let mine: Vec<Unit> = plan
-        .units
-        .iter()
-        .copied()
-        .filter(|u| ctx.shard.is_none_or(|s| s.owns(u.index)))
-        .collect();
-    let Records {
-        mut checkpoint,
-        done,
-    } = records;
-    let mut next = 0usize;
-    let mut played = 0u64;
+    records: impl Iterator<Item = Result<Stored<UnitLine<F::Record>>, CheckpointError>>,
+    mut rows: Option<&mut RowsReader>,
+    rows_file: &std::path::Path,
+) -> Result<Kept, JobError> {
+    let mut kept = Kept::default();
     let games_of = |u: &Unit| u.deals * parts[u.part].games_per_deal();
-    for line in done {
-        let unit = mine.get(next).ok_or_else(|| {
+    let mut total = 0u64;
+    for stored in records {
+        let stored = stored?;
+        total += 1;
+        if kept.decided || total > kept.units + 1 {
+            // After the decision, or after a record whose rows were lost.
+            if !kept.decided {
+                kept.dropped += 1;
+            }
+            continue;
+        }
+        let line = stored.record;
+        let unit = units.get(kept.units).ok_or_else(|| {
             JobError::Invalid(format!(
                 "the checkpoint holds unit {} beyond the {} units of this job",
                 line.unit,
-                mine.len()
+                units.len()
             ))
         })?;
         if unit.index != line.unit {
@@ -136,37 +178,94 @@ pub(crate) fn drive<F: Fold>(
                 line.unit, unit.index
             )));
         }
-        next += 1;
-        played += games_of(unit);
-        ctx.progress.fetch_add(games_of(unit), Ordering::Relaxed);
+        fold.check(&unit, &line.record).map_err(|what| {
+            JobError::Invalid(format!(
+                "the checkpoint's record of unit {}: {what}: it does not belong to this job",
+                unit.index
+            ))
+        })?;
+        if let Some(r) = rows.as_deref_mut() {
+            let whole = match line.rows() {
+                Some(at) => r.next_unit(at)?,
+                None => false,
+            };
+            if !whole {
+                if stored.durable {
+                    return Err(JobError::Checkpoint(CheckpointError::Damaged {
+                        file: crate::excerpt::path(rows_file),
+                        line: 0,
+                        what: format!(
+                            "the rows of unit {} (up to byte {}) do not match the checkpoint's record of them",
+                            unit.index,
+                            line.games_csv_end.unwrap_or(0)
+                        ),
+                    }));
+                }
+                kept.dropped += 1;
+                continue;
+            }
+            kept.rows_end = line.games_csv_end;
+        }
+        kept.units += 1;
+        kept.checkpoint_end = Some(stored.end);
+        kept.played += games_of(&unit);
+        ctx.progress.fetch_add(games_of(&unit), Ordering::Relaxed);
         // A shard plays all its units: where a sequential test stops depends on every
         // shard's units in plan order, which only the merge sees.
-        if fold.fold(unit, line.record) == Flow::Stop && ctx.shard.is_none() {
-            return Ok((Ended::Decided, played));
+        if fold.fold(&unit, line.record) == Flow::Stop && ctx.shard.is_none() {
+            kept.decided = true;
         }
     }
+    Ok(kept)
+}
+
+/// Plays and folds the units of `units` (in order), appending each unit's record to the
+/// checkpoint and its rows to `games.csv.partial`, synced together (rows first) at most
+/// [`crate::export::SYNC_EVERY`] apart. `rows_for(part)` says which parts' games are kept
+/// as rows. `played` counts the games folded before (a resume) and goes up as units are
+/// folded, so it is right even when an error ends the drive.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn drive<F: Fold>(
+    parts: &[RunSpec],
+    units: Units<'_>,
+    ctx: &Context<'_>,
+    fold: &mut F,
+    rows_for: &(dyn Fn(usize) -> bool + Sync),
+    mut games: Option<&mut GamesCsv>,
+    mut checkpoint: Option<&mut Checkpoint>,
+    played: &mut u64,
+) -> Result<Ended, JobError> {
     let mut ended = Ended::Complete;
     let interrupt = ctx.interrupt;
     let mut folded_here = 0usize;
-    runner::execute_until(
+    let games_of = |u: &Unit| u.deals * parts[u.part].games_per_deal();
+    runner::execute_units(
         parts,
-        &mine[next..],
+        units,
         ctx.exec,
         rows_for,
         &mut |result| {
-            let games_csv_end = match games.as_deref_mut() {
+            let rows = match games.as_deref_mut() {
                 Some(g) => Some(g.append(&result.rows).map_err(sink_error)?),
                 None => None,
             };
             let line = UnitLine {
                 unit: result.unit.index,
-                games_csv_end,
+                games_csv_end: rows.map(|r| r.end),
+                rows_fnv: rows.map(|r| r.fnv),
                 record: fold.record(&result),
             };
             if let Some(c) = checkpoint.as_deref_mut() {
                 c.append(&line).map_err(sink_error)?;
+                if c.sync_due() {
+                    // The rows first: a record after a sync mark has its rows on the disk.
+                    if let Some(g) = games.as_deref_mut() {
+                        g.sync().map_err(sink_error)?;
+                    }
+                    c.sync().map_err(sink_error)?;
+                }
             }
-            played += games_of(&result.unit);
+            *played += games_of(&result.unit);
             let flow = fold.fold(&result.unit, line.record);
             folded_here += 1;
             if let Some(f) = ctx.unit_done {
@@ -179,7 +278,11 @@ pub(crate) fn drive<F: Fold>(
                 ended = Ended::Decided;
                 return Ok(Flow::Stop);
             }
-            if interrupt.is_some_and(|i| i.load(Ordering::Relaxed)) {
+            // A stop after the last unit leaves nothing to stop: the job finishes (and a
+            // league's rating fit, which checks the flag itself, stops there).
+            if interrupt.is_some_and(|i| i.load(Ordering::Relaxed))
+                && (folded_here as u64) < units.len()
+            {
                 ended = Ended::Interrupted;
                 return Ok(Flow::Stop);
             }
@@ -190,6 +293,10 @@ pub(crate) fn drive<F: Fold>(
     )
     .map_err(|e| match e {
         runner::RunError::Interrupted => JobError::Interrupted,
+        runner::RunError::Consumer(e) => match e.downcast::<ExportError>() {
+            Ok(e) => JobError::Export(*e),
+            Err(e) => JobError::Run(runner::RunError::Consumer(e)),
+        },
         e => e.into(),
     })
     .or_else(|e| match e {
@@ -199,7 +306,7 @@ pub(crate) fn drive<F: Fold>(
         }
         e => Err(e),
     })?;
-    Ok((ended, played))
+    Ok(ended)
 }
 
 fn sink_error(e: ExportError) -> runner::RunError {

@@ -2,12 +2,13 @@
 //! it or merge its shards), executed through one lifecycle, reported through one type.
 
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 
 use crate::analysis::{Axis, SprtConfig};
 use crate::export::{Manifest, OutputDir, SortKey};
 use crate::runner::RunSpec;
 
-use super::merge::merge;
+use super::merge::{Stop, merge};
 use super::run::SummaryJson;
 use super::{
     Context, JobDef, JobError, LeagueJob, LeagueReport, Outcome, RunJob, RunReport, SprtJob,
@@ -176,7 +177,7 @@ impl Job {
     /// plays.
     pub fn planned_games(&self, unit_deals: u64, shard: Option<super::Shard>) -> u64 {
         match crate::runner::Plan::chunked(self.parts(), unit_deals) {
-            Ok(plan) => super::planned_games(&plan, self.parts(), shard),
+            Ok(plan) => super::planned_games(&plan, shard),
             Err(_) => self.total_games(),
         }
     }
@@ -192,27 +193,40 @@ impl Job {
     }
 
     /// Merges the job's shards (their folders, any order) into `out`, with the plan of
-    /// `unit_deals` deals per unit the shards were run with.
+    /// `unit_deals` deals per unit the shards were run with; stops (status interrupted) soon
+    /// after `interrupt` is set. `unit_done` is called after each unit is merged, with how
+    /// many are.
     pub fn merge(
         &self,
-        out: &OutputDir,
+        out: &mut OutputDir,
         shards: &[PathBuf],
         unit_deals: u64,
         allow_partial: bool,
+        interrupt: Option<&AtomicBool>,
+        unit_done: Option<&(dyn Fn(usize) + Sync)>,
     ) -> Result<Outcome<Report>, JobError> {
+        let stop = Stop {
+            interrupt,
+            unit_done,
+        };
         Ok(match self {
             Job::Run(j) => {
                 let mut f = j.new_fold();
-                merge(
+                let outcome = merge(
                     out,
                     shards,
                     allow_partial,
                     j.def()?,
                     unit_deals,
+                    stop,
                     &mut f,
                     |f, o, _| j.report(f, o),
-                )?
-                .map(Report::Run)
+                )?;
+                let mut outcome = outcome;
+                if let super::JobEnd::Finished(r) = &outcome.ended {
+                    outcome.notes.extend(r.forfeit_notes());
+                }
+                outcome.map(Report::Run)
             }
             Job::Sprt(j) => {
                 let mut f = j.new_fold();
@@ -222,6 +236,7 @@ impl Job {
                     allow_partial,
                     j.def(),
                     unit_deals,
+                    stop,
                     &mut f,
                     |f, o, m| j.report(f, o, m),
                 )?
@@ -243,6 +258,7 @@ impl Job {
                     allow_partial,
                     def,
                     unit_deals,
+                    stop,
                     &mut f,
                     |f, o, _| j.report(f, o),
                 )?
@@ -263,8 +279,9 @@ impl Job {
                     allow_partial,
                     def,
                     unit_deals,
+                    stop,
                     &mut f,
-                    |f, o, _| j.report(f, o),
+                    |f, o, _| j.report(f, o, interrupt),
                 )?
                 .map(Report::League)
             }

@@ -21,7 +21,7 @@
 use serde::Serialize;
 
 use crate::analysis::ratings::{
-    DealTally, Finish, FitOptions, MIN_REPLICATES, bootstrap_deals, fit,
+    DealTally, Finish, FitOptions, MIN_REPLICATES, RatingsError, bootstrap_deals_until, fit_until,
 };
 use crate::bots::registry::BotSpec;
 use crate::export::{Cell, LeagueSection, Manifest, OutputDir, Table};
@@ -371,7 +371,9 @@ impl LeagueJob {
             per_game: false,
             recover: false,
         };
-        conduct(ctx, def, &mut fold, |f, out, _| self.report(f, out))
+        conduct(ctx, def, &mut fold, |f, out, _| {
+            self.report(f, out, ctx.interrupt)
+        })
     }
 
     pub(crate) fn new_fold(&self) -> LeagueFold {
@@ -385,19 +387,30 @@ impl LeagueJob {
         }
     }
 
+    /// The league's report (its ratings fitted, its tables written); stops with
+    /// [`JobError::Interrupted`] soon after `interrupt` is set (a fit of a large pool with many
+    /// resamples takes minutes).
     pub(crate) fn report(
         &self,
         fold: &mut LeagueFold,
         out: Option<&OutputDir>,
+        interrupt: Option<&std::sync::atomic::AtomicBool>,
     ) -> Result<LeagueReport, JobError> {
         if let Some(e) = fold.error.take() {
             return Err(e.into());
         }
         let k = self.pool.len();
         let options = FitOptions::default();
+        let stop = || interrupt.is_some_and(|i| i.load(std::sync::atomic::Ordering::Relaxed));
+        let stopped = |e: RatingsError| match e {
+            RatingsError::Stopped => JobError::Interrupted,
+            e => e.into(),
+        };
         let games = fold.deals.games();
-        let ratings = fit(&games, &options)?;
-        let intervals = bootstrap_deals(&fold.deals, &options, self.bootstrap, self.seed)?;
+        let ratings = fit_until(&games, &options, &stop).map_err(stopped)?;
+        let intervals =
+            bootstrap_deals_until(&fold.deals, &options, self.bootstrap, self.seed, &stop)
+                .map_err(stopped)?;
         let mut order: Vec<usize> = (0..k).collect();
         order.sort_by(|&a, &b| ratings.elo[b].total_cmp(&ratings.elo[a]).then(a.cmp(&b)));
         let names = names(&self.pool);
@@ -450,7 +463,10 @@ impl LeagueJob {
             for t in report.tables() {
                 dir.write_table(&t)?;
             }
-            dir.write_json("summary.json", &SummaryJson::new("league", &report))?;
+            dir.write_json(
+                "summary.json",
+                &SummaryJson::new("league", &report).in_dir(dir),
+            )?;
         }
         Ok(report)
     }
@@ -591,6 +607,24 @@ impl Fold for LeagueFold {
             bad_ranks,
             pairs,
         }
+    }
+
+    fn check(&self, unit: &Unit, record: &LeagueRecord) -> Result<(), String> {
+        let members = self
+            .tables
+            .get(unit.part)
+            .ok_or_else(|| format!("no table {}", unit.part))?;
+        // Every game of a table seats each of its members once (a bot may sit twice).
+        let want = unit.deals * members.len() as u64 * members.len() as u64;
+        let got: u64 = record.counts.iter().map(|c| c.games).sum();
+        if record.counts.len() != self.counts.len() || got != want {
+            return Err(format!(
+                "it counts {got} seats of {} bots where the unit has {want} of {}",
+                record.counts.len(),
+                self.counts.len()
+            ));
+        }
+        Ok(())
     }
 
     fn fold(&mut self, _: &Unit, record: LeagueRecord) -> Flow {

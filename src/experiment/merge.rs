@@ -1,19 +1,25 @@
 //! Merging the shards of one job into exactly what one uninterrupted run writes: the shards'
 //! unit records are folded in plan order, and `games.csv` is put together from the shards' rows
-//! in game order.
+//! in game order, each unit's rows checked against its record's checksum as they are copied.
+//!
+//! Every shard is read and checked before anything is written. While the merge runs, the
+//! output's `run.json` names the shards (its `merge` section), so a merge stopped by a signal,
+//! a crash or a full disk is finished by `aeroplane resume OUT`, which merges them again.
 
-use std::collections::BTreeMap;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use serde::Deserialize;
 
 use crate::export::{
-    CHECKPOINT_FILE, Checkpoint, ExportError, GamesCsv, JobStatus, MANIFEST_FILE, Manifest,
-    OutputDir,
+    CHECKPOINT_FILE, Checkpoint, CheckpointError, ExportError, GamesCsv, JobStatus, MANIFEST_FILE,
+    Manifest, MergeSection, OutputDir, RowsAt, fnv1a, fnv1a_from,
 };
 use crate::runner::{Flow, Plan};
 
 use super::drive::{Fold, UnitLine};
-use super::{JobDef, JobEnd, JobError, Outcome, planned_games};
+use super::{JobDef, JobEnd, JobError, Outcome, chain, planned_games, write_status};
 
 /// One shard's folder, read.
 struct ShardDir {
@@ -25,7 +31,7 @@ struct ShardDir {
 struct Piece<R> {
     line: UnitLine<R>,
     shard: usize,
-    rows: std::ops::Range<u64>,
+    rows: Option<(u64, RowsAt)>,
 }
 
 /// The identity of a shard's job: without its shard and its own planned games.
@@ -34,36 +40,57 @@ fn job_identity(m: &Manifest) -> serde_json::Value {
     let map = v.as_object_mut().expect("an object");
     map.remove("shard");
     map.remove("games_planned");
+    map.remove("report");
     v
 }
 
+/// Just the unit of a checkpoint record (to count a shard's kept units).
+#[derive(Deserialize)]
+struct UnitOnly {
+    unit: usize,
+}
+
+/// What stops a merge, and what it tells as it goes.
+#[derive(Clone, Copy)]
+pub(crate) struct Stop<'a> {
+    /// Set by a signal: the merge stops (status interrupted).
+    pub interrupt: Option<&'a AtomicBool>,
+    /// Called after each unit merged, with how many are.
+    pub unit_done: Option<&'a (dyn Fn(usize) + Sync)>,
+}
+
 /// Merges the shards in `dirs` into `out`. Refuses shards of different jobs, a shard given
-/// twice, unfinished shards and (unless `allow_partial`) an incomplete set, naming the folder.
+/// twice, unfinished shards and (unless `allow_partial`) an incomplete set, naming the folder;
+/// stops (status interrupted) soon after `interrupt` is set.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn merge<F: Fold, R>(
-    out: &OutputDir,
+    out: &mut OutputDir,
     dirs: &[PathBuf],
     allow_partial: bool,
     def: JobDef<'_>,
     unit_deals: u64,
+    stop: Stop<'_>,
     fold: &mut F,
     report: impl FnOnce(&mut F, Option<&OutputDir>, &mut Manifest) -> Result<R, JobError>,
 ) -> Result<Outcome<R>, JobError> {
+    let stopped = || stop.interrupt.is_some_and(|i| i.load(Ordering::Relaxed));
     let shards = read_shards(dirs)?;
     let count = shards[0].manifest.shard.expect("checked").count;
     let plan = Plan::chunked(def.parts, unit_deals)?;
-    let mut manifest = def.manifest;
+    let mut manifest = def.manifest.clone();
     manifest.unit_deals = unit_deals;
-    manifest.games_planned = planned_games(&plan, def.parts, None);
+    manifest.games_planned = planned_games(&plan, None);
+    manifest.report = shards[0].manifest.report;
     let want = job_identity(&manifest);
-    let mut by_index = BTreeMap::new();
+    let mut by_index = std::collections::BTreeMap::new();
     let mut notes = Vec::new();
     for (k, s) in shards.iter().enumerate() {
         let differ = Manifest::differences(&job_identity(&s.manifest), &want);
         if !differ.is_empty() {
             return Err(JobError::Invalid(format!(
                 "{} belongs to another job than {}: {} differ",
-                s.dir.display(),
-                shards[0].dir.display(),
+                crate::excerpt::path(&s.dir),
+                crate::excerpt::path(&shards[0].dir),
                 differ.join(", ")
             )));
         }
@@ -71,28 +98,33 @@ pub(crate) fn merge<F: Fold, R>(
         if shard.count != count {
             return Err(JobError::Invalid(format!(
                 "{} is shard {}/{} but {} is one of {count} shards",
-                s.dir.display(),
+                crate::excerpt::path(&s.dir),
                 shard.index,
                 shard.count,
-                shards[0].dir.display()
+                crate::excerpt::path(&shards[0].dir)
             )));
         }
         if let Some(other) = by_index.insert(shard.index, k) {
             return Err(JobError::Invalid(format!(
                 "{} and {} both hold shard {}/{count}: give each shard once",
-                shards[other].dir.display(),
-                s.dir.display(),
+                crate::excerpt::path(&shards[other].dir),
+                crate::excerpt::path(&s.dir),
                 shard.index
             )));
         }
         if s.manifest.status != Some(JobStatus::Complete) {
+            let kept = kept_games(s, &plan, &def)?;
+            let status = s
+                .manifest
+                .status
+                .map(|st| format!("{st:?}").to_lowercase())
+                .unwrap_or_else(|| "unknown".into());
             let msg = format!(
-                "{} holds shard {}/{count} unfinished ({} of {} games): finish it with `aeroplane resume {}`",
-                s.dir.display(),
+                "{} holds shard {}/{count} unfinished (status {status}; its checkpoint keeps {kept} of its {} games): finish it with `aeroplane resume {}`",
+                crate::excerpt::path(&s.dir),
                 shard.index,
-                s.manifest.games_played,
                 s.manifest.games_planned,
-                s.dir.display()
+                crate::excerpt::path(&s.dir)
             );
             if !allow_partial {
                 return Err(JobError::Invalid(msg));
@@ -117,20 +149,64 @@ pub(crate) fn merge<F: Fold, R>(
         notes.push(msg);
     }
 
+    // Every shard's records, checked (checksums bound to the shard's job, units of its share
+    // in order, rows in order) before anything is written.
     let mut pieces: Vec<Piece<F::Record>> = Vec::new();
     for (k, s) in shards.iter().enumerate() {
-        let loaded = Checkpoint::read::<serde_json::Value, UnitLine<F::Record>>(
-            &s.dir.join(CHECKPOINT_FILE),
-        )?;
+        let shard = s.manifest.shard.expect("checked");
+        let cp = s.dir.join(CHECKPOINT_FILE);
+        let scan = Checkpoint::scan(&cp)?;
+        let differ = Manifest::differences(&scan.job, &s.manifest.identity());
+        if !differ.is_empty() {
+            return Err(JobError::Invalid(format!(
+                "the checkpoint in {} belongs to another job than its run.json: {} differ",
+                crate::excerpt::path(&s.dir),
+                differ.join(", ")
+            )));
+        }
+        let mine = plan.every(shard.index, shard.count);
         let mut start = GamesCsv::header_len(def.recover);
-        for line in loaded.records {
-            let end = line.games_csv_end.unwrap_or(start);
+        for (i, stored) in Checkpoint::records::<UnitLine<F::Record>>(&cp, &scan)?.enumerate() {
+            let line = stored?.record;
+            let damaged = |what: String| {
+                JobError::Checkpoint(CheckpointError::Damaged {
+                    file: crate::excerpt::path(&cp),
+                    line: i as u64 + 2,
+                    what,
+                })
+            };
+            let unit = mine
+                .get(i as u64)
+                .filter(|u| u.index == line.unit)
+                .ok_or_else(|| {
+                    damaged(format!(
+                        "record {} is of unit {}, not of the next unit of shard {}/{}",
+                        i + 1,
+                        line.unit,
+                        shard.index,
+                        shard.count
+                    ))
+                })?;
+            fold.check(&unit, &line.record)
+                .map_err(|what| damaged(format!("the record of unit {}: {what}", unit.index)))?;
+            let rows = match (def.per_game, line.rows()) {
+                (false, _) => None,
+                (true, Some(at)) if at.end >= start => Some((start, at)),
+                (true, _) => {
+                    return Err(damaged(format!(
+                        "the record of unit {} does not say where its rows are",
+                        unit.index
+                    )));
+                }
+            };
+            if let Some((_, at)) = rows {
+                start = at.end;
+            }
             pieces.push(Piece {
                 line,
                 shard: k,
-                rows: start..end,
+                rows,
             });
-            start = end;
         }
     }
     pieces.sort_by_key(|p| p.line.unit);
@@ -140,68 +216,108 @@ pub(crate) fn merge<F: Fold, R>(
                 "the shards hold no record of unit {i}: a checkpoint is missing units"
             )));
         }
-        if pieces.len() < plan.units.len() {
+        if (pieces.len() as u64) < plan.len() {
             return Err(JobError::Invalid(format!(
                 "the shards hold {} of the plan's {} units",
                 pieces.len(),
-                plan.units.len()
+                plan.len()
             )));
         }
     }
 
+    // Writing starts here.
+    if !notes.is_empty() {
+        out.mark_partial();
+    }
+    let out = &*out;
     manifest.status = Some(JobStatus::Running);
-    out.write_json(MANIFEST_FILE, &manifest)?;
-    let partial = out.file(GamesCsv::PARTIAL);
-    let mut games = match (def.per_game, def.recover) {
-        (true, false) => Some(GamesCsv::create(&partial)?),
-        (true, true) => Some(GamesCsv::create_with_forfeits(&partial)?),
-        (false, _) => None,
-    };
+    manifest.merge = Some(MergeSection {
+        shards: shards
+            .iter()
+            .map(|s| {
+                std::path::absolute(&s.dir)
+                    .unwrap_or_else(|_| s.dir.clone())
+                    .display()
+                    .to_string()
+            })
+            .collect(),
+        allow_partial,
+    });
+    write_status(out, &manifest)?;
     let mut played = 0u64;
-    // One shard's rows file open at a time: a merge of thousands of shards must not hold
-    // thousands of files open (the usual limit is 1,024).
-    let mut open: Option<(usize, std::fs::File)> = None;
-    for piece in pieces {
-        let unit = plan.units.get(piece.line.unit).copied().ok_or_else(|| {
-            JobError::Invalid(format!(
-                "a checkpoint holds unit {} beyond the plan's {} units",
-                piece.line.unit,
-                plan.units.len()
-            ))
-        })?;
-        if games.is_some() {
-            let shard_dir = &shards[piece.shard].dir;
-            if open.as_ref().is_none_or(|(k, _)| *k != piece.shard) {
-                let p = shard_dir.join(GamesCsv::PARTIAL);
-                let f = std::fs::File::open(&p).map_err(|e| ExportError::new(&p, e))?;
-                open = Some((piece.shard, f));
+    let result = (|| -> Result<Option<R>, JobError> {
+        // What an earlier attempt of this merge left.
+        let games_csv = out.table_name("games.csv");
+        out.remove(&games_csv)?;
+        let partial = out.file(GamesCsv::PARTIAL);
+        let mut games = match (def.per_game, def.recover) {
+            (true, false) => Some(GamesCsv::create(&partial)?),
+            (true, true) => Some(GamesCsv::create_with_forfeits(&partial)?),
+            (false, _) => None,
+        };
+        let mut copy = match games {
+            Some(_) => Some(RowsCopy::new(out)?),
+            None => None,
+        };
+        for (merged, piece) in pieces.into_iter().enumerate() {
+            if let Some(f) = stop.unit_done
+                && merged > 0
+            {
+                f(merged);
             }
-            let (_, file) = open.as_mut().expect("opened above");
-            copy_range(
-                file,
-                piece.rows.clone(),
-                &shard_dir.join(GamesCsv::PARTIAL),
-                out,
-            )?;
+            if stopped() {
+                return Ok(None);
+            }
+            let unit = plan.unit(piece.line.unit as u64).expect("checked");
+            if let (Some(c), Some((from, at))) = (copy.as_mut(), piece.rows) {
+                c.copy(&shards[piece.shard].dir, piece.shard, from, at, unit.index)?;
+            }
+            played += unit.deals * def.parts[unit.part].games_per_deal();
+            if fold.fold(&unit, piece.line.record) == Flow::Stop {
+                break;
+            }
         }
-        played += unit.deals * def.parts[unit.part].games_per_deal();
-        if fold.fold(&unit, piece.line.record) == Flow::Stop {
-            break;
+        drop(copy);
+        let r = report(fold, Some(out), &mut manifest)?;
+        if let Some(g) = games.take() {
+            g.finish()?;
+            out.finish_stream(GamesCsv::PARTIAL, &games_csv)?;
         }
-    }
-    if let Some(g) = games.take() {
-        let p = out.file(GamesCsv::PARTIAL);
-        g.finish().map_err(|e| ExportError::new(&p, e))?;
-        out.finish_stream(GamesCsv::PARTIAL, "games.csv")?;
-    }
-    let r = report(fold, Some(out), &mut manifest)?;
+        out.sync()?;
+        Ok(Some(r))
+    })();
+    let r = match result {
+        Ok(Some(r)) => r,
+        Ok(None) | Err(JobError::Interrupted) => {
+            manifest.finish(JobStatus::Interrupted, played, None);
+            write_status(out, &manifest)?;
+            return Ok(Outcome {
+                ended: JobEnd::Interrupted,
+                played,
+                planned: manifest.games_planned,
+                notes,
+            });
+        }
+        Err(e) => {
+            manifest.finish(JobStatus::Failed, played, Some(chain(&e)));
+            let _ = write_status(out, &manifest);
+            return Err(e);
+        }
+    };
     let status = if notes.is_empty() {
         JobStatus::Complete
     } else {
         JobStatus::Partial
     };
+    manifest.merge = None;
     manifest.finish(status, played, None);
-    out.write_json(MANIFEST_FILE, &manifest)?;
+    write_status(out, &manifest)?;
+    if manifest.report {
+        crate::report::write(out).map_err(|e| JobError::Tidy {
+            dir: crate::excerpt::path(out.path()),
+            source: Box::new(e.into()),
+        })?;
+    }
     Ok(Outcome {
         ended: JobEnd::Finished(r),
         played,
@@ -210,28 +326,102 @@ pub(crate) fn merge<F: Fold, R>(
     })
 }
 
-/// Appends bytes `range` of a shard's rows to the merged `games.csv.partial`.
-fn copy_range(
-    file: &mut std::fs::File,
-    range: std::ops::Range<u64>,
-    from: &Path,
-    out: &OutputDir,
-) -> Result<(), ExportError> {
-    let err = |e| ExportError::new(from, e);
-    file.seek(SeekFrom::Start(range.start)).map_err(err)?;
-    let to = out.file(GamesCsv::PARTIAL);
-    let mut f = crate::export::no_follow::append(&to).map_err(|e| ExportError::new(&to, e))?;
-    // Streamed: a shard's games.csv can be larger than memory.
-    let want = range.end - range.start;
-    let copied =
-        std::io::copy(&mut file.take(want), &mut f).map_err(|e| ExportError::new(&to, e))?;
-    if copied != want {
-        return Err(err(std::io::Error::new(
-            std::io::ErrorKind::UnexpectedEof,
-            format!("ended {} bytes early", want - copied),
-        )));
+/// Games of the units a shard's checkpoint keeps (for the message about an unfinished shard).
+fn kept_games(s: &ShardDir, plan: &Plan, def: &JobDef<'_>) -> Result<u64, JobError> {
+    let cp = s.dir.join(CHECKPOINT_FILE);
+    if std::fs::symlink_metadata(&cp).is_err() {
+        return Ok(0);
     }
-    Ok(())
+    let scan = Checkpoint::scan(&cp)?;
+    let mut games = 0u64;
+    for stored in Checkpoint::records::<UnitOnly>(&cp, &scan)? {
+        if let Some(u) = plan.unit(stored?.record.unit as u64) {
+            games += u.deals * def.parts[u.part].games_per_deal();
+        }
+    }
+    Ok(games)
+}
+
+/// Copies units' rows from the shards' `games.csv.partial` into the output's, one shard's file
+/// open at a time (a merge of thousands of shards must not hold thousands of files open; the
+/// usual limit is 1,024).
+struct RowsCopy<'a> {
+    out: &'a OutputDir,
+    to: std::fs::File,
+    open: Option<(usize, std::fs::File)>,
+    buf: Vec<u8>,
+}
+
+impl<'a> RowsCopy<'a> {
+    fn new(out: &'a OutputDir) -> Result<RowsCopy<'a>, ExportError> {
+        let to = out.file(GamesCsv::PARTIAL);
+        Ok(RowsCopy {
+            out,
+            to: crate::export::no_follow::append(&to).map_err(|e| ExportError::new(&to, e))?,
+            open: None,
+            buf: vec![0; 1 << 16],
+        })
+    }
+
+    /// Appends bytes `from..at.end` of shard `k`'s rows, checking them against `at.fnv`.
+    fn copy(
+        &mut self,
+        dir: &Path,
+        k: usize,
+        from: u64,
+        at: RowsAt,
+        unit: usize,
+    ) -> Result<(), JobError> {
+        let path = dir.join(GamesCsv::PARTIAL);
+        if self.open.as_ref().is_none_or(|(open, _)| *open != k) {
+            let f =
+                crate::export::no_follow::read(&path).map_err(|e| ExportError::read(&path, e))?;
+            self.open = Some((k, f));
+        }
+        let (_, file) = self.open.as_mut().expect("opened above");
+        file.seek(SeekFrom::Start(from))
+            .map_err(|e| ExportError::read(&path, e))?;
+        let to = self.out.file(GamesCsv::PARTIAL);
+        let mut left = at.end - from;
+        let mut fnv = fnv1a(b"");
+        while left > 0 {
+            let want = self.buf.len().min(left as usize);
+            let n = file
+                .read(&mut self.buf[..want])
+                .map_err(|e| ExportError::read(&path, e))?;
+            if n == 0 {
+                return Err(rows_damaged(
+                    &path,
+                    unit,
+                    from,
+                    at,
+                    "the file ends before them",
+                ));
+            }
+            fnv = fnv1a_from(fnv, &self.buf[..n]);
+            crate::export::fsops::write_all(&mut self.to, &to, &self.buf[..n])
+                .map_err(|e| ExportError::new(&to, e))?;
+            left -= n as u64;
+        }
+        if fnv != at.fnv {
+            return Err(rows_damaged(
+                &path,
+                unit,
+                from,
+                at,
+                "they differ from what its checkpoint recorded (the file was edited or damaged)",
+            ));
+        }
+        Ok(())
+    }
+}
+
+fn rows_damaged(path: &Path, unit: usize, from: u64, at: RowsAt, what: &str) -> JobError {
+    JobError::Checkpoint(CheckpointError::Damaged {
+        file: crate::excerpt::path(path),
+        line: 0,
+        what: format!("the rows of unit {unit} (bytes {from}..{}): {what}", at.end),
+    })
 }
 
 /// Reads every shard's manifest; each must be a shard.
@@ -245,7 +435,7 @@ fn read_shards(dirs: &[PathBuf]) -> Result<Vec<ShardDir>, JobError> {
             if manifest.shard.is_none() {
                 return Err(JobError::Invalid(format!(
                     "{} is not a shard: its run.json has no `shard` (it was not run with --shard)",
-                    d.display()
+                    crate::excerpt::path(d)
                 )));
             }
             Ok(ShardDir {

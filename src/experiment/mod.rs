@@ -45,13 +45,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64};
 
 use crate::export::{
     CHECKPOINT_FILE, Checkpoint, CheckpointError, ExportError, GamesCsv, JobStatus, MANIFEST_FILE,
-    Manifest, ManifestError, OutputDir, ShardSection,
+    Manifest, ManifestError, OutputDir, RowsReader, ShardSection,
 };
-use crate::runner::{Exec, RunError, RunSpec};
+use crate::runner::{Exec, RunError, RunSpec, Units};
 
 pub use crate::runner::{Plan, Unit};
 
-use drive::{Ended, Fold, Records, UnitLine, drive};
+use drive::{Ended, Fold, drive};
 
 /// How to execute a job: none of this changes its results.
 #[derive(Clone, Copy)]
@@ -74,6 +74,9 @@ pub struct Context<'a> {
     /// summary of the job so far (games, win rates, an SPRT's LLR); the summary is only
     /// computed when the callback asks for it. Never changes the results.
     pub interim: Option<&'a Interim<'a>>,
+    /// Write `report.html` into `out` when the job is complete (recorded in `run.json`, so a
+    /// resume writes it too).
+    pub report: bool,
 }
 
 /// The interim-results callback of [`Context::interim`]: it receives the summary, lazily.
@@ -91,6 +94,7 @@ impl<'a> Context<'a> {
             resume: false,
             unit_done: None,
             interim: None,
+            report: false,
         }
     }
 }
@@ -158,6 +162,19 @@ pub enum JobError {
     /// A signal stopped the run.
     #[error("interrupted")]
     Interrupted,
+    /// The report page could not be made.
+    #[error(transparent)]
+    Report(#[from] crate::report::ReportError),
+    /// The job is complete, but tidying its folder after the commit failed.
+    #[error(
+        "the job is complete (its run.json says so), but tidying its folder failed: {source}; run `aeroplane resume {dir}` to finish it"
+    )]
+    Tidy {
+        /// The folder.
+        dir: String,
+        /// What failed.
+        source: Box<JobError>,
+    },
 }
 
 /// What the lifecycle needs of a job.
@@ -175,17 +192,17 @@ pub(crate) struct JobDef<'a> {
 }
 
 /// Games of the units of `plan` that `shard` owns.
-fn planned_games(plan: &Plan, parts: &[RunSpec], shard: Option<Shard>) -> u64 {
-    plan.units
-        .iter()
-        .filter(|u| shard.is_none_or(|s| s.owns(u.index)))
-        .map(|u| u.deals * parts[u.part].games_per_deal())
-        .sum()
+fn planned_games(plan: &Plan, shard: Option<Shard>) -> u64 {
+    match shard {
+        Some(s) => plan.games_of_every(s.count, s.index),
+        None => plan.games(),
+    }
 }
 
 /// The lifecycle every job shares: start (or resume, or one shard), play and fold the plan,
 /// then (when whole and done) build the report with `report`, which writes the job's tables
-/// (and may add its outcome to the manifest).
+/// (and may add its outcome to the manifest). With an output folder, the folder goes through
+/// the states ARCHITECTURE.md describes, and a stop at any point leaves one that resumes.
 pub(crate) fn conduct<F: Fold, R>(
     ctx: &Context<'_>,
     def: JobDef<'_>,
@@ -200,13 +217,14 @@ pub(crate) fn conduct<F: Fold, R>(
         },
         ..*ctx
     };
-    let mut manifest = def.manifest;
+    let mut manifest = def.manifest.clone();
     manifest.unit_deals = ctx.exec.chunk_deals;
+    manifest.report = ctx.report;
     manifest.shard = ctx.shard.map(|s| ShardSection {
         index: s.index,
         count: s.count,
     });
-    let planned = planned_games(&plan, def.parts, ctx.shard);
+    let planned = planned_games(&plan, ctx.shard);
     manifest.games_planned = planned;
     if let Some(s) = ctx.shard {
         if ctx.out.is_none() {
@@ -221,147 +239,336 @@ pub(crate) fn conduct<F: Fold, R>(
             )));
         }
     }
-    let mut notes = Vec::new();
-    let partial = ctx.out.map(|d| d.file(GamesCsv::PARTIAL));
-    let (mut checkpoint, mut games, done) = match ctx.out {
-        None if ctx.resume => {
+    let units = drive::share(&plan, ctx.shard);
+    let outcome = |ended, played, notes| Outcome {
+        ended,
+        played,
+        planned,
+        notes,
+    };
+    let Some(dir) = ctx.out else {
+        if ctx.resume {
             return Err(JobError::Invalid(
                 "a resume needs the job's output directory".into(),
             ));
         }
-        None => (None, None, Vec::new()),
-        Some(dir) if ctx.resume => {
-            let (c, loaded) = Checkpoint::open::<serde_json::Value, UnitLine<F::Record>>(
-                &dir.file(CHECKPOINT_FILE),
-            )?;
-            let differ = Manifest::differences(&loaded.header, &manifest.identity());
-            if !differ.is_empty() {
-                return Err(JobError::Invalid(format!(
-                    "the checkpoint in {} belongs to another job: {} differ from run.json (was run.json edited?); start again with --force",
-                    dir.path().display(),
-                    differ.join(", ")
-                )));
-            }
-            if loaded.dropped_partial {
-                notes.push(format!(
-                    "the checkpoint's last record was cut short (the job was killed while writing it): its unit is played again ({} units kept)",
-                    loaded.records.len()
-                ));
-            }
-            let end = loaded
-                .records
-                .iter()
-                .rev()
-                .find_map(|l| l.games_csv_end)
-                .unwrap_or(GamesCsv::header_len(def.recover));
-            let games = match def.per_game {
-                true => Some(GamesCsv::reopen(
-                    partial.as_ref().expect("out"),
-                    end,
-                    def.recover,
-                )?),
-                false => None,
-            };
-            dir.write_json(MANIFEST_FILE, &manifest)?;
-            (Some(c), games, loaded.records)
+        let mut played = 0;
+        let ended = drive(
+            def.parts,
+            units,
+            ctx,
+            fold,
+            def.rows_for,
+            None,
+            None,
+            &mut played,
+        )?;
+        if ended == Ended::Interrupted {
+            return Ok(outcome(JobEnd::Interrupted, played, Vec::new()));
         }
-        Some(dir) => {
-            dir.write_json(MANIFEST_FILE, &manifest)?;
-            let c = Checkpoint::create(&dir.file(CHECKPOINT_FILE), &manifest.identity())?;
-            let games = match (def.per_game, def.recover) {
-                (true, false) => Some(GamesCsv::create(partial.as_ref().expect("out"))?),
-                (true, true) => Some(GamesCsv::create_with_forfeits(
-                    partial.as_ref().expect("out"),
-                )?),
-                (false, _) => None,
-            };
-            (Some(c), games, Vec::new())
-        }
+        let r = report(fold, None, &mut manifest)?;
+        return Ok(outcome(JobEnd::Finished(r), played, Vec::new()));
     };
-    let driven = drive(
-        def.parts,
-        &plan,
-        ctx,
-        fold,
-        def.rows_for,
-        games.as_mut(),
-        Records {
-            checkpoint: checkpoint.as_mut(),
-            done,
-        },
-    );
-    if let Some(c) = checkpoint.as_mut()
-        && let Err(e) = c.sync()
-        && driven.is_ok()
-    {
-        manifest.finish(JobStatus::Failed, 0, Some(chain(&e)));
-        if let Some(dir) = ctx.out {
-            let _ = dir.write_json(MANIFEST_FILE, &manifest);
-        }
-        return Err(e.into());
-    }
-    let write_manifest = |m: &Manifest| match ctx.out {
-        Some(dir) => dir.write_json(MANIFEST_FILE, m),
-        None => Ok(()),
+
+    let mut notes = Vec::new();
+    let opened = if ctx.resume {
+        resume_folder(dir, &manifest, &def, units, ctx, fold, &mut notes)
+    } else {
+        start_folder(dir, &manifest, &def).map_err(Opening::Failed)
     };
-    let (ended, played) = match driven {
-        Ok(d) => d,
-        Err(e) => {
-            manifest.finish(JobStatus::Failed, 0, Some(chain(&e)));
-            // The job's error matters more than a second failure to write.
-            let _ = write_manifest(&manifest);
-            return Err(e);
-        }
+    let opened = match opened {
+        Ok(o) => o,
+        // Refused before anything was written: the folder is as it was.
+        Err(Opening::Refused(e)) => return Err(e),
+        Err(Opening::Failed(e)) => return Err(fail(dir, &mut manifest, 0, e)),
     };
-    let outcome = |ended| Outcome {
-        ended,
-        played,
-        planned,
-        notes: notes.clone(),
+    let Opened {
+        mut checkpoint,
+        mut games,
+        kept,
+    } = opened;
+    let mut played = kept.played;
+    let driven = if kept.decided {
+        Ok(Ended::Decided)
+    } else {
+        drive(
+            def.parts,
+            units.skip(kept.units),
+            ctx,
+            fold,
+            def.rows_for,
+            games.as_mut(),
+            Some(&mut checkpoint),
+            &mut played,
+        )
+    };
+    // Whatever happened, every record written reaches the disk, after its rows.
+    let synced = sync_records(&mut checkpoint, games.as_mut());
+    let ended = match (driven, synced) {
+        (Ok(ended), Ok(())) => ended,
+        (Err(e), _) | (Ok(_), Err(e)) => return Err(fail(dir, &mut manifest, played, e)),
     };
     match ended {
         Ended::Interrupted => {
             manifest.finish(JobStatus::Interrupted, played, None);
-            write_manifest(&manifest)?;
-            return Ok(outcome(JobEnd::Interrupted));
+            write_status(dir, &manifest)?;
+            return Ok(outcome(JobEnd::Interrupted, played, notes));
         }
         Ended::Complete | Ended::Decided if ctx.shard.is_some() => {
-            if let Some(g) = games {
-                finish_games(g, partial.as_ref().expect("out"))?;
-            }
             manifest.finish(JobStatus::Complete, played, None);
-            write_manifest(&manifest)?;
-            return Ok(outcome(JobEnd::ShardDone(ctx.shard.expect("a shard"))));
+            write_status(dir, &manifest)?;
+            return Ok(outcome(
+                JobEnd::ShardDone(ctx.shard.expect("a shard")),
+                played,
+                notes,
+            ));
         }
         Ended::Complete | Ended::Decided => {}
     }
-    let result = (|| {
-        if let (Some(g), Some(dir)) = (games, ctx.out) {
-            finish_games(g, partial.as_ref().expect("out"))?;
-            dir.finish_stream(GamesCsv::PARTIAL, "games.csv")?;
+    drop(checkpoint);
+    let r = match finish_files(dir, fold, games, &mut manifest, report) {
+        Ok(r) => r,
+        Err(JobError::Interrupted) => {
+            manifest.finish(JobStatus::Interrupted, played, None);
+            write_status(dir, &manifest)?;
+            return Ok(outcome(JobEnd::Interrupted, played, notes));
         }
-        let r = report(fold, ctx.out, &mut manifest)?;
-        if let Some(dir) = ctx.out {
-            dir.remove(CHECKPOINT_FILE)?;
-        }
-        Ok(r)
-    })();
-    match result {
-        Ok(r) => {
-            manifest.finish(JobStatus::Complete, played, None);
-            write_manifest(&manifest)?;
-            Ok(outcome(JobEnd::Finished(r)))
-        }
-        Err(e) => {
-            manifest.finish(JobStatus::Failed, played, Some(chain(&e)));
-            let _ = write_manifest(&manifest);
-            Err(e)
-        }
+        Err(e) => return Err(fail(dir, &mut manifest, played, e)),
+    };
+    manifest.finish(JobStatus::Complete, played, None);
+    commit(dir, &manifest)?;
+    Ok(outcome(JobEnd::Finished(r), played, notes))
+}
+
+/// A job's folder, open to go on: its checkpoint, its `games.csv.partial`, and what the
+/// checkpoint had kept (nothing, for a fresh start).
+struct Opened {
+    checkpoint: Checkpoint,
+    games: Option<GamesCsv>,
+    kept: drive::Kept,
+}
+
+/// Why a folder could not be opened for a job.
+enum Opening {
+    /// Refused before anything was written (a checkpoint of another job, damaged rows, ...).
+    Refused(JobError),
+    /// Writing failed.
+    Failed(JobError),
+}
+
+impl<E: Into<JobError>> From<E> for Opening {
+    fn from(e: E) -> Self {
+        Opening::Refused(e.into())
     }
 }
 
-fn finish_games(g: GamesCsv, path: &std::path::Path) -> Result<(), ExportError> {
-    g.finish().map_err(|e| ExportError::new(path, e))
+/// A fresh start: `run.json` (running), then the checkpoint with its header, then
+/// `games.csv.partial` with its header.
+fn start_folder(
+    dir: &OutputDir,
+    manifest: &Manifest,
+    def: &JobDef<'_>,
+) -> Result<Opened, JobError> {
+    write_status(dir, manifest)?;
+    let checkpoint = Checkpoint::create(&dir.file(CHECKPOINT_FILE), &manifest.identity())?;
+    let partial = dir.file(GamesCsv::PARTIAL);
+    let games = match (def.per_game, def.recover) {
+        (true, false) => Some(GamesCsv::create(&partial)?),
+        (true, true) => Some(GamesCsv::create_with_forfeits(&partial)?),
+        (false, _) => None,
+    };
+    Ok(Opened {
+        checkpoint,
+        games,
+        kept: drive::Kept::default(),
+    })
+}
+
+/// A resume, from any state a stop can leave: no checkpoint (stopped before it was made:
+/// start again), a checkpoint with or without a last line cut short, `games.csv.partial`
+/// longer than its records (rows after the last record are cut off) or shorter (records after
+/// the last sync whose rows were lost are dropped), `games.csv` already renamed into place by
+/// a finish that did not reach its commit (renamed back), tables already written (written
+/// again), or a committed job whose checkpoint was not removed yet (finished again).
+fn resume_folder<F: Fold>(
+    dir: &OutputDir,
+    manifest: &Manifest,
+    def: &JobDef<'_>,
+    units: Units<'_>,
+    ctx: &Context<'_>,
+    fold: &mut F,
+    notes: &mut Vec<String>,
+) -> Result<Opened, Opening> {
+    let cp = dir.file(CHECKPOINT_FILE);
+    if std::fs::symlink_metadata(&cp).is_err() {
+        notes.push(
+            "the folder holds no checkpoint (the job stopped before keeping its first unit): it starts again from the first unit".into(),
+        );
+        return start_folder(dir, manifest, def).map_err(Opening::Failed);
+    }
+    let scan = Checkpoint::scan(&cp)?;
+    let differ = Manifest::differences(&scan.job, &manifest.identity());
+    if !differ.is_empty() {
+        return Err(Opening::Refused(JobError::Invalid(format!(
+            "the checkpoint in {} belongs to another job: {} differ from run.json (was run.json edited?); start again with --force",
+            crate::excerpt::path(dir.path()),
+            differ.join(", ")
+        ))));
+    }
+    if scan.dropped_partial {
+        notes.push(format!(
+            "the checkpoint's last record was cut short (the job stopped while writing it: a kill, a crash, a power cut or a full disk): its unit is played again ({} units kept)",
+            scan.records
+        ));
+    }
+    let partial = dir.file(GamesCsv::PARTIAL);
+    let done = dir.file("games.csv");
+    let exists = |p: &std::path::Path| std::fs::symlink_metadata(p).is_ok();
+    // A finish that did not reach its commit may have renamed games.csv into place: its rows
+    // are read from there, and it is renamed back below.
+    let rows_file = match (def.per_game, exists(&partial), exists(&done)) {
+        (true, false, true) => Some(&done),
+        (true, true, _) => Some(&partial),
+        _ => None,
+    };
+    let mut rows = match rows_file {
+        Some(f) => RowsReader::open(f, def.recover)?,
+        None => None,
+    };
+    if def.per_game && rows.is_none() && scan.durable > 0 {
+        return Err(Opening::Refused(JobError::Checkpoint(
+            CheckpointError::Damaged {
+                file: crate::excerpt::path(&partial),
+                line: 1,
+                what: format!(
+                    "missing, or its header damaged, but the checkpoint holds {} units whose rows were synced to it",
+                    scan.durable
+                ),
+            },
+        )));
+    }
+    let kept = if def.per_game && rows.is_none() {
+        // The rows file was lost before its first sync: no record can be kept.
+        drive::Kept {
+            dropped: scan.records,
+            ..Default::default()
+        }
+    } else {
+        let records = Checkpoint::records(&cp, &scan)?;
+        let rows_file = rows_file.cloned().unwrap_or_else(|| partial.clone());
+        drive::fold_kept(
+            def.parts,
+            units,
+            ctx,
+            fold,
+            records,
+            rows.as_mut(),
+            &rows_file,
+        )?
+    };
+    drop(rows);
+    // Checked: from here on, the folder is changed.
+    let open = || -> Result<Opened, JobError> {
+        if def.per_game && exists(&done) {
+            if exists(&partial) {
+                dir.remove("games.csv")?;
+            } else {
+                crate::export::fsops::rename(&done, &partial)
+                    .map_err(|e| ExportError::doing("rename", &done, e))?;
+            }
+        }
+        let checkpoint = Checkpoint::open(
+            &cp,
+            &scan,
+            (kept.dropped > 0).then(|| kept.checkpoint_end.unwrap_or_else(|| scan.header_end())),
+        )?;
+        let games = match (def.per_game, exists(&partial) && kept.units > 0) {
+            (false, _) => None,
+            (true, true) => Some(GamesCsv::reopen(
+                &partial,
+                kept.rows_end
+                    .unwrap_or_else(|| GamesCsv::header_len(def.recover)),
+                def.recover,
+            )?),
+            (true, false) if def.recover => Some(GamesCsv::create_with_forfeits(&partial)?),
+            (true, false) => Some(GamesCsv::create(&partial)?),
+        };
+        let mut running = manifest.clone();
+        running.finish(JobStatus::Running, kept.played, None);
+        write_status(dir, &running)?;
+        Ok(Opened {
+            checkpoint,
+            games,
+            kept,
+        })
+    };
+    let opened = open().map_err(Opening::Failed)?;
+    if opened.kept.dropped > 0 {
+        notes.push(format!(
+            "{} units of the checkpoint had no rows on the disk (they were written after its last sync, before a power cut or a crash): they are played again",
+            opened.kept.dropped
+        ));
+    }
+    Ok(opened)
+}
+
+/// Syncs the rows, then marks and syncs the checkpoint's records.
+fn sync_records(checkpoint: &mut Checkpoint, games: Option<&mut GamesCsv>) -> Result<(), JobError> {
+    if let Some(g) = games {
+        g.sync()?;
+    }
+    checkpoint.sync()?;
+    Ok(())
+}
+
+/// Writes the job's result files (the tables and summary.json, through `report`), then
+/// renames games.csv into place and syncs the folder: everything before the commit.
+fn finish_files<F, R>(
+    dir: &OutputDir,
+    fold: &mut F,
+    games: Option<GamesCsv>,
+    manifest: &mut Manifest,
+    report: impl FnOnce(&mut F, Option<&OutputDir>, &mut Manifest) -> Result<R, JobError>,
+) -> Result<R, JobError> {
+    let r = report(fold, Some(dir), manifest)?;
+    if let Some(g) = games {
+        g.finish()?;
+        dir.finish_stream(GamesCsv::PARTIAL, "games.csv")?;
+    }
+    dir.sync()?;
+    Ok(r)
+}
+
+/// The commit: `run.json` says complete (or partial). After it, the report page if the job
+/// asks for one, then the checkpoint goes: a stop in between leaves a complete job that
+/// `resume` finishes tidying.
+fn commit(dir: &OutputDir, manifest: &Manifest) -> Result<(), JobError> {
+    write_status(dir, manifest)?;
+    let tidy = || -> Result<(), JobError> {
+        if manifest.report {
+            crate::report::write(dir)?;
+        }
+        dir.remove(CHECKPOINT_FILE)?;
+        dir.sync()?;
+        Ok(())
+    };
+    tidy().map_err(|e| JobError::Tidy {
+        dir: crate::excerpt::path(dir.path()),
+        source: Box::new(e),
+    })
+}
+
+/// Writes `run.json` (through its spare space, so a full disk does not stop it).
+fn write_status(dir: &OutputDir, manifest: &Manifest) -> Result<(), ExportError> {
+    dir.write_manifest(MANIFEST_FILE, manifest.to_json().as_bytes())
+}
+
+/// Records that the job failed with `e` in `run.json` (best effort: the error matters more
+/// than a second failure to write), and returns `e`.
+fn fail(dir: &OutputDir, manifest: &mut Manifest, played: u64, e: JobError) -> JobError {
+    manifest.finish(JobStatus::Failed, played, Some(chain(&e)));
+    let _ = write_status(dir, manifest);
+    e
 }
 
 /// The names of a lineup.

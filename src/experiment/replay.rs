@@ -287,6 +287,7 @@ impl ReplayJob {
                     record,
                     bot_at_seat: spec.bot_at_seat(rotation),
                 },
+                forfeit_cause: None,
             };
             let mut line = Vec::new();
             write_game_row(&mut line, &row).expect("writing to memory");

@@ -1,9 +1,15 @@
 //! `run`: one lineup, one rule variant, many seeded deals.
 
-use serde::Serialize;
+use std::collections::BTreeMap;
 
-use crate::export::{Manifest, OutputDir, run_tables, summary_with_forfeits, write_report};
-use crate::runner::{Flow, RunSpec, Unit, UnitResult};
+use serde::{Deserialize, Serialize};
+
+use crate::bots::FaultKind;
+use crate::export::{
+    ForfeitCount, Manifest, OutputDir, forfeits_table, run_tables, summary_with_forfeits,
+    write_report,
+};
+use crate::runner::{Flow, ForfeitNote, RunSpec, Unit, UnitResult};
 use crate::stats::{Summary, Tally};
 
 use super::drive::Fold;
@@ -36,6 +42,9 @@ pub struct RunReport {
     /// Whether the run recovered from failing bots (the report then lists forfeits).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub recover: bool,
+    /// The forfeited games by bot and cause, with the first of each (runs with `recover`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub forfeits: Vec<ForfeitCount>,
 }
 
 impl RunReport {
@@ -47,7 +56,32 @@ impl RunReport {
             tally,
             summary,
             recover: false,
+            forfeits: Vec::new(),
         }
+    }
+
+    /// One line per bot and cause of its forfeits, with the first such game: what the CLI
+    /// prints on stderr after a run with `recover`.
+    pub fn forfeit_notes(&self) -> Vec<String> {
+        self.forfeits
+            .iter()
+            .map(|c| {
+                let name = self
+                    .summary
+                    .bots
+                    .get(c.bot)
+                    .map_or("?", |b| b.name.as_str());
+                format!(
+                    "bot {} `{name}` forfeited {} game(s) ({}); the first, game {} (seat {}): {}",
+                    c.bot,
+                    c.forfeits,
+                    c.cause.word(),
+                    c.first_game,
+                    c.first_seat,
+                    c.first_message
+                )
+            })
+            .collect()
     }
 
     /// The text report.
@@ -65,6 +99,21 @@ impl RunReport {
                 "\nforfeits (games lost by a failing bot): {}",
                 parts.join(", ")
             )?;
+            if !self.forfeits.is_empty() {
+                let causes: Vec<String> = self
+                    .forfeits
+                    .iter()
+                    .map(|c| {
+                        let name = self
+                            .summary
+                            .bots
+                            .get(c.bot)
+                            .map_or("?", |b| b.name.as_str());
+                        format!("{name} {} {}", c.cause.word(), c.forfeits)
+                    })
+                    .collect();
+                writeln!(w, "forfeit causes: {}", causes.join(", "))?;
+            }
         }
         Ok(())
     }
@@ -82,31 +131,82 @@ impl RunReport {
             };
             dir.write_table(&table)?;
         }
-        dir.write_json("summary.json", &SummaryJson::new(command, self))?;
+        if self.recover {
+            let names: Vec<String> = self.summary.bots.iter().map(|b| b.name.clone()).collect();
+            dir.write_table(&forfeits_table(&self.forfeits, &names))?;
+        }
+        dir.write_json("summary.json", &SummaryJson::new(command, self).in_dir(dir))?;
         Ok(())
     }
 }
 
-/// A run's state: the tally of the units folded so far (and the bots' names).
-pub(crate) struct RunFold(pub Tally, pub Vec<String>);
+/// A run's state: the tally of the units folded so far, the bots' names, and the forfeits by
+/// bot and cause.
+pub(crate) struct RunFold {
+    pub tally: Tally,
+    pub names: Vec<String>,
+    /// An empty tally of the run, to check a record read back against.
+    empty: Tally,
+    forfeits: BTreeMap<(usize, FaultKind), ForfeitCount>,
+}
+
+/// What the checkpoint keeps of a run's unit: its tally, and its forfeits by bot and cause
+/// (runs with `recover`).
+#[derive(Serialize, Deserialize)]
+pub(crate) struct RunRecord {
+    tally: Tally,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    forfeits: Vec<ForfeitCount>,
+}
+
+/// A unit's forfeits, counted by bot and cause, the first of each kept.
+pub(crate) fn count_forfeits(notes: &[ForfeitNote]) -> Vec<ForfeitCount> {
+    let mut by: BTreeMap<(usize, FaultKind), ForfeitCount> = BTreeMap::new();
+    for n in notes {
+        by.entry((n.bot, n.cause))
+            .and_modify(|c| c.forfeits += 1)
+            .or_insert_with(|| ForfeitCount {
+                bot: n.bot,
+                cause: n.cause,
+                forfeits: 1,
+                first_game: n.game,
+                first_seat: n.seat,
+                first_message: n.message.clone(),
+            });
+    }
+    by.into_values().collect()
+}
 
 impl Fold for RunFold {
-    type Record = Tally;
+    type Record = RunRecord;
 
-    fn record(&self, unit: &UnitResult) -> Tally {
-        unit.tally.clone()
+    fn record(&self, unit: &UnitResult) -> RunRecord {
+        RunRecord {
+            tally: unit.tally.clone(),
+            forfeits: count_forfeits(&unit.forfeits),
+        }
     }
 
-    fn fold(&mut self, _: &Unit, record: Tally) -> Flow {
-        self.0.merge(&record);
+    fn check(&self, unit: &Unit, record: &RunRecord) -> Result<(), String> {
+        check_tally(&record.tally, unit, &self.empty)
+    }
+
+    fn fold(&mut self, _: &Unit, record: RunRecord) -> Flow {
+        self.tally.merge(&record.tally);
+        for c in record.forfeits {
+            self.forfeits
+                .entry((c.bot, c.cause))
+                .and_modify(|k| k.forfeits += c.forfeits)
+                .or_insert(c);
+        }
         Flow::Continue
     }
 
     fn interim(&self) -> String {
         format!(
             "{} games: {}",
-            self.0.games,
-            super::drive::win_rates(&self.0, &self.1)
+            self.tally.games,
+            super::drive::win_rates(&self.tally, &self.names)
         )
     }
 }
@@ -148,10 +248,12 @@ impl RunJob {
     }
 
     pub(crate) fn new_fold(&self) -> RunFold {
-        RunFold(
-            Tally::new(self.spec.players(), self.spec.games_per_deal()),
-            names(&self.spec.lineup),
-        )
+        RunFold {
+            tally: Tally::new(self.spec.players(), self.spec.games_per_deal()),
+            names: names(&self.spec.lineup),
+            empty: Tally::new(self.spec.players(), self.spec.games_per_deal()),
+            forfeits: BTreeMap::new(),
+        }
     }
 
     pub(crate) fn report(
@@ -159,9 +261,10 @@ impl RunJob {
         fold: &mut RunFold,
         out: Option<&OutputDir>,
     ) -> Result<RunReport, JobError> {
-        let tally = std::mem::replace(&mut fold.0, Tally::new(0, 1));
+        let tally = std::mem::replace(&mut fold.tally, Tally::new(0, 1));
         let mut report = RunReport::new(self.title(), tally, &names(&self.spec.lineup));
         report.recover = self.recover;
+        report.forfeits = std::mem::take(&mut fold.forfeits).into_values().collect();
         if let Some(dir) = out {
             report.write_files(dir, "run")?;
         }
@@ -177,8 +280,30 @@ impl RunJob {
             ));
         }
         let mut fold = self.new_fold();
-        conduct(ctx, self.def()?, &mut fold, |f, out, _| self.report(f, out))
+        let mut outcome = conduct(ctx, self.def()?, &mut fold, |f, out, _| self.report(f, out))?;
+        if let super::JobEnd::Finished(r) = &outcome.ended {
+            outcome.notes.extend(r.forfeit_notes());
+        }
+        Ok(outcome)
     }
+}
+
+/// Checks that a tally read back counts the games of `unit` for a part whose tallies look like
+/// `like` (its players and games per deal): a record of another unit or job does not.
+pub(crate) fn check_tally(tally: &Tally, unit: &Unit, like: &Tally) -> Result<(), String> {
+    if (tally.players, tally.group_size) != (like.players, like.group_size) {
+        return Err(format!(
+            "it counts games of {} players, {} per deal, not {} and {}",
+            tally.players, tally.group_size, like.players, like.group_size
+        ));
+    }
+    if tally.deals != unit.deals || tally.games != unit.deals * like.group_size {
+        return Err(format!(
+            "it counts {} deals and {} games where the unit has {} deals",
+            tally.deals, tally.games, unit.deals
+        ));
+    }
+    Ok(())
 }
 
 /// `summary.json`: a job's report, as scripts read it.
@@ -187,6 +312,9 @@ pub(crate) struct SummaryJson<'a, T: Serialize> {
     command: &'static str,
     tool: &'static str,
     version: &'static str,
+    /// `partial` for the summary of an incomplete set of shards; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    status: Option<&'static str>,
     report: &'a T,
 }
 
@@ -196,7 +324,16 @@ impl<'a, T: Serialize> SummaryJson<'a, T> {
             command,
             tool: "aeroplane",
             version: env!("CARGO_PKG_VERSION"),
+            status: None,
             report,
         }
+    }
+
+    /// Says `"status": "partial"` when written into the folder of a partial merge.
+    pub(crate) fn in_dir(mut self, dir: &OutputDir) -> Self {
+        if dir.is_partial() {
+            self.status = Some("partial");
+        }
+        self
     }
 }

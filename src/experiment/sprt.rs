@@ -155,7 +155,10 @@ impl SprtJob {
                     "sprt": report.sprt,
                 }),
             )?;
-            dir.write_json("summary.json", &SummaryJson::new("sprt", &report))?;
+            dir.write_json(
+                "summary.json",
+                &SummaryJson::new("sprt", &report).in_dir(dir),
+            )?;
         }
         Ok(report)
     }
@@ -205,6 +208,19 @@ impl Fold for SprtFold {
             tally: unit.tally.clone(),
             points,
         }
+    }
+
+    fn check(&self, unit: &Unit, record: &SprtRecord) -> Result<(), String> {
+        let like = Tally::new(2, self.per_deal as u64);
+        super::run::check_tally(&record.tally, unit, &like)?;
+        if record.points.len() as u64 != unit.deals {
+            return Err(format!(
+                "it scores {} deals where the unit has {}",
+                record.points.len(),
+                unit.deals
+            ));
+        }
+        Ok(())
     }
 
     fn fold(&mut self, _: &Unit, record: SprtRecord) -> Flow {

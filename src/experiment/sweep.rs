@@ -585,7 +585,10 @@ impl SweepJob {
             if let Some(t) = report.effects_table() {
                 dir.write_table(&t)?;
             }
-            dir.write_json("summary.json", &SummaryJson::new("sweep", &report))?;
+            dir.write_json(
+                "summary.json",
+                &SummaryJson::new("sweep", &report).in_dir(dir),
+            )?;
         }
         Ok(report)
     }
@@ -654,6 +657,33 @@ impl Fold for SweepFold {
             outcomes,
             deals,
         }
+    }
+
+    fn check(&self, unit: &Unit, record: &SweepRecord) -> Result<(), String> {
+        let like = self
+            .tallies
+            .get(unit.part)
+            .ok_or_else(|| format!("no variant {}", unit.part))?;
+        let like = Tally::new(like.players, like.group_size);
+        super::run::check_tally(&record.tally, unit, &like)?;
+        // One outcome per deal for the main effects, one per game for a compared variant.
+        let deals = if self.deal_effects { unit.deals } else { 0 };
+        let compared = self
+            .compare
+            .is_some_and(|(a, b)| unit.part == a || unit.part == b);
+        let games = if compared {
+            unit.deals * like.group_size
+        } else {
+            0
+        };
+        if record.deals.len() as u64 != deals || record.outcomes.len() as u64 != games {
+            return Err(format!(
+                "it holds {} deal outcomes and {} game outcomes where the unit has {deals} and {games}",
+                record.deals.len(),
+                record.outcomes.len()
+            ));
+        }
+        Ok(())
     }
 
     fn fold(&mut self, unit: &Unit, record: SweepRecord) -> Flow {

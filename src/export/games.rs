@@ -9,6 +9,7 @@ use crate::stats::NO_BOT;
 use aeroplane_core::Counter;
 
 use super::ExportError;
+use super::fsops::{self, StepFile};
 
 /// The header of `games.csv` (stable). `bot_seatJ` is the lineup index (summary.csv's `bot`)
 /// of the bot in seat J; `rank_seatJ` its rank; both empty when seat J is not in play or has no
@@ -93,10 +94,19 @@ fn write_game_fields(w: &mut impl Write, row: &GameRow) -> std::io::Result<()> {
 /// Streams rows into `games.csv`, flushing after every unit so that an interrupted run keeps
 /// every unit written so far, each row whole.
 pub struct GamesCsv {
-    out: BufWriter<File>,
-    path: std::path::PathBuf,
+    out: BufWriter<StepFile>,
     len: u64,
     forfeits: bool,
+}
+
+/// Where one unit's rows end in `games.csv.partial`, and their checksum (FNV-1a 64 of their
+/// bytes): what a checkpoint record keeps to find and check them again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RowsAt {
+    /// The file's length after them.
+    pub end: u64,
+    /// FNV-1a 64 of their bytes.
+    pub fnv: u64,
 }
 
 impl GamesCsv {
@@ -108,25 +118,36 @@ impl GamesCsv {
         Self::open(path, false)
     }
 
-    /// [`GamesCsv::create`] with a last column `forfeit_seat` (the seat whose bot failed and
-    /// forfeited the game, empty for none): for runs with `recover`.
+    /// [`GamesCsv::create`] with the last columns `forfeit_seat` (the seat whose bot failed
+    /// and forfeited the game, empty for none) and `forfeit_cause` (why): for runs with
+    /// `recover`.
     pub fn create_with_forfeits(path: &Path) -> Result<GamesCsv, ExportError> {
         Self::open(path, true)
     }
 
     fn open(path: &Path, forfeits: bool) -> Result<GamesCsv, ExportError> {
-        let file = super::no_follow::create(path).map_err(|e| ExportError::new(path, e))?;
-        let mut out = BufWriter::with_capacity(1 << 16, file);
-        let extra = if forfeits { ",forfeit_seat" } else { "" };
-        writeln!(out, "{GAMES_HEADER}{extra}")
+        let file = fsops::create(path).map_err(|e| ExportError::new(path, e))?;
+        let mut out = BufWriter::with_capacity(
+            1 << 16,
+            StepFile {
+                file,
+                path: path.to_path_buf(),
+            },
+        );
+        out.write_all(Self::header(forfeits).as_bytes())
             .and_then(|_| out.flush())
             .map_err(|e| ExportError::new(path, e))?;
         Ok(GamesCsv {
             out,
-            path: path.to_path_buf(),
-            len: (GAMES_HEADER.len() + extra.len()) as u64 + 1,
+            len: Self::header_len(forfeits),
             forfeits,
         })
+    }
+
+    /// The header line, with its newline.
+    pub fn header(forfeits: bool) -> String {
+        let extra = if forfeits { FORFEIT_COLUMNS } else { "" };
+        format!("{GAMES_HEADER}{extra}\n")
     }
 
     /// Opens a file written before (a resume), cut back to `len` bytes: the end of the last
@@ -134,44 +155,65 @@ impl GamesCsv {
     pub fn reopen(path: &Path, len: u64, forfeits: bool) -> Result<GamesCsv, ExportError> {
         let err = |e| ExportError::new(path, e);
         let file = super::no_follow::append(path).map_err(err)?;
-        if file.metadata().map_err(err)?.len() < len {
+        if file
+            .metadata()
+            .map_err(|e| ExportError::read(path, e))?
+            .len()
+            < len
+        {
             return Err(err(std::io::Error::other(format!(
                 "shorter than the {len} bytes the checkpoint says were written"
             ))));
         }
-        file.set_len(len).map_err(err)?;
+        fsops::set_len(&file, path, len).map_err(err)?;
         Ok(GamesCsv {
-            out: BufWriter::with_capacity(1 << 16, file),
-            path: path.to_path_buf(),
+            out: BufWriter::with_capacity(
+                1 << 16,
+                StepFile {
+                    file,
+                    path: path.to_path_buf(),
+                },
+            ),
             len,
             forfeits,
         })
     }
 
-    /// Appends one unit's rows, flushed, and returns the file's length after them.
-    pub fn append(&mut self, rows: &[GameRow]) -> Result<u64, ExportError> {
+    /// Appends one unit's rows, flushed; returns where they end and their checksum.
+    pub fn append(&mut self, rows: &[GameRow]) -> Result<RowsAt, ExportError> {
         let mut line = Vec::with_capacity(128);
+        let mut fnv = super::fnv1a(b"");
         for row in rows {
             line.clear();
             self.write_row(&mut line, row).expect("writing to memory");
+            fnv = super::fnv1a_from(fnv, &line);
             self.out
                 .write_all(&line)
-                .map_err(|e| ExportError::new(&self.path, e))?;
+                .map_err(|e| ExportError::new(self.path(), e))?;
             self.len += line.len() as u64;
         }
         self.out
             .flush()
-            .map_err(|e| ExportError::new(&self.path, e))?;
-        Ok(self.len)
+            .map_err(|e| ExportError::new(self.path(), e))?;
+        Ok(RowsAt { end: self.len, fnv })
     }
 
-    /// One row, with the `forfeit_seat` column if the file has it.
+    fn path(&self) -> &Path {
+        &self.out.get_ref().path
+    }
+
+    /// One row, with the forfeit columns if the file has them.
     fn write_row(&self, w: &mut Vec<u8>, row: &GameRow) -> std::io::Result<()> {
         write_game_fields(w, row)?;
         if self.forfeits {
             match row.played.record.forfeit {
-                Some(s) => write!(w, ",{}", s.index())?,
-                None => w.write_all(b",")?,
+                Some(s) => write!(
+                    w,
+                    ",{},{}",
+                    s.index(),
+                    row.forfeit_cause.map_or("", |c| c.word())
+                )?,
+                None => w.write_all(b",,")?,
             }
         }
         w.write_all(b"\n")
@@ -179,13 +221,91 @@ impl GamesCsv {
 
     /// The length of the header line.
     pub fn header_len(forfeits: bool) -> u64 {
-        (GAMES_HEADER.len() + if forfeits { ",forfeit_seat".len() } else { 0 }) as u64 + 1
+        Self::header(forfeits).len() as u64
     }
 
     /// Flushes and syncs what was written.
-    pub fn finish(mut self) -> std::io::Result<()> {
-        self.out.flush()?;
-        self.out.get_ref().sync_all()
+    pub fn sync(&mut self) -> Result<(), ExportError> {
+        let path = self.path().to_path_buf();
+        self.out.flush().map_err(|e| ExportError::new(&path, e))?;
+        let f = &self.out.get_ref().file;
+        fsops::sync(f, &path).map_err(|e| ExportError::new(&path, e))
+    }
+
+    /// Flushes and syncs what was written.
+    pub fn finish(mut self) -> Result<(), ExportError> {
+        self.sync()
+    }
+}
+
+/// Reads back the rows of a `games.csv.partial` unit by unit, checking each against the
+/// place and checksum its checkpoint record gives (a resume, a merge).
+pub struct RowsReader {
+    path: std::path::PathBuf,
+    reader: std::io::BufReader<File>,
+    pos: u64,
+    buf: Vec<u8>,
+}
+
+impl RowsReader {
+    /// Opens `path` and checks its header; `Ok(None)` when the file is shorter than its
+    /// header or has another one (it was cut short before its first sync).
+    pub fn open(path: &Path, forfeits: bool) -> Result<Option<RowsReader>, ExportError> {
+        let file = super::no_follow::read(path).map_err(|e| ExportError::read(path, e))?;
+        let mut r = RowsReader {
+            path: path.to_path_buf(),
+            reader: std::io::BufReader::with_capacity(1 << 16, file),
+            pos: 0,
+            buf: Vec::new(),
+        };
+        let header = GamesCsv::header(forfeits);
+        Ok(match r.read_exact_len(header.len() as u64)? {
+            Some(bytes) if bytes == header.as_bytes() => Some(r),
+            _ => None,
+        })
+    }
+
+    /// Reads the next `len` bytes; `None` if the file ends first.
+    fn read_exact_len(&mut self, len: u64) -> Result<Option<&[u8]>, ExportError> {
+        use std::io::Read;
+        self.buf.clear();
+        let got = (&mut self.reader)
+            .take(len)
+            .read_to_end(&mut self.buf)
+            .map_err(|e| ExportError::read(&self.path, e))?;
+        self.pos += got as u64;
+        Ok((got as u64 == len).then_some(&self.buf[..]))
+    }
+
+    /// Reads the next unit's rows, which end at `at.end`: whether they are there whole with
+    /// the checksum `at.fnv`. Streams: a unit's rows are read in pieces.
+    pub fn next_unit(&mut self, at: RowsAt) -> Result<bool, ExportError> {
+        use std::io::Read;
+        if at.end < self.pos {
+            return Ok(false);
+        }
+        let mut left = at.end - self.pos;
+        let mut fnv = super::fnv1a(b"");
+        let mut chunk = [0u8; 1 << 16];
+        while left > 0 {
+            let want = chunk.len().min(left as usize);
+            let n = self
+                .reader
+                .read(&mut chunk[..want])
+                .map_err(|e| ExportError::read(&self.path, e))?;
+            if n == 0 {
+                return Ok(false);
+            }
+            fnv = super::fnv1a_from(fnv, &chunk[..n]);
+            left -= n as u64;
+            self.pos += n as u64;
+        }
+        Ok(fnv == at.fnv)
+    }
+
+    /// Bytes read so far.
+    pub fn pos(&self) -> u64 {
+        self.pos
     }
 }
 
@@ -194,6 +314,9 @@ impl GameSink for GamesCsv {
         self.append(rows).map(|_| ()).map_err(|e| e.source)
     }
 }
+
+/// The columns a run with `recover` adds at the end of `games.csv`.
+pub const FORFEIT_COLUMNS: &str = ",forfeit_seat,forfeit_cause";
 
 #[cfg(test)]
 mod tests {

@@ -84,6 +84,9 @@ pub struct Manifest {
     /// --recover`; the `forfeits` columns).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub recover: bool,
+    /// Whether the job writes `report.html` when it is complete (`--report`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub report: bool,
     /// Deals per unit of work: the plan that checkpoints, resumes and shards share (0 in
     /// format 0, where it was not recorded).
     #[serde(default)]
@@ -102,6 +105,21 @@ pub struct Manifest {
     /// A league's pool schedule.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub league: Option<LeagueSection>,
+    /// While this folder is the output of a merge that has not finished: the shards it merges,
+    /// so `aeroplane resume` can merge them again. Absent once the merge is done.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merge: Option<MergeSection>,
+}
+
+/// The shards an unfinished merge reads (`run.json` of its output folder).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MergeSection {
+    /// The shards' folders, as absolute paths.
+    pub shards: Vec<String>,
+    /// Whether an incomplete set was asked for (`--allow-partial`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub allow_partial: bool,
 }
 
 /// One shard of a job's plan: units `index`, `index + count`, `index + 2 count`, ... (0-based).
@@ -241,22 +259,24 @@ impl Manifest {
             games_played: 0,
             per_game,
             recover: false,
+            report: false,
             unit_deals: 0,
             shard: None,
             numbering: NUMBERING.to_string(),
             sprt: None,
             sweep: None,
             league: None,
+            merge: None,
         }
     }
 
-    /// What defines the job and its results: every field but its status, error and games
-    /// played. Two folders of one job (a run and its resume, or shards, with `shard` cleared)
-    /// have equal identities.
+    /// What defines the job and its results: every field but its status, error, games
+    /// played and the merge in progress. Two folders of one job (a run and its resume, or
+    /// shards, with `shard` cleared) have equal identities.
     pub fn identity(&self) -> serde_json::Value {
         let mut v = serde_json::to_value(self).expect("manifest serializes");
         let map = v.as_object_mut().expect("an object");
-        for k in ["status", "error", "games_played"] {
+        for k in ["status", "error", "games_played", "merge"] {
             map.remove(k);
         }
         v

@@ -7,6 +7,7 @@
 
 mod checkpoint;
 mod forfeits;
+pub(crate) mod fsops;
 mod games;
 mod manifest;
 pub(crate) mod no_follow;
@@ -16,14 +17,19 @@ mod table;
 mod tables;
 mod text;
 
-pub use checkpoint::{CHECKPOINT_FILE, Checkpoint, CheckpointError, Loaded, fnv1a};
-pub use forfeits::{FORFEITS_COLUMN, summary_with_forfeits};
-pub use games::{GAMES_HEADER, GamesCsv, write_game_row};
+pub use checkpoint::{
+    CHECKPOINT_FILE, CHECKPOINT_FORMAT, Checkpoint, CheckpointError, Scan, Stored, fnv1a,
+    fnv1a_from,
+};
+pub use forfeits::{
+    FORFEITS_COLUMN, FORFEITS_HEADER, ForfeitCount, forfeits_table, summary_with_forfeits,
+};
+pub use games::{FORFEIT_COLUMNS, GAMES_HEADER, GamesCsv, RowsAt, RowsReader, write_game_row};
 pub use manifest::{
     JobStatus, LeagueSection, MANIFEST_FILE, MANIFEST_FORMAT, Manifest, ManifestBot, ManifestError,
-    ShardSection, SprtSection, SweepSection,
+    MergeSection, ShardSection, SprtSection, SweepSection,
 };
-pub use out_dir::{LOCK_FILE, OWN_FILES, OutDirError, OutputDir};
+pub use out_dir::{LOCK_FILE, OWN_FILES, OutDirError, OutputDir, PARTIAL_PREFIX};
 pub use reproduce::{RULES_FILE, Reproduction, quote};
 pub use table::{Cell, NoSuchColumn, SortKey, Table};
 pub use tables::{
@@ -34,10 +40,12 @@ pub use text::{MAX_COLUMN_WIDTH, format_p, p_equals, write_report};
 
 use std::path::Path;
 
-/// Why output could not be written.
+/// Why a file of a results folder could not be read or written.
 #[derive(Debug, thiserror::Error)]
-#[error("cannot write {file}")]
+#[error("cannot {action} {file}")]
 pub struct ExportError {
+    /// What was being done: `read`, `write`, `create`, `remove`, `rename`, `lock`, ...
+    pub action: &'static str,
     /// The path.
     pub file: String,
     /// The cause.
@@ -46,11 +54,30 @@ pub struct ExportError {
 }
 
 impl ExportError {
-    /// Wraps an IO error with the path it concerns.
+    /// Wraps an IO error writing `file`.
     pub fn new(file: &Path, source: std::io::Error) -> Self {
+        ExportError::doing("write", file, source)
+    }
+
+    /// Wraps an IO error reading `file`.
+    pub fn read(file: &Path, source: std::io::Error) -> Self {
+        ExportError::doing("read", file, source)
+    }
+
+    /// Wraps an IO error of `action` on `file`.
+    pub fn doing(action: &'static str, file: &Path, source: std::io::Error) -> Self {
         ExportError {
-            file: file.display().to_string(),
+            action,
+            file: crate::excerpt::path(file),
             source,
         }
+    }
+
+    /// Whether the cause is a full disk (or quota).
+    pub fn is_disk_full(&self) -> bool {
+        matches!(
+            self.source.raw_os_error(),
+            Some(libc::ENOSPC) | Some(libc::EDQUOT)
+        )
     }
 }

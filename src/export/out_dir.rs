@@ -2,17 +2,25 @@
 //!
 //! - A directory that already holds results of this tool is refused unless `force`, which
 //!   first removes the files this tool writes (and nothing else).
-//! - A lock file refuses a second writer while the first one runs.
-//! - Every file is written under a temporary name and renamed into place when complete, so a
-//!   crash or a full disk never leaves a table that looks finished; `games.csv` is streamed as
-//!   `games.csv.partial` and renamed when the job is complete.
+//! - A lock refuses a second writer while the first one runs: an exclusive `flock` on the lock
+//!   file, which the kernel releases when its holder ends however it ends (a `kill -9`, a
+//!   reboot), so a stale lock is never "taken over" by a race. The file says who holds it
+//!   (pid and host: a requeued Slurm task may run on another node).
+//! - Every file is written under a temporary name, synced and renamed into place when
+//!   complete, so a crash or a full disk never leaves a table that looks finished;
+//!   `games.csv` is streamed as `games.csv.partial` and renamed when the job is complete.
+//! - `run.json` is written through space set aside when the folder was opened (two spares),
+//!   so a job that fills the disk can still record that it failed.
+//!
+//! ARCHITECTURE.md ("The output folder's states") says which files exist in which state and
+//! in which order they are written and synced.
 
-use std::fs::OpenOptions;
-use std::io::Write;
+use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use super::ExportError;
+use super::fsops;
 use super::table::Table;
 
 /// The lock file's name.
@@ -20,7 +28,7 @@ pub const LOCK_FILE: &str = ".aeroplane.lock";
 
 /// Files (and suffixes) this tool writes into an output directory: what `--force` removes and
 /// what makes a directory count as holding results.
-pub const OWN_FILES: [&str; 18] = [
+pub const OWN_FILES: [&str; 32] = [
     "run.json",
     "summary.json",
     "summary.csv",
@@ -39,7 +47,35 @@ pub const OWN_FILES: [&str; 18] = [
     "sprt.json",
     "checkpoint",
     "report.html",
+    "forfeits.csv",
+    "PARTIAL-summary.csv",
+    "PARTIAL-seats.csv",
+    "PARTIAL-lengths.csv",
+    "PARTIAL-length_stats.csv",
+    "PARTIAL-events.csv",
+    "PARTIAL-games.csv",
+    "PARTIAL-sweep.csv",
+    "PARTIAL-compare.csv",
+    "PARTIAL-effects.csv",
+    "PARTIAL-match.csv",
+    "PARTIAL-league.csv",
+    "PARTIAL-pairs.csv",
+    "PARTIAL-forfeits.csv",
 ];
+
+/// What a table's file is called in the folder of a partial merge: the name says the table
+/// covers only some of the job's games (CSV has no place to say so inside).
+pub const PARTIAL_PREFIX: &str = "PARTIAL-";
+
+/// Hidden files that hold space for `run.json`'s next writes.
+const SPARES: [&str; 2] = [".run.json.spare-1", ".run.json.spare-2"];
+
+/// The size of each spare: `run.json` is a few KB (one larger than this, a league of 256 bots,
+/// is written the ordinary way).
+const SPARE_BYTES: usize = 64 << 10;
+
+/// The most bytes read from a lock file.
+const MAX_LOCK_BYTES: u64 = 4096;
 
 /// Why an output directory cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -58,15 +94,17 @@ pub enum OutDirError {
     },
     /// Another process writes into it.
     #[error(
-        "output directory {dir} is in use by another aeroplane process (pid {pid}, lock file {lock}); wait for it, or remove the lock file if that process is gone"
+        "output directory {dir} is in use by another aeroplane process ({holder}; lock file {lock}): wait for it to end{advice}"
     )]
     Locked {
         /// The directory.
         dir: String,
-        /// The other writer.
-        pid: String,
+        /// Who holds the lock, as its file says (`pid 1234 on host node7`).
+        holder: String,
         /// The lock file.
         lock: String,
+        /// What else to do.
+        advice: String,
     },
     /// The directory cannot be created.
     #[error("cannot create output directory {dir}")]
@@ -93,7 +131,11 @@ pub enum OutDirError {
 pub struct OutputDir {
     path: PathBuf,
     lock: PathBuf,
-    written: Mutex<Vec<&'static str>>,
+    /// The locked file (closing it releases the lock).
+    lock_file: Option<File>,
+    written: Mutex<Vec<String>>,
+    /// Tables are written as `PARTIAL-<name>` (a partial merge).
+    partial: bool,
 }
 
 impl OutputDir {
@@ -101,104 +143,167 @@ impl OutputDir {
     /// `force`, and takes the lock.
     pub fn create(path: &Path, force: bool) -> Result<OutputDir, OutDirError> {
         if path.exists() && !path.is_dir() {
-            return Err(OutDirError::NotADirectory(path.display().to_string()));
+            return Err(OutDirError::NotADirectory(crate::excerpt::path(path)));
         }
-        std::fs::create_dir_all(path).map_err(|source| OutDirError::Create {
-            dir: path.display().to_string(),
+        fsops::make_dir(path).map_err(|source| OutDirError::Create {
+            dir: crate::excerpt::path(path),
             source,
         })?;
         let dir = OutputDir::lock(path)?;
-        let found: Vec<&str> = OWN_FILES
-            .iter()
-            .copied()
-            .filter(|f| path.join(f).symlink_metadata().is_ok())
-            .collect();
+        let found = dir.own_files();
         if !found.is_empty() {
             if !force {
                 let hint = if found.contains(&"checkpoint") {
                     format!(
                         "it holds an unfinished job: to finish it, run `aeroplane resume {}`; or ",
-                        path.display()
+                        crate::excerpt::path(path)
                     )
                 } else {
                     String::new()
                 };
                 return Err(OutDirError::NotEmpty {
-                    dir: path.display().to_string(),
+                    dir: crate::excerpt::path(path),
                     files: found.join(", "),
                     hint,
                 });
             }
             for f in found {
                 let p = path.join(f);
-                std::fs::remove_file(&p).map_err(|e| ExportError::new(&p, e))?;
+                fsops::remove(&p).map_err(|e| ExportError::doing("remove", &p, e))?;
             }
         }
+        dir.clean()?;
         Ok(dir)
     }
 
     /// Opens the directory of an earlier job to go on with it (a resume): takes the lock and
-    /// keeps every file.
+    /// keeps every file but the temporary ones a stop left behind.
     pub fn reopen(path: &Path) -> Result<OutputDir, OutDirError> {
         if !path.is_dir() {
-            return Err(OutDirError::NotADirectory(path.display().to_string()));
+            return Err(OutDirError::NotADirectory(crate::excerpt::path(path)));
         }
-        OutputDir::lock(path)
+        let dir = OutputDir::lock(path)?;
+        dir.clean()?;
+        Ok(dir)
     }
 
     /// Opens a folder that already holds a job's results to add a file to it (a report):
     /// takes the lock, so a job still writing there is not read half-way, and removes nothing.
     pub fn open_existing(path: &Path) -> Result<OutputDir, OutDirError> {
         if !path.is_dir() {
-            return Err(OutDirError::NoFolder(path.display().to_string()));
+            return Err(OutDirError::NoFolder(crate::excerpt::path(path)));
         }
         OutputDir::lock(path)
+    }
+
+    /// This tool's files in the folder.
+    fn own_files(&self) -> Vec<&'static str> {
+        OWN_FILES
+            .iter()
+            .copied()
+            .filter(|f| self.path.join(f).symlink_metadata().is_ok())
+            .collect()
+    }
+
+    /// Removes what a stopped job leaves besides its files (temporary names) and sets space
+    /// aside for `run.json`: a folder without room for that is refused before anything is
+    /// written, so a job that fills the disk later can always record so.
+    fn clean(&self) -> Result<(), ExportError> {
+        for f in OWN_FILES {
+            let _ = fsops::remove(&self.file(&format!(".{f}.tmp")));
+        }
+        for spare in SPARES {
+            let p = self.file(spare);
+            self.make_spare(spare)
+                .map_err(|e| ExportError::doing("set space aside in", &p, e))?;
+        }
+        Ok(())
+    }
+
+    /// Writes a spare: a hidden file holding [`SPARE_BYTES`] of disk space for `run.json`.
+    fn make_spare(&self, name: &str) -> std::io::Result<()> {
+        let p = self.file(name);
+        if std::fs::symlink_metadata(&p)
+            .is_ok_and(|m| m.is_file() && m.len() as usize >= SPARE_BYTES)
+        {
+            return Ok(());
+        }
+        let made = (|| {
+            let mut f = fsops::create(&p)?;
+            fsops::write_all(&mut f, &p, &vec![0u8; SPARE_BYTES])?;
+            fsops::sync(&f, &p)
+        })();
+        if made.is_err() {
+            let _ = fsops::remove(&p);
+        }
+        made
     }
 
     /// Removes one of this tool's files (the checkpoint of a finished job).
     pub fn remove(&self, name: &str) -> Result<(), ExportError> {
         let p = self.file(name);
-        match std::fs::remove_file(&p) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(ExportError::new(&p, e)),
-            _ => Ok(()),
-        }
+        fsops::remove(&p).map_err(|e| ExportError::doing("remove", &p, e))
     }
 
-    /// Takes the directory's lock (a file holding this process's id); a lock left by a process
-    /// that no longer runs is taken over.
+    /// Takes the directory's lock.
     fn lock(path: &Path) -> Result<OutputDir, OutDirError> {
         let lock = path.join(LOCK_FILE);
-        for _ in 0..2 {
-            match OpenOptions::new().write(true).create_new(true).open(&lock) {
-                Ok(mut f) => {
-                    writeln!(f, "{}", std::process::id())
-                        .map_err(|e| ExportError::new(&lock, e))?;
-                    return Ok(OutputDir {
-                        path: path.to_path_buf(),
-                        lock,
-                        written: Mutex::new(Vec::new()),
-                    });
-                }
+        let io = |action, e| OutDirError::Io(ExportError::doing(action, &lock, e));
+        for _ in 0..100 {
+            let (file, created) = match fsops::create_new(&lock) {
+                Ok(f) => (f, true),
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                    let pid = std::fs::read_to_string(&lock).unwrap_or_default();
-                    let pid = pid.trim().to_string();
-                    if process_is_gone(&pid) {
-                        let _ = std::fs::remove_file(&lock);
+                    match super::no_follow::read_write(&lock) {
+                        Ok(f) => (f, false),
+                        // Removed meanwhile by the holder that was leaving: try again.
+                        Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                        Err(e) => return Err(io("open the lock", e)),
+                    }
+                }
+                Err(e) => return Err(io("create the lock", e)),
+            };
+            match try_flock(&file) {
+                Ok(true) => {
+                    // The holder before us removes the file as it lets go: make sure the file
+                    // we locked is still the one at that name.
+                    if !same_file(&file, &lock) {
                         continue;
                     }
+                }
+                Ok(false) => {
                     return Err(OutDirError::Locked {
-                        dir: path.display().to_string(),
-                        pid,
-                        lock: lock.display().to_string(),
+                        dir: crate::excerpt::path(path),
+                        holder: holder(&lock),
+                        lock: crate::excerpt::path(&lock),
+                        advice: String::new(),
                     });
                 }
-                Err(e) => return Err(ExportError::new(&lock, e).into()),
+                // No file locks on this file system: the lock is the file's exclusive creation.
+                Err(_) if created => {}
+                Err(_) => {
+                    return Err(OutDirError::Locked {
+                        dir: crate::excerpt::path(path),
+                        holder: holder(&lock),
+                        lock: crate::excerpt::path(&lock),
+                        advice: "; this file system has no file locks (flock), so a lock left by a process that ended is not taken over: if it is gone, remove the lock file".into(),
+                    });
+                }
             }
+            fsops::set_len(&file, &lock, 0).map_err(|e| io("write", e))?;
+            fsops::overwrite(&file, &lock, whoami().as_bytes()).map_err(|e| io("write", e))?;
+            return Ok(OutputDir {
+                path: path.to_path_buf(),
+                lock,
+                lock_file: Some(file),
+                written: Mutex::new(Vec::new()),
+                partial: false,
+            });
         }
         Err(OutDirError::Locked {
-            dir: path.display().to_string(),
-            pid: "unknown".into(),
-            lock: lock.display().to_string(),
+            dir: crate::excerpt::path(path),
+            holder: "unknown".into(),
+            lock: crate::excerpt::path(&lock),
+            advice: String::new(),
         })
     }
 
@@ -212,40 +317,87 @@ impl OutputDir {
         self.path.join(name)
     }
 
-    /// Writes `name` completely under a temporary name, then renames it into place.
-    pub fn write(&self, name: &'static str, bytes: &[u8]) -> Result<(), ExportError> {
+    /// From now on, tables are written as `PARTIAL-<name>.csv`: the folder holds a summary of
+    /// an incomplete set of shards.
+    pub fn mark_partial(&mut self) {
+        self.partial = true;
+    }
+
+    /// Whether tables are written as partial ([`OutputDir::mark_partial`]).
+    pub fn is_partial(&self) -> bool {
+        self.partial
+    }
+
+    /// The name a table of the job has in this folder.
+    pub fn table_name(&self, name: &str) -> String {
+        if self.partial {
+            format!("{PARTIAL_PREFIX}{name}")
+        } else {
+            name.to_string()
+        }
+    }
+
+    /// Writes `name` completely under a temporary name, syncs it, then renames it into place.
+    pub fn write(&self, name: &str, bytes: &[u8]) -> Result<(), ExportError> {
         let path = self.file(name);
         let tmp = self.file(&format!(".{name}.tmp"));
         let write = || -> std::io::Result<()> {
             // The temporary name is this tool's: whatever a crash (or anyone) left there goes.
-            match std::fs::remove_file(&tmp) {
-                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
-                _ => {}
-            }
-            let mut f = super::no_follow::create(&tmp)?;
-            f.write_all(bytes)?;
-            f.sync_all()?;
-            std::fs::rename(&tmp, &path)
+            fsops::remove(&tmp)?;
+            let mut f = fsops::create(&tmp)?;
+            fsops::write_all(&mut f, &tmp, bytes)?;
+            fsops::sync(&f, &tmp)?;
+            fsops::rename(&tmp, &path)
         };
         write().map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
+            let _ = fsops::remove(&tmp);
             ExportError::new(&path, e)
         })?;
         self.note(name);
         Ok(())
     }
 
-    /// Writes a table as CSV.
+    /// Writes `run.json` (or another small file that must be writable on a full disk) into
+    /// the space of a spare, then renames it into place and syncs the folder; the spare is
+    /// made again afterwards if there is room.
+    pub fn write_manifest(&self, name: &str, bytes: &[u8]) -> Result<(), ExportError> {
+        let path = self.file(name);
+        let tmp = self.file(&format!(".{name}.tmp"));
+        let spare = SPARES
+            .iter()
+            .copied()
+            .find(|s| std::fs::symlink_metadata(self.file(s)).is_ok_and(|m| m.is_file()));
+        let (Some(spare), true) = (spare, bytes.len() <= SPARE_BYTES) else {
+            self.write(name, bytes)?;
+            return fsops::sync_dir(&self.path).map_err(|e| ExportError::new(&path, e));
+        };
+        let write = || -> std::io::Result<()> {
+            fsops::remove(&tmp)?;
+            fsops::rename(&self.file(spare), &tmp)?;
+            let f = super::no_follow::read_write(&tmp)?;
+            fsops::overwrite(&f, &tmp, bytes)?;
+            fsops::set_len(&f, &tmp, bytes.len() as u64)?;
+            fsops::sync(&f, &tmp)?;
+            fsops::rename(&tmp, &path)?;
+            fsops::sync_dir(&self.path)
+        };
+        write().map_err(|e| {
+            let _ = fsops::remove(&tmp);
+            ExportError::new(&path, e)
+        })?;
+        self.note(name);
+        // Room for the next status: if the disk is full, the other spare is still there.
+        let _ = self.make_spare(spare);
+        Ok(())
+    }
+
+    /// Writes a table as CSV (named `PARTIAL-<file>` in a partial folder).
     pub fn write_table(&self, table: &Table) -> Result<(), ExportError> {
-        self.write(table.file, &table.to_csv())
+        self.write(&self.table_name(table.file), &table.to_csv())
     }
 
     /// Writes a value as pretty JSON with a final newline.
-    pub fn write_json(
-        &self,
-        name: &'static str,
-        value: &impl serde::Serialize,
-    ) -> Result<(), ExportError> {
+    pub fn write_json(&self, name: &str, value: &impl serde::Serialize) -> Result<(), ExportError> {
         let mut text = serde_json::to_string_pretty(value).map_err(|e| {
             ExportError::new(&self.file(name), std::io::Error::other(e.to_string()))
         })?;
@@ -254,42 +406,98 @@ impl OutputDir {
     }
 
     /// Renames a streamed file from its temporary name into place (a finished `games.csv`).
-    pub fn finish_stream(&self, partial: &str, name: &'static str) -> Result<(), ExportError> {
+    pub fn finish_stream(&self, partial: &str, name: &str) -> Result<(), ExportError> {
         let path = self.file(name);
-        std::fs::rename(self.file(partial), &path).map_err(|e| ExportError::new(&path, e))?;
+        fsops::rename(&self.file(partial), &path)
+            .map_err(|e| ExportError::doing("rename", &path, e))?;
         self.note(name);
         Ok(())
     }
 
-    fn note(&self, name: &'static str) {
+    /// Syncs the folder itself, so every rename and removal before reaches the disk before
+    /// anything after.
+    pub fn sync(&self) -> Result<(), ExportError> {
+        fsops::sync_dir(&self.path).map_err(|e| ExportError::new(&self.path, e))
+    }
+
+    fn note(&self, name: &str) {
         let mut w = self.written.lock().expect("lock");
-        if !w.contains(&name) {
-            w.push(name);
+        if !w.iter().any(|n| n == name) {
+            w.push(name.to_string());
         }
     }
 
     /// The files written so far, in the order first written.
-    pub fn written(&self) -> Vec<&'static str> {
+    pub fn written(&self) -> Vec<String> {
         self.written.lock().expect("lock").clone()
     }
 }
 
 impl Drop for OutputDir {
     fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.lock);
+        for spare in SPARES {
+            let _ = fsops::remove(&self.file(spare));
+        }
+        if self.lock_file.is_some() {
+            // Removed while still locked, then unlocked by closing it.
+            let _ = fsops::remove(&self.lock);
+        }
+        self.lock_file = None;
     }
 }
 
-/// Whether the process a lock file names has ended (Linux: no `/proc/PID`; elsewhere a lock is
-/// never taken over).
-fn process_is_gone(pid: &str) -> bool {
-    let Ok(pid) = pid.parse::<u32>() else {
-        return false;
-    };
-    if pid == std::process::id() {
-        return false;
+/// `flock(LOCK_EX | LOCK_NB)`: `Ok(true)` when locked, `Ok(false)` when another holds it,
+/// an error when the file system has no such locks.
+fn try_flock(file: &File) -> std::io::Result<bool> {
+    use std::os::fd::AsRawFd;
+    loop {
+        // SAFETY: flock on a descriptor `file` owns.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+            return Ok(true);
+        }
+        let e = std::io::Error::last_os_error();
+        match e.raw_os_error() {
+            Some(libc::EINTR) => continue,
+            Some(libc::EWOULDBLOCK) => return Ok(false),
+            _ => return Err(e),
+        }
     }
-    Path::new("/proc/self").exists() && !Path::new(&format!("/proc/{pid}")).exists()
+}
+
+/// Whether `file` is the file now at `path`.
+fn same_file(file: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), std::fs::symlink_metadata(path)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+/// What a lock file says of its holder (a few bytes of it, never more).
+fn holder(lock: &Path) -> String {
+    match super::no_follow::read_text(lock, MAX_LOCK_BYTES) {
+        Ok(text) if !text.trim().is_empty() => crate::excerpt::excerpt(text.trim()),
+        Ok(_) => "a process that has not written its name yet".into(),
+        Err(e) => format!("unreadable lock file: {e}"),
+    }
+}
+
+/// `pid 1234 on host node7`: this process, as its lock file says.
+fn whoami() -> String {
+    format!("pid {} on host {}\n", std::process::id(), hostname())
+}
+
+/// This machine's name.
+pub(crate) fn hostname() -> String {
+    let mut buf = [0u8; 256];
+    // SAFETY: gethostname writes at most `buf.len()` bytes into `buf`.
+    let ok = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) } == 0;
+    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+    if ok && end > 0 {
+        String::from_utf8_lossy(&buf[..end]).into_owned()
+    } else {
+        "unknown".into()
+    }
 }
 
 #[cfg(test)]
@@ -307,8 +515,14 @@ mod tests {
             // A second writer is refused while the first holds the lock.
             let e = OutputDir::create(&d, true).unwrap_err();
             assert!(matches!(e, OutDirError::Locked { .. }), "{e}");
+            assert!(
+                e.to_string()
+                    .contains(&format!("pid {} on host ", std::process::id())),
+                "{e}"
+            );
         }
         assert!(!d.join(LOCK_FILE).exists());
+        assert!(!SPARES.iter().any(|s| d.join(s).exists()), "spares go");
         std::fs::write(d.join("notes.txt"), "mine").unwrap();
         let e = OutputDir::create(&d, false).unwrap_err();
         assert!(
@@ -325,9 +539,64 @@ mod tests {
     }
 
     #[test]
-    fn a_stale_lock_is_taken_over() {
+    fn a_stale_lock_file_is_taken_without_a_race() {
         let tmp = tempfile::tempdir().unwrap();
-        std::fs::write(tmp.path().join(LOCK_FILE), "4294967294\n").unwrap();
+        // A lock file left by a process that ended: nobody holds its lock.
+        std::fs::write(tmp.path().join(LOCK_FILE), "pid 4294967294 on host gone\n").unwrap();
         assert!(OutputDir::create(tmp.path(), false).is_ok());
+        // Many takers at once, again and again: never two holders at a time.
+        let holders = std::sync::atomic::AtomicUsize::new(0);
+        let wins = std::sync::atomic::AtomicUsize::new(0);
+        std::thread::scope(|s| {
+            for _ in 0..8 {
+                s.spawn(|| {
+                    for _ in 0..200 {
+                        if let Ok(d) = OutputDir::reopen(tmp.path()) {
+                            let now = holders.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                            assert_eq!(now, 0, "two holders of one folder's lock");
+                            wins.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                            holders.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+                            drop(d);
+                        }
+                    }
+                });
+            }
+        });
+        assert!(wins.into_inner() > 0);
+    }
+
+    #[test]
+    fn the_lock_file_is_read_within_bounds_and_never_through_a_link() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink("/dev/zero", tmp.path().join(LOCK_FILE)).unwrap();
+        let e = OutputDir::create(tmp.path(), false).unwrap_err();
+        let mut text = e.to_string();
+        let mut cause = std::error::Error::source(&e);
+        while let Some(c) = cause {
+            text.push_str(&format!(": {c}"));
+            cause = c.source();
+        }
+        assert!(text.contains("symbolic link"), "{text}");
+        // A fifo where the lock goes is refused at once.
+        let tmp = tempfile::tempdir().unwrap();
+        let fifo = tmp.path().join(LOCK_FILE);
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: a valid path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        assert!(OutputDir::create(tmp.path(), false).is_err());
+    }
+
+    #[test]
+    fn the_manifest_is_written_through_a_spare() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = OutputDir::create(tmp.path(), false).unwrap();
+        assert!(SPARES.iter().all(|s| tmp.path().join(s).exists()));
+        dir.write_manifest("run.json", b"{}\n").unwrap();
+        assert_eq!(std::fs::read(tmp.path().join("run.json")).unwrap(), b"{}\n");
+        assert!(
+            SPARES.iter().all(|s| tmp.path().join(s).exists()),
+            "made again"
+        );
+        assert!(!tmp.path().join(".run.json.tmp").exists());
     }
 }

@@ -285,9 +285,20 @@ impl Folder {
         }
     }
 
-    /// Whether the folder holds a file.
+    /// Whether the folder holds a file (as `PARTIAL-<name>` in a partial merge's folder).
     pub fn has(&self, name: &str) -> bool {
-        self.path.join(name).is_file()
+        self.file(name).is_some()
+    }
+
+    /// Where a table is: `<name>`, or `PARTIAL-<name>` in a partial merge's folder.
+    fn file(&self, name: &str) -> Option<PathBuf> {
+        [
+            name.to_string(),
+            format!("{}{name}", crate::export::PARTIAL_PREFIX),
+        ]
+        .into_iter()
+        .map(|n| self.path.join(n))
+        .find(|p| p.is_file())
     }
 
     /// A table, if the folder holds a readable one (problems are recorded).
@@ -311,10 +322,12 @@ impl Folder {
     }
 
     fn open_table(&self, name: &str) -> Option<csv::Reader<std::fs::File>> {
-        let path = self.path.join(name);
-        if !path.exists() {
-            return None;
-        }
+        let path = match self.file(name) {
+            Some(p) => p,
+            // Not a regular file (a folder, a device) by that name: said below.
+            None if self.path.join(name).exists() => self.path.join(name),
+            None => return None,
+        };
         if let Some(what) = crate::config::not_a_file(&path) {
             self.problem(format!("{name} is {what}, not a table: it is left out"));
             return None;

@@ -93,9 +93,28 @@ pub fn render(dir: &Path) -> Result<Rendered, ReportError> {
         Kind::League => league::render(&folder),
     }?;
     Ok(Rendered {
-        page,
+        page: visible_controls(page),
         problems: folder.problems(),
     })
+}
+
+/// The page with every control character a file could carry into it (an escape sequence in a
+/// path, a name or a title) shown as its escape (`\u{1b}`): XML forbids them, and a browser
+/// would refuse the page. Line breaks and tabs stay.
+fn visible_controls(page: String) -> String {
+    let control = |c: char| c.is_control() && !matches!(c, '\n' | '\t' | '\r');
+    if !page.chars().any(control) {
+        return page;
+    }
+    let mut out = String::with_capacity(page.len() + 16);
+    for c in page.chars() {
+        if control(c) {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Renders the report of the job in `dir` and writes it there as [`REPORT_FILE`] (under a

@@ -123,6 +123,24 @@ pub struct GameRow {
     pub rotation: u64,
     /// The record and who sat where.
     pub played: Played,
+    /// Why the game was forfeited, if it was (runs with `recover`).
+    pub forfeit_cause: Option<crate::bots::FaultKind>,
+}
+
+/// A game forfeited by a failing bot (runs with `recover`), and why.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ForfeitNote {
+    /// The game index.
+    pub game: u64,
+    /// The seat of the bot that failed.
+    pub seat: usize,
+    /// Its lineup index.
+    pub bot: usize,
+    /// What kind of failure.
+    pub cause: crate::bots::FaultKind,
+    /// What happened, as the fault says it (without the bot's stderr, which differs from run
+    /// to run).
+    pub message: String,
 }
 
 /// Receives the per-game rows of a run, chunk by chunk, in game order.
@@ -163,7 +181,7 @@ impl Default for Exec {
 /// One unit of work of a job: a range of deals of one of its parts (a run, a sweep's variant,
 /// a league's table). Units are what the executor hands to workers, what progress, shards and
 /// checkpoints count, and what a job's tallies are made of.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Unit {
     /// Position of the unit in its job's plan.
     pub index: usize,
@@ -175,11 +193,31 @@ pub struct Unit {
     pub deals: u64,
 }
 
-/// A deterministic plan: every unit of a job, in the order their results are delivered.
+/// A deterministic plan: every unit of a job, in the order their results are delivered: each
+/// part's deals cut into units of `chunk_deals` deals, part after part. Units are computed on
+/// demand, never stored, so a plan of any number of deals takes constant memory (per part).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Plan {
-    /// The units, part by part, deals ascending.
-    pub units: Vec<Unit>,
+    chunk_deals: u64,
+    /// Per part: the index of its first unit, its first deal and its deals.
+    parts: Vec<PartUnits>,
+    /// Units in the plan.
+    len: u64,
+}
+
+/// Where one part's units sit in a [`Plan`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct PartUnits {
+    first_unit: u64,
+    first_deal: u64,
+    deals: u64,
+    games_per_deal: u64,
+}
+
+impl PartUnits {
+    fn units(&self, chunk: u64) -> u64 {
+        self.deals.div_ceil(chunk)
+    }
 }
 
 impl Plan {
@@ -188,31 +226,156 @@ impl Plan {
         if chunk_deals == 0 {
             return Err(RunError::Chunk);
         }
-        let mut units = Vec::new();
-        for (part, spec) in parts.iter().enumerate() {
+        let mut out = Vec::with_capacity(parts.len());
+        let mut len = 0u64;
+        for spec in parts {
             spec.validate()?;
-            let end = spec.first_deal + spec.deals;
-            let mut lo = spec.first_deal;
-            while lo < end {
-                let deals = chunk_deals.min(end - lo);
-                units.push(Unit {
-                    index: units.len(),
-                    part,
-                    first_deal: lo,
-                    deals,
-                });
-                lo += deals;
-            }
+            let p = PartUnits {
+                first_unit: len,
+                first_deal: spec.first_deal,
+                deals: spec.deals,
+                games_per_deal: spec.games_per_deal(),
+            };
+            len = len
+                .checked_add(p.units(chunk_deals))
+                .filter(|&n| usize::try_from(n).is_ok())
+                .ok_or(RunError::TooManyGames)?;
+            out.push(p);
         }
-        Ok(Plan { units })
+        Ok(Plan {
+            chunk_deals,
+            parts: out,
+            len,
+        })
+    }
+
+    /// Number of units.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether the plan has no unit.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Deals per unit (the last unit of a part may have fewer).
+    pub fn chunk_deals(&self) -> u64 {
+        self.chunk_deals
+    }
+
+    /// Unit `index` of the plan, if there is one.
+    pub fn unit(&self, index: u64) -> Option<Unit> {
+        if index >= self.len {
+            return None;
+        }
+        let part = self.parts.partition_point(|p| p.first_unit <= index) - 1;
+        let p = &self.parts[part];
+        let lo = (index - p.first_unit) * self.chunk_deals;
+        Some(Unit {
+            index: index as usize,
+            part,
+            first_deal: p.first_deal + lo,
+            deals: self.chunk_deals.min(p.deals - lo),
+        })
+    }
+
+    /// Every unit, in plan order.
+    pub fn units(&self) -> impl Iterator<Item = Unit> + '_ {
+        (0..self.len).map(|i| self.unit(i).expect("within the plan"))
+    }
+
+    /// The units with index `start + n * step` (n = 0, 1, ...), in plan order: the whole plan
+    /// (`start` 0, `step` 1), what is left of it after `start` units, or one shard's share.
+    pub fn every(&self, start: u64, step: u64) -> Units<'_> {
+        let step = step.max(1);
+        let len = if start >= self.len {
+            0
+        } else {
+            (self.len - 1 - start) / step + 1
+        };
+        Units {
+            plan: self,
+            start,
+            step,
+            len,
+        }
     }
 
     /// Games the plan plays.
-    pub fn games(&self, parts: &[RunSpec]) -> u64 {
-        self.units
-            .iter()
-            .map(|u| u.deals * parts[u.part].games_per_deal())
-            .sum()
+    pub fn games(&self) -> u64 {
+        self.games_of_every(1, 0)
+    }
+
+    /// Games of the units whose index is `rem` modulo `modulus` (one shard's share), computed
+    /// without listing them.
+    pub fn games_of_every(&self, modulus: u64, rem: u64) -> u64 {
+        let modulus = modulus.max(1);
+        let c = u128::from(self.chunk_deals);
+        let mut games = 0u128;
+        for p in &self.parts {
+            let n = p.units(self.chunk_deals);
+            if n == 0 {
+                continue;
+            }
+            let (lo, hi) = (p.first_unit, p.first_unit + n - 1);
+            // The first index >= lo that is `rem` modulo `modulus`.
+            let first = lo + (rem + modulus - lo % modulus) % modulus;
+            if first > hi {
+                continue;
+            }
+            let k = u128::from((hi - first) / modulus + 1);
+            let mut deals = k * c;
+            if hi % modulus == rem % modulus {
+                // The part's last unit is one of them, and may be short.
+                let last = u128::from(p.deals) - u128::from(n - 1) * c;
+                deals -= c - last;
+            }
+            games += deals * u128::from(p.games_per_deal);
+        }
+        u64::try_from(games).unwrap_or(u64::MAX)
+    }
+}
+
+/// Some of a plan's units, in plan order, computed on demand: those with index
+/// `start + n * step` ([`Plan::every`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Units<'a> {
+    plan: &'a Plan,
+    start: u64,
+    step: u64,
+    len: u64,
+}
+
+impl<'a> Units<'a> {
+    /// Number of units.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The `n`-th of them.
+    pub fn get(&self, n: u64) -> Option<Unit> {
+        (n < self.len).then(|| {
+            self.plan
+                .unit(self.start + n * self.step)
+                .expect("within the plan")
+        })
+    }
+
+    /// Those after the first `n`.
+    pub fn skip(&self, n: u64) -> Units<'a> {
+        let n = n.min(self.len);
+        Units {
+            plan: self.plan,
+            start: self.start + n * self.step,
+            step: self.step,
+            len: self.len - n,
+        }
     }
 }
 
@@ -227,6 +390,8 @@ pub struct UnitResult {
     pub tally: Tally,
     /// The unit's games in game order; empty unless rows were asked for its part.
     pub rows: Vec<GameRow>,
+    /// The unit's forfeited games, in game order (runs with `recover`).
+    pub forfeits: Vec<ForfeitNote>,
 }
 
 /// What a consumer of unit results wants next.
@@ -265,12 +430,8 @@ pub fn execute_until(
     progress: &AtomicU64,
     interrupt: Option<&AtomicBool>,
 ) -> Result<(), RunError> {
-    let interrupted = || interrupt.is_some_and(|i| i.load(Ordering::Relaxed));
     for spec in parts {
         spec.validate()?;
-    }
-    if exec.threads > MAX_THREADS {
-        return Err(RunError::Threads(exec.threads));
     }
     if let Some(u) = units.iter().find(|u| {
         u.part >= parts.len()
@@ -278,6 +439,63 @@ pub fn execute_until(
             || !parts[u.part].contains_deals(u.first_deal, u.deals)
     }) {
         return Err(RunError::Plan(*u));
+    }
+    execute_at(
+        parts,
+        units.len() as u64,
+        &|i| units[i as usize],
+        exec,
+        rows_for,
+        on_unit,
+        progress,
+        interrupt,
+    )
+}
+
+/// [`execute_until`] over units of a [`Plan`] computed as they are needed ([`Plan::every`]):
+/// any number of units in constant memory.
+pub fn execute_units(
+    parts: &[RunSpec],
+    units: Units<'_>,
+    exec: Exec,
+    rows_for: &(dyn Fn(usize) -> bool + Sync),
+    on_unit: &mut dyn FnMut(UnitResult) -> Result<Flow, RunError>,
+    progress: &AtomicU64,
+    interrupt: Option<&AtomicBool>,
+) -> Result<(), RunError> {
+    for spec in parts {
+        spec.validate()?;
+    }
+    if units.plan.parts.len() != parts.len() {
+        return Err(RunError::Plan(units.get(0).unwrap_or_default()));
+    }
+    execute_at(
+        parts,
+        units.len(),
+        &|i| units.get(i).expect("within the list"),
+        exec,
+        rows_for,
+        on_unit,
+        progress,
+        interrupt,
+    )
+}
+
+/// The executor: plays units `at(0)`, ..., `at(count - 1)`.
+#[allow(clippy::too_many_arguments)]
+fn execute_at(
+    parts: &[RunSpec],
+    count: u64,
+    at: &(dyn Fn(u64) -> Unit + Sync),
+    exec: Exec,
+    rows_for: &(dyn Fn(usize) -> bool + Sync),
+    on_unit: &mut dyn FnMut(UnitResult) -> Result<Flow, RunError>,
+    progress: &AtomicU64,
+    interrupt: Option<&AtomicBool>,
+) -> Result<(), RunError> {
+    let interrupted = || interrupt.is_some_and(|i| i.load(Ordering::Relaxed));
+    if exec.threads > MAX_THREADS {
+        return Err(RunError::Threads(exec.threads));
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(exec.threads)
@@ -288,7 +506,6 @@ pub fn execute_until(
             message: e.to_string(),
         })?;
     let workers = pool.current_num_threads();
-    let count = units.len() as u64;
     // Units a worker may run ahead of the oldest one not yet delivered (bounds memory).
     let ahead = 4 * workers as u64;
 
@@ -330,7 +547,7 @@ pub fn execute_until(
                     if stop.load(Ordering::Relaxed) {
                         break;
                     }
-                    let unit = units[i as usize];
+                    let unit = at(i);
                     let spec = &parts[unit.part];
                     match worker.play(
                         spec,
@@ -340,12 +557,13 @@ pub fn execute_until(
                         interrupt,
                         exec.recover,
                     ) {
-                        Ok((tally, rows)) => {
+                        Ok((tally, rows, forfeits)) => {
                             let result = UnitResult {
                                 index: i as usize,
                                 unit,
                                 tally,
                                 rows,
+                                forfeits,
                             };
                             if tx.send(result).is_err() {
                                 break;
@@ -363,14 +581,14 @@ pub fn execute_until(
             let result = match rx.recv_timeout(std::time::Duration::from_millis(50)) {
                 Ok(r) => r,
                 Err(mpsc::RecvTimeoutError::Timeout) => {
-                    if interrupted() {
+                    if interrupted() && (next_out as u64) < count {
                         halt(Some(RunError::Interrupted));
                         break 'receive;
                     }
                     continue;
                 }
                 Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    if interrupted() && next_out < units.len() {
+                    if interrupted() && (next_out as u64) < count {
                         halt(Some(RunError::Interrupted));
                     }
                     break 'receive;
@@ -418,7 +636,7 @@ impl Worker {
         progress: &AtomicU64,
         interrupt: Option<&AtomicBool>,
         recover: bool,
-    ) -> Result<(Tally, Vec<GameRow>), RunError> {
+    ) -> Result<(Tally, Vec<GameRow>, Vec<ForfeitNote>), RunError> {
         if self.bots.is_empty() || self.lineup != spec.lineup {
             self.lineup = spec.lineup.clone();
             self.bots = spec.lineup.iter().map(BotSpec::build).collect();
@@ -427,10 +645,12 @@ impl Worker {
         let per_deal = spec.games_per_deal();
         let mut tally = Tally::new(spec.players(), per_deal);
         let mut rows = Vec::new();
+        let mut forfeits = Vec::new();
         if want_rows {
             rows.reserve((unit.deals * per_deal) as usize);
         }
         let mut games = [empty_played(); 4];
+        let mut causes = [None; 4];
         for deal in unit.first_deal..unit.first_deal + unit.deals {
             // A unit in flight is dropped at an interrupt: it is played again on resume.
             if interrupt.is_some_and(|i| i.load(Ordering::Relaxed)) {
@@ -438,8 +658,36 @@ impl Worker {
             }
             for r in 0..per_deal {
                 let game = spec.game_index(deal, r);
-                games[r as usize] =
-                    spec.play_from(&start, game, &mut self.bots, &mut (), recover)?;
+                let (played, forfeit) =
+                    match spec.play_noting(&start, game, &mut self.bots, &mut (), recover) {
+                        Ok(p) => p,
+                        // The unit is dropped at an interrupt: a bot that failed meanwhile (a
+                        // program killed by the stop) does not fail the job.
+                        Err(_) if interrupt.is_some_and(|i| i.load(Ordering::Relaxed)) => {
+                            return Err(RunError::Interrupted);
+                        }
+                        Err(e) => return Err(e),
+                    };
+                games[r as usize] = played;
+                causes[r as usize] = forfeit.as_ref().map(|f| f.fault.kind);
+                if let Some(f) = forfeit {
+                    let line = f
+                        .fault
+                        .line
+                        .as_ref()
+                        .map(|l| format!("; offending line: {l:?}"))
+                        .unwrap_or_default();
+                    forfeits.push(ForfeitNote {
+                        game,
+                        seat: f.seat.index(),
+                        bot: usize::from(played.bot_at_seat[f.seat.index()]),
+                        cause: f.fault.kind,
+                        message: crate::excerpt::clip_lines(
+                            &format!("{}{line}", f.fault.what),
+                            300,
+                        ),
+                    });
+                }
                 progress.fetch_add(1, Ordering::Relaxed);
             }
             let n = per_deal as usize;
@@ -450,10 +698,11 @@ impl Worker {
                     deal,
                     rotation: r as u64,
                     played: *p,
+                    forfeit_cause: causes[r],
                 }));
             }
         }
-        Ok((tally, rows))
+        Ok((tally, rows, forfeits))
     }
 }
 
@@ -470,9 +719,9 @@ pub fn run(
     let plan = Plan::chunked(parts, exec.chunk_deals)?;
     let want_rows = sink.is_some();
     let mut total = Tally::new(spec.players(), spec.games_per_deal());
-    execute(
+    execute_units(
         parts,
-        &plan.units,
+        plan.every(0, 1),
         exec,
         &|_| want_rows,
         &mut |result| {
@@ -486,6 +735,7 @@ pub fn run(
             Ok(Flow::Continue)
         },
         progress,
+        None,
     )?;
     Ok(total)
 }

@@ -11,8 +11,8 @@
 //! `game = d * n + r` (without rotation `game = d`, `r = 0`).
 
 use crate::bots::Bot;
-use crate::bots::BotFault;
 use crate::bots::registry::BotSpec;
+use crate::bots::{BotFault, FaultKind};
 use crate::stats::{NO_BOT, Played};
 use aeroplane_core::Game;
 use aeroplane_core::GameRecord;
@@ -145,13 +145,31 @@ impl RunSpec {
         observer: &mut O,
         recover: bool,
     ) -> Result<Played, RunError> {
+        self.play_noting(start, game, bots, observer, recover)
+            .map(|(played, _)| played)
+    }
+
+    /// [`RunSpec::play_from`], also returning the fault of a forfeited game (its seat and
+    /// why).
+    pub(crate) fn play_noting<O: Observer + ?Sized>(
+        &self,
+        start: &Game,
+        game: u64,
+        bots: &mut [Box<dyn Bot>],
+        observer: &mut O,
+        recover: bool,
+    ) -> Result<(Played, Option<Forfeit>), RunError> {
         let (deal, rotation) = self.locate(game);
         let mut dice = SeededDice::new(self.seed, deal);
-        let record = self.play_dice_with(start, game, bots, &mut dice, observer, recover)?;
-        Ok(Played {
-            record,
-            bot_at_seat: self.bot_at_seat(rotation),
-        })
+        let (record, forfeit) =
+            self.play_dice_with(start, game, bots, &mut dice, observer, recover)?;
+        Ok((
+            Played {
+                record,
+                bot_at_seat: self.bot_at_seat(rotation),
+            },
+            forfeit,
+        ))
     }
 
     /// Plays `game` of the run (its seating and bot seeds) with the given dice: the seeded ones
@@ -165,6 +183,7 @@ impl RunSpec {
         observer: &mut O,
     ) -> Result<GameRecord, RunError> {
         self.play_dice_with(start, game, bots, dice, observer, false)
+            .map(|(record, _)| record)
     }
 
     fn play_dice_with<D: Dice + ?Sized, O: Observer + ?Sized>(
@@ -175,7 +194,7 @@ impl RunSpec {
         dice: &mut D,
         observer: &mut O,
         recover: bool,
-    ) -> Result<GameRecord, RunError> {
+    ) -> Result<(GameRecord, Option<Forfeit>), RunError> {
         let (_, rotation) = self.locate(game);
         let turn = (rotation as usize) % bots.len().max(1);
         // bots[k] now plays the k-th seat: lineup entry (k + r) mod n.
@@ -194,31 +213,43 @@ impl RunSpec {
         dice: &mut D,
         observer: &mut O,
         recover: bool,
-    ) -> Result<GameRecord, RunError> {
+    ) -> Result<(GameRecord, Option<Forfeit>), RunError> {
         let (deal, rotation) = self.locate(game);
-        let fail = |fault: Box<BotFault>, seat: Option<Seat>| RunError::Bot {
-            fault,
-            game,
-            seed: self.seed,
-            deal,
-            rotation,
-            seat: seat.map(Seat::index),
+        // A fault that is not a forfeit: the job stops (or, for a bot the harness killed as the
+        // job stops, is interrupted).
+        let fail = |fault: Box<BotFault>, seat: Option<Seat>| match fault.kind {
+            FaultKind::Stopped => RunError::Interrupted,
+            _ => RunError::Bot {
+                fault,
+                game,
+                seed: self.seed,
+                deal,
+                rotation,
+                seat: seat.map(Seat::index),
+            },
         };
-        let mut forfeit = None;
+        let mut forfeit: Option<Forfeit> = None;
         for (bot, &seat) in bots.iter_mut().zip(start.seats()) {
             if let Err(f) = bot.try_new_game(start, seat, bot_stream(self.seed, deal, seat), game) {
-                if !recover {
+                if !recover || !f.kind.forfeits() {
                     return Err(fail(f, Some(seat)));
                 }
-                forfeit.get_or_insert(seat);
+                forfeit.get_or_insert(Forfeit { seat, fault: f });
             }
         }
-        let record = match forfeit {
-            Some(seat) => forfeited(start, seat, GameRecord::new(self.players())),
+        let record = match &forfeit {
+            Some(f) => forfeited(start, f.seat, GameRecord::new(self.players())),
             None => match try_play_game(*start, bots, dice, observer) {
                 Ok(record) => record,
                 Err(PlayError::OutOfDice(e)) => return Err(RunError::OutOfDice(e)),
-                Err(PlayError::Bot(b)) if recover => forfeited(&b.game, b.seat, b.record),
+                Err(PlayError::Bot(b)) if recover && b.fault.kind.forfeits() => {
+                    let record = forfeited(&b.game, b.seat, b.record);
+                    forfeit = Some(Forfeit {
+                        seat: b.seat,
+                        fault: b.fault,
+                    });
+                    record
+                }
                 Err(PlayError::Bot(b)) => return Err(fail(b.fault, Some(b.seat))),
             },
         };
@@ -226,13 +257,20 @@ impl RunSpec {
             // A bot that fails here has played its game out; with `recover` its program is
             // restarted for the next one.
             if let Err(f) = bot.game_over(&record)
-                && !recover
+                && (!recover || f.kind == FaultKind::Stopped)
             {
                 return Err(fail(f, Some(seat)));
             }
         }
-        Ok(record)
+        Ok((record, forfeit))
     }
+}
+
+/// Why a game was forfeited: the seat whose bot failed, and its fault.
+#[derive(Debug)]
+pub(crate) struct Forfeit {
+    pub seat: Seat,
+    pub fault: Box<BotFault>,
 }
 
 /// The record of a game that `seat` forfeits at position `game`: the counters so far, ranks

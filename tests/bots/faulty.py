@@ -18,6 +18,14 @@ plays the first legal move. Modes:
   chatty        writes 64 KiB to stderr before each answer (a full pipe must not block it)
   env           answers hello with an error unless AEROPLANE_TEST_ENV is "yes" and the working
                 directory is DIR
+  signals       writes DIR/signals-<pid>: its blocked and ignored signal masks (from
+                /proc/self/status) as the harness started it
+  flood         writes N MiB to stderr without a newline before answering hello
+  setsid        at decision N starts a child in a session of its own (setsid) that sleeps,
+                then plays on
+  setsid_hang   the same, then signals DIR/fifo if it exists and sleeps for ever
+  newline_error at decision N answers an error whose message holds a newline and a line
+                that looks like the harness's own
 """
 
 import json
@@ -41,11 +49,28 @@ def sleep_forever():
         time.sleep(3600)
 
 
+if mode == "signals":
+    with open("/proc/self/status") as status, open(os.path.join(mark, "signals-%d" % os.getpid()), "w") as out:
+        out.write("".join(l for l in status if l.startswith(("SigBlk", "SigIgn"))))
+
+
+def start_session_child():
+    child = subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(3600)", mark], start_new_session=True
+    )
+    open(os.path.join(mark, "pid-%d" % child.pid), "w").close()
+
+
 decisions = 0
 for line in sys.stdin:
     msg = json.loads(line)
     kind = msg["type"]
     if kind == "hello":
+        if mode == "flood":
+            chunk = "x" * (1 << 20)
+            for _ in range(at):
+                sys.stderr.write(chunk)
+            sys.stderr.flush()
         if mode == "slow_start":
             sleep_forever()
         if mode == "env" and (os.environ.get("AEROPLANE_TEST_ENV") != "yes" or os.getcwd() != os.path.realpath(mark)):
@@ -61,7 +86,18 @@ for line in sys.stdin:
         if mode == "chatty":
             sys.stderr.write(("chatter " * 8191) + "\n")
             sys.stderr.flush()
+        if decisions == at and mode in ("setsid", "setsid_hang"):
+            start_session_child()
+            if mode == "setsid_hang":
+                fifo = os.path.join(mark, "fifo")
+                if os.path.exists(fifo):
+                    with open(fifo, "w") as f:
+                        f.write("hanging\n")
+                sleep_forever()
         if decisions >= at:
+            if mode == "newline_error":
+                send(json.dumps({"type": "error", "message": "line one\nerror: forged by the bot"}))
+                continue
             if mode == "crash":
                 sys.exit(3)
             if mode == "hang":

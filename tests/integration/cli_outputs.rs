@@ -64,22 +64,34 @@ fn a_folder_with_results_is_refused_unless_forced_and_force_leaves_no_stale_file
 
 #[test]
 fn a_second_writer_is_refused_while_the_lock_is_held() {
+    use std::os::fd::AsRawFd;
     let tmp = TempDir::new().unwrap();
-    // This test process is alive: its pid in the lock file means "in use".
+    // This test process holds the folder's lock, as a running job would.
+    let lock = fs::File::create(tmp.path().join(".aeroplane.lock")).unwrap();
     fs::write(
         tmp.path().join(".aeroplane.lock"),
-        format!("{}\n", std::process::id()),
+        "pid 12345 on host elsewhere\n",
     )
     .unwrap();
+    // SAFETY: flock on a descriptor this test owns.
+    assert_eq!(unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX) }, 0);
     aeroplane()
         .args(["run", "--games", "10", "-q", "--out"])
         .arg(tmp.path())
         .assert()
         .failure()
         .stderr(predicate::str::contains(
-            "in use by another aeroplane process",
+            "in use by another aeroplane process (pid 12345 on host elsewhere",
         ));
     assert!(!tmp.path().join("run.json").exists());
+    // A lock file nobody holds (its process ended, however) is taken.
+    drop(lock);
+    aeroplane()
+        .args(["run", "--games", "10", "-q", "--out"])
+        .arg(tmp.path())
+        .assert()
+        .success();
+    assert!(!tmp.path().join(".aeroplane.lock").exists());
 }
 
 #[test]

@@ -12,6 +12,7 @@ mod common;
 mod reference;
 
 mod bots;
+mod cli_crash;
 mod cli_hostile;
 mod cli_interim;
 mod cli_league;
@@ -29,6 +30,7 @@ mod cli_run;
 mod cli_sprt;
 mod cli_stats;
 mod cli_sweep;
+mod crash_points;
 mod docs;
 mod fuzz_loaders;
 mod golden;

@@ -17,6 +17,9 @@
 //! it: the runner builds one bot per worker thread and lineup entry, so one process per worker
 //! and lineup entry. The process runs in its own process group, killed with the group when the
 //! bot is dropped (end of run, fault, panic) and on SIGINT/SIGTERM/SIGHUP (see [`process`]).
+//! It is also killed when the thread that started it ends (`PR_SET_PDEATHSIG`, so that a
+//! `kill -9` of the harness takes it along): use a bot on the thread that started it, or on
+//! one that outlives it (the runner's workers do).
 //! A bot that fails (does not start, crashes, hangs, prints garbage or an illegal move) gives a
 //! [`BotFault`] naming it, its command and the offending line, and its process is killed; the
 //! next game starts a fresh one.
@@ -33,7 +36,7 @@ use serde::{Deserialize, Serialize};
 use self::process::{Launch, PipeError, Process};
 use self::protocol::{FromBot, MoveJson, PROTOCOL_VERSION, RecordJson, State, ToBot};
 use super::params::{ParamValue, Params};
-use super::{Bot, BotFault};
+use super::{Bot, BotFault, FaultKind};
 use aeroplane_core::Game;
 use aeroplane_core::GameRecord;
 use aeroplane_core::Move;
@@ -218,30 +221,38 @@ impl ExternalBot {
             .map(|(n, a)| (n.as_str(), a.as_str()))
     }
 
-    fn fault(&self, what: impl Into<String>, line: Option<&str>) -> Box<BotFault> {
-        let mut what = what.into();
-        if let Some(p) = &self.proc {
-            match &p.log {
-                Some(log) => what.push_str(&format!(" (its stderr: {})", log.display())),
-                None => {
-                    let tail = p.stderr_tail();
-                    if !tail.is_empty() {
-                        what.push_str(&format!("; its last stderr lines: {}", tail.join(" | ")));
-                    }
-                }
+    fn fault(&self, kind: FaultKind, what: impl Into<String>, line: Option<&str>) -> Box<BotFault> {
+        let stderr = self.proc.as_ref().and_then(|p| match &p.log {
+            Some(log) => Some(format!("its stderr: {}", crate::excerpt::path(log))),
+            None => {
+                let tail = p.stderr_tail();
+                (!tail.is_empty()).then(|| format!("its last stderr lines: {}", tail.join(" | ")))
             }
-        }
+        });
+        // A program the harness killed because the job is stopping did not fail.
+        let kind = if process::stopping() {
+            FaultKind::Stopped
+        } else {
+            kind
+        };
         Box::new(BotFault {
             bot: self.name.clone(),
-            command: Some(self.spec.command_line()),
-            what,
-            line: line.map(str::to_string),
+            command: Some(crate::excerpt::clip_lines(&self.spec.command_line(), 1000)),
+            what: what.into(),
+            line: line.map(|l| crate::excerpt::clip_lines(l, 1000)),
+            kind,
+            stderr,
         })
     }
 
     /// A fault that ends the process: describes it and kills the process group.
-    fn fail(&mut self, what: impl Into<String>, line: Option<&str>) -> Box<BotFault> {
-        let f = self.fault(what, line);
+    fn fail(
+        &mut self,
+        kind: FaultKind,
+        what: impl Into<String>,
+        line: Option<&str>,
+    ) -> Box<BotFault> {
+        let f = self.fault(kind, what, line);
         self.proc = None;
         self.table = None;
         f
@@ -251,6 +262,7 @@ impl ExternalBot {
     fn pipe_fault(&mut self, e: PipeError, waiting_for: &str, timeout_ms: u64) -> Box<BotFault> {
         match e {
             PipeError::Timeout => self.fail(
+                FaultKind::Timeout,
                 format!("timed out after {timeout_ms} ms waiting for {waiting_for}"),
                 None,
             ),
@@ -260,19 +272,23 @@ impl ExternalBot {
                     None => "the program closed its stdout".to_string(),
                 };
                 self.fail(
+                    FaultKind::Crash,
                     format!("{how} while the harness waited for {waiting_for}"),
                     None,
                 )
             }
             PipeError::Garbage(line) => self.fail(
+                FaultKind::Garbage,
                 format!(
                     "printed a line that is not a protocol message (waiting for {waiting_for})"
                 ),
                 Some(&line),
             ),
-            PipeError::Io(e) => {
-                self.fail(format!("pipe error waiting for {waiting_for}: {e}"), None)
-            }
+            PipeError::Io(e) => self.fail(
+                FaultKind::Pipe,
+                format!("pipe error waiting for {waiting_for}: {e}"),
+                None,
+            ),
         }
     }
 
@@ -295,6 +311,7 @@ impl ExternalBot {
                 };
                 Err(match e {
                     PipeError::Timeout => self.fail(
+                        FaultKind::Timeout,
                         format!(
                             "does not read its stdin: `{kind}` not taken within {timeout_ms} ms"
                         ),
@@ -323,7 +340,11 @@ impl ExternalBot {
             Ok(FromBot::Error { message }) => {
                 let line = line();
                 Err(self.fail(
-                    format!("the bot reported an error: {message}"),
+                    FaultKind::BotError,
+                    format!(
+                        "the bot reported an error: {}",
+                        crate::excerpt::clip_lines(&message.replace('\n', "\\n"), 300)
+                    ),
                     line.as_deref(),
                 ))
             }
@@ -331,8 +352,10 @@ impl ExternalBot {
             Err(e) => {
                 let line = line();
                 Err(self.fail(
+                    FaultKind::Garbage,
                     format!(
-                        "printed a line that is not a protocol message ({e}) while the harness waited for {waiting_for}"
+                        "printed a line that is not a protocol message ({}) while the harness waited for {waiting_for}",
+                        crate::excerpt::clip_message(e)
                     ),
                     line.as_deref(),
                 ))
@@ -340,13 +363,27 @@ impl ExternalBot {
         }
     }
 
-    /// Starts the program and shakes hands.
+    /// Starts the program and shakes hands: any failure before the handshake is done is a
+    /// failure to start ([`FaultKind::Start`], or [`FaultKind::Version`]), never a forfeit.
     fn start(&mut self, table: Table, seat: Seat) -> Result<(), Box<BotFault>> {
+        self.start_inner(table, seat).map_err(|mut f| {
+            if !matches!(f.kind, FaultKind::Version | FaultKind::Stopped) {
+                f.kind = FaultKind::Start;
+            }
+            f
+        })
+    }
+
+    fn start_inner(&mut self, table: Table, seat: Seat) -> Result<(), Box<BotFault>> {
         let log = match &self.spec.log_dir {
             Some(dir) => {
                 if let Err(e) = std::fs::create_dir_all(dir) {
                     return Err(self.fault(
-                        format!("cannot create the log directory {}: {e}", dir.display()),
+                        FaultKind::Start,
+                        format!(
+                            "cannot create the log directory {}: {e}",
+                            crate::excerpt::path(dir)
+                        ),
                         None,
                     ));
                 }
@@ -365,9 +402,13 @@ impl ExternalBot {
                 .spec
                 .cwd
                 .as_ref()
-                .map(|c| format!(" in {}", c.display()))
+                .map(|c| format!(" in {}", crate::excerpt::path(c)))
                 .unwrap_or_default();
-            self.fault(format!("the program failed to start{cwd}: {e}"), None)
+            self.fault(
+                FaultKind::Start,
+                format!("the program failed to start{cwd}: {e}"),
+                None,
+            )
         })?;
         self.proc = Some(proc);
         let startup = self.spec.startup_timeout_ms;
@@ -395,6 +436,7 @@ impl ExternalBot {
             } => {
                 if protocol != PROTOCOL_VERSION {
                     return Err(self.fail(
+                        FaultKind::Version,
                         format!(
                             "the bot speaks protocol version {protocol}; this harness speaks version {PROTOCOL_VERSION}"
                         ),
@@ -405,7 +447,11 @@ impl ExternalBot {
             }
             other => {
                 return Err(self.fail(
-                    format!("answered `hello` with {other:?} instead of `ready`"),
+                    FaultKind::Start,
+                    format!(
+                        "answered `hello` with {} instead of `ready`",
+                        crate::excerpt::excerpt(&format!("{other:?}"))
+                    ),
                     None,
                 ));
             }
@@ -418,7 +464,7 @@ impl ExternalBot {
     /// Sends `ping` and waits for the matching `pong` within the decision timeout.
     pub fn ping(&mut self) -> Result<(), Box<BotFault>> {
         if self.proc.is_none() {
-            return Err(self.fault("the program is not running", None));
+            return Err(self.fault(FaultKind::Crash, "the program is not running", None));
         }
         self.ping_within(self.spec.timeout_ms)
     }
@@ -429,7 +475,14 @@ impl ExternalBot {
         self.send(&ToBot::Ping { id }, t)?;
         match self.receive("`pong`", t)? {
             FromBot::Pong { id: got } if got == id => Ok(()),
-            other => Err(self.fail(format!("answered `ping` {id} with {other:?}"), None)),
+            other => Err(self.fail(
+                FaultKind::Garbage,
+                format!(
+                    "answered `ping` {id} with {}",
+                    crate::excerpt::excerpt(&format!("{other:?}"))
+                ),
+                None,
+            )),
         }
     }
 }
@@ -502,7 +555,11 @@ impl Bot for ExternalBot {
             self.try_new_game(game, seat, seed, index)?;
         }
         if self.proc.is_none() {
-            return Err(self.fault("the program is not running (no game was started)", None));
+            return Err(self.fault(
+                FaultKind::Crash,
+                "the program is not running (no game was started)",
+                None,
+            ));
         }
         let t = self.spec.timeout_ms;
         let msg = ToBot::Choose {
@@ -520,20 +577,26 @@ impl Bot for ExternalBot {
                 let legal: Vec<String> = moves.iter().map(Move::notation).collect();
                 let what = if protocol::looks_like_move_id(&id) {
                     format!(
-                        "chose `{id}`, which is not a legal move here (legal: {})",
+                        "chose `{}`, which is not a legal move here (legal: {})",
+                        crate::excerpt::excerpt(&id),
                         legal.join(", ")
                     )
                 } else {
                     format!(
-                        "chose the unknown move id `{id}` (legal: {})",
+                        "chose the unknown move id `{}` (legal: {})",
+                        crate::excerpt::excerpt(&id),
                         legal.join(", ")
                     )
                 };
                 let line = std::mem::take(&mut self.last_line);
-                Err(self.fail(what, Some(&line)))
+                Err(self.fail(FaultKind::IllegalMove, what, Some(&line)))
             }
             other => Err(self.fail(
-                format!("answered `choose` with {other:?} instead of `move`"),
+                FaultKind::IllegalMove,
+                format!(
+                    "answered `choose` with {} instead of `move`",
+                    crate::excerpt::excerpt(&format!("{other:?}"))
+                ),
                 None,
             )),
         }

@@ -1,20 +1,33 @@
 //! A bot program as a child process: its own process group, lines in and out with deadlines,
-//! stderr to a log file or a drain thread, and the whole group killed when it goes.
+//! stderr drained on a thread (into a log file of bounded size, and its last lines kept), and
+//! the whole group killed when it goes.
+//!
+//! **A clean start.** Between fork and exec the child's signal mask is emptied and every
+//! signal's disposition reset to the default, so a bot starts as from a shell whatever the
+//! harness blocks or handles (a bot's own `terminate()` of its helpers works), and it is killed
+//! if the thread that started it ends (`PR_SET_PDEATHSIG`), which includes a `kill -9` of the
+//! harness.
 //!
 //! **No orphans.** Every group is registered in a fixed table of atomics; on the first spawn a
 //! handler for SIGINT, SIGTERM and SIGHUP is installed (only where the signal has its default
 //! action) that kills every registered group and then lets the signal end the harness as it
-//! would have. Dropping a [`Process`] (at the end of a run, after a fault, while a panic
-//! unwinds) kills its group and reaps the child.
+//! would have; [`stop_all`] does the same from a program's own handler (the CLI's second
+//! Ctrl-C) and marks the job as stopping, so the faults that follow are
+//! [`FaultKind::Stopped`](crate::bots::FaultKind), not forfeits. Dropping a [`Process`] (at
+//! the end of a run, after a fault, while a panic unwinds) kills its group and reaps the
+//! child. A descendant that left the group (`setsid`) is caught when the harness has called
+//! [`adopt_orphans`]: orphans are then re-parented to the harness, which kills and reaps those
+//! of bots that ended (each bot's processes carry its id in the environment variable
+//! `AEROPLANE_BOT_ID`), and every one when no bot is left.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::fs::File;
-use std::io::{self, BufRead, BufReader};
+use std::io;
 use std::os::fd::AsRawFd;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Once};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -60,49 +73,84 @@ pub struct Process {
     stdin: Option<ChildStdin>,
     stdout: LineReader,
     slot: Option<usize>,
+    /// This process's number among the bots this harness started (its `AEROPLANE_BOT_ID`).
+    serial: u64,
     stderr: Option<(JoinHandle<()>, StderrTail)>,
     /// Where its stderr goes, if to a file.
     pub log: Option<PathBuf>,
 }
 
 impl Process {
-    /// Starts the program in a new process group, with piped stdin and stdout.
+    /// Starts the program in a new process group, with piped stdin, stdout and stderr.
     pub fn spawn(launch: &Launch<'_>) -> io::Result<Process> {
         let (program, args) = launch
             .command
             .split_first()
             .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "empty command"))?;
+        static SERIAL: AtomicU64 = AtomicU64::new(1);
+        let serial = SERIAL.fetch_add(1, Ordering::Relaxed);
         let mut cmd = Command::new(program);
         cmd.args(args)
             .envs(launch.env)
+            .env(BOT_ID_VAR, bot_id(serial))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
             .process_group(0);
         if let Some(dir) = launch.cwd {
             cmd.current_dir(dir);
         }
-        match &launch.log {
-            Some(path) => {
-                cmd.stderr(File::create(path)?);
-            }
-            None => {
-                cmd.stderr(Stdio::piped());
-            }
+        let parent = std::process::id() as libc::pid_t;
+        // SAFETY: between fork and exec the closure makes only async-signal-safe calls
+        // (sigprocmask, signal, prctl, getppid, _exit) and allocates nothing.
+        unsafe {
+            cmd.pre_exec(move || {
+                reset_signals();
+                #[cfg(target_os = "linux")]
+                libc::prctl(
+                    libc::PR_SET_PDEATHSIG,
+                    libc::SIGKILL as libc::c_ulong,
+                    0,
+                    0,
+                    0,
+                );
+                if libc::getppid() != parent {
+                    // The harness ended before the line above: do not outlive it.
+                    libc::_exit(1);
+                }
+                Ok(())
+            });
         }
+        let log = match &launch.log {
+            Some(path) => open_log(path)?,
+            None => None,
+        };
         install_signal_handler();
-        // No Ctrl-C between the spawn and the registration (the child's mask is reset by
-        // `spawn`).
-        let _blocked = BlockSignals::new();
-        let mut child = cmd.spawn()?;
+        // No Ctrl-C between the spawn and the registration, and no sweep of orphans that
+        // would take the new child for one.
+        let live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
+        let blocked = BlockSignals::new();
+        let spawned = cmd.spawn();
+        let mut child = match spawned {
+            Ok(c) => c,
+            Err(e) => {
+                drop(blocked);
+                drop(live);
+                return Err(e);
+            }
+        };
         let slot = register(child.id() as i32);
-        drop(_blocked);
+        drop(blocked);
+        let mut live = live;
+        live.push(serial);
+        drop(live);
         let stdin = child.stdin.take().expect("piped");
         set_nonblocking(stdin.as_raw_fd())?;
         let stdout = child.stdout.take().expect("piped");
         let stderr = child.stderr.take().map(|e| {
             let tail = Arc::new(Mutex::new(VecDeque::new()));
             let keep = Arc::clone(&tail);
-            let handle = std::thread::spawn(move || drain(e, &keep));
+            let handle = std::thread::spawn(move || drain(e, log, &keep));
             (handle, tail)
         });
         Ok(Process {
@@ -110,6 +158,7 @@ impl Process {
             stdin: Some(stdin),
             stdout: LineReader::new(stdout),
             slot,
+            serial,
             stderr,
             log: launch.log.clone(),
         })
@@ -148,7 +197,7 @@ impl Process {
         self.stdout.read_line(deadline)
     }
 
-    /// The last lines of the bot's stderr, when it is drained rather than logged.
+    /// The last lines of the bot's stderr.
     pub fn stderr_tail(&self) -> Vec<String> {
         match &self.stderr {
             Some((_, tail)) => tail
@@ -198,6 +247,10 @@ impl Drop for Process {
         if let Some(slot) = self.slot.take() {
             unregister(slot);
         }
+        LIVE.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|&s| s != self.serial);
+        reap_orphans();
         if let Some((handle, _)) = self.stderr.take() {
             // The group is dead, so the pipe is closed (unless something outside the group
             // inherited it): the drain thread ends on its own; do not wait for it.
@@ -206,23 +259,95 @@ impl Drop for Process {
     }
 }
 
-fn drain(stderr: std::process::ChildStderr, tail: &Mutex<VecDeque<String>>) {
-    let mut r = BufReader::new(stderr);
-    let mut line = Vec::new();
+/// The most bytes of one bot process's stderr written to its log file.
+pub const MAX_LOG_BYTES: u64 = 8 << 20;
+
+/// The most bytes of every bot's stderr logged by one harness process; past it, new
+/// processes get no log file (their last lines are still kept for messages).
+pub const MAX_LOGS_BYTES: u64 = 256 << 20;
+
+/// Bytes the logs of this harness process may still take.
+static LOG_BUDGET: AtomicU64 = AtomicU64::new(MAX_LOGS_BYTES);
+
+/// Opens a log file, unless the logs have used their budget.
+fn open_log(path: &Path) -> io::Result<Option<File>> {
+    if LOG_BUDGET.load(Ordering::Relaxed) == 0 {
+        return Ok(None);
+    }
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    crate::export::no_follow::create(path).map(Some)
+}
+
+/// Reads the bot's stderr until it closes: into the log (at most [`MAX_LOG_BYTES`] of it, and
+/// within the budget of all logs), keeping its last lines (each cut to 1,000 bytes). Reads in
+/// fixed pieces, so a stderr without newlines takes no more memory than one with them.
+fn drain(
+    mut stderr: std::process::ChildStderr,
+    mut log: Option<File>,
+    tail: &Mutex<VecDeque<String>>,
+) {
+    use std::io::{Read, Write};
+    const LINE: usize = 1000;
+    let mut buf = [0u8; 8192];
+    let mut line: Vec<u8> = Vec::with_capacity(LINE);
+    let mut logged = 0u64;
     loop {
-        line.clear();
-        match r.read_until(b'\n', &mut line) {
-            Ok(0) | Err(_) => return,
-            Ok(_) => {
-                if let Ok(mut t) = tail.lock() {
-                    if t.len() == STDERR_TAIL {
-                        t.pop_front();
-                    }
-                    line.truncate(1000);
-                    t.push_back(String::from_utf8_lossy(&line).trim_end().to_string());
-                }
+        let n = match stderr.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        };
+        if let Some(f) = log.as_mut() {
+            let room = MAX_LOG_BYTES.saturating_sub(logged);
+            let granted = take_budget(room.min(n as u64));
+            let ok = f.write_all(&buf[..granted as usize]).is_ok();
+            logged += granted;
+            if !ok || (granted as usize) < n {
+                let _ = writeln!(
+                    f,
+                    "\n[aeroplane: this log stops here: a log holds at most {} and the logs of a run {}; the rest of the bot's stderr was discarded]",
+                    crate::config::read::human_bytes(MAX_LOG_BYTES),
+                    crate::config::read::human_bytes(MAX_LOGS_BYTES)
+                );
+                log = None;
             }
         }
+        for &b in &buf[..n] {
+            if b == b'\n' {
+                push_tail(tail, &line);
+                line.clear();
+            } else if line.len() < LINE {
+                line.push(b);
+            }
+        }
+    }
+    if !line.is_empty() {
+        push_tail(tail, &line);
+    }
+}
+
+/// Takes up to `want` bytes from the budget of all logs; returns how many it got.
+fn take_budget(want: u64) -> u64 {
+    let mut left = LOG_BUDGET.load(Ordering::Relaxed);
+    loop {
+        let got = want.min(left);
+        match LOG_BUDGET.compare_exchange(left, left - got, Ordering::Relaxed, Ordering::Relaxed) {
+            Ok(_) => return got,
+            Err(now) => left = now,
+        }
+    }
+}
+
+fn push_tail(tail: &Mutex<VecDeque<String>>, line: &[u8]) {
+    if let Ok(mut t) = tail.lock() {
+        if t.len() == STDERR_TAIL {
+            t.pop_front();
+        }
+        let text = String::from_utf8_lossy(line);
+        t.push_back(crate::excerpt::clip_lines(text.trim_end(), 200));
     }
 }
 
@@ -249,18 +374,27 @@ fn set_nonblocking(fd: i32) -> io::Result<()> {
     Ok(())
 }
 
-/// Waits until `fd` is ready for `events` or `deadline` passes (`None`: no deadline).
+/// How often a wait on a bot checks whether the job is stopping ([`stop_all`]): a killed bot
+/// whose pipe a surviving descendant still holds never closes it.
+const STOP_CHECK: Duration = Duration::from_millis(100);
+
+/// Waits until `fd` is ready for `events` or `deadline` passes (`None`: no deadline); gives
+/// up as if the pipe were closed once the job is stopping.
 fn wait_fd(fd: i32, events: i16, deadline: impl Into<Option<Instant>>) -> Result<(), PipeError> {
     let deadline = deadline.into();
     loop {
+        if stopping() {
+            return Err(PipeError::Closed);
+        }
+        let slice = STOP_CHECK.as_millis() as i32;
         let timeout = match deadline {
-            None => -1,
+            None => slice,
             Some(d) => {
                 let left = d.saturating_duration_since(Instant::now());
                 if left.is_zero() {
                     return Err(PipeError::Timeout);
                 }
-                left.as_millis().clamp(1, i32::MAX as u128) as i32
+                (left.as_millis().clamp(1, i32::MAX as u128) as i32).min(slice)
             }
         };
         let mut p = libc::pollfd {
@@ -400,6 +534,152 @@ fn kill_group(pgid: i32) {
         // SAFETY: kill has no memory effects; a group that is gone gives ESRCH.
         unsafe {
             libc::kill(-pgid, libc::SIGKILL);
+        }
+    }
+}
+
+/// Set once the job is stopping: waits on bots give up, and a bot's failure from then on is
+/// [`FaultKind::Stopped`](crate::bots::FaultKind::Stopped).
+static STOPPING: AtomicBool = AtomicBool::new(false);
+
+/// Marks the job as stopping: every wait on a bot gives up within 100 ms (the game in flight
+/// is abandoned, its unit played again on resume), and the bots are then closed as usual
+/// (`quit`, a grace period, their group killed). Async-signal-safe (an atomic store): a
+/// program's signal handler may call it, as the CLI does on a first Ctrl-C.
+pub fn request_stop() {
+    STOPPING.store(true, Ordering::SeqCst);
+}
+
+/// [`request_stop`], and kills every bot process group now. Async-signal-safe (atomics and
+/// `kill`): the CLI calls it on a second Ctrl-C. The processes are reaped as their bots are
+/// dropped.
+pub fn stop_all() {
+    request_stop();
+    for g in &GROUPS {
+        kill_group(g.load(Ordering::SeqCst));
+    }
+}
+
+/// Whether [`request_stop`] (or [`stop_all`]) was called.
+pub fn stopping() -> bool {
+    STOPPING.load(Ordering::SeqCst)
+}
+
+/// The environment variable that marks every process of one bot (inherited by its children).
+pub const BOT_ID_VAR: &str = "AEROPLANE_BOT_ID";
+
+/// The value of [`BOT_ID_VAR`] for this harness's bot number `serial`.
+fn bot_id(serial: u64) -> String {
+    format!("{}.{serial}", std::process::id())
+}
+
+/// The bots (by serial) whose process runs; held while one is spawned, so an orphan sweep
+/// never takes a child just started for an orphan.
+static LIVE: Mutex<Vec<u64>> = Mutex::new(Vec::new());
+
+/// Whether this process adopts its bots' orphans ([`adopt_orphans`]).
+static ADOPTING: AtomicBool = AtomicBool::new(false);
+
+/// Makes this process the reaper of every orphan among its descendants (Linux
+/// `PR_SET_CHILD_SUBREAPER`), so a bot's child that left the bot's process group (`setsid`)
+/// and outlived it is re-parented here, then killed and reaped. Only for a program whose
+/// child processes are all bots (the `aeroplane` CLI): orphans of other children would be
+/// killed too. Returns whether the system allows it.
+pub fn adopt_orphans() -> bool {
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl with an integer argument.
+    let ok = unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1 as libc::c_ulong, 0, 0, 0) } == 0;
+    #[cfg(not(target_os = "linux"))]
+    let ok = false;
+    ADOPTING.store(ok, Ordering::SeqCst);
+    ok
+}
+
+/// Kills and reaps the orphans this process adopted ([`adopt_orphans`]) that belong to no
+/// running bot: those of bots that ended, and, when no bot runs, every one. Repeats until
+/// none is left (killing one re-parents its own children here).
+pub fn reap_orphans() {
+    if !ADOPTING.load(Ordering::SeqCst) {
+        return;
+    }
+    let live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
+    let me = std::process::id();
+    let leaders: Vec<i32> = GROUPS
+        .iter()
+        .map(|g| g.load(Ordering::SeqCst))
+        .filter(|&p| p > 0)
+        .collect();
+    for _ in 0..100 {
+        let orphans: Vec<i32> = children_of(me)
+            .into_iter()
+            .filter(|&pid| !leaders.contains(&pid))
+            .filter(|&pid| match bot_of(pid) {
+                Some((harness, serial)) if harness == me => !live.contains(&serial),
+                // Not marked (its environment cleared), or not readable: only when no bot runs.
+                _ => live.is_empty(),
+            })
+            .collect();
+        if orphans.is_empty() {
+            return;
+        }
+        for pid in orphans {
+            kill_group(pid);
+            // SAFETY: kills and reaps a child of this process.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+                libc::waitpid(pid, std::ptr::null_mut(), 0);
+            }
+        }
+    }
+}
+
+/// The processes whose parent is `pid`.
+fn children_of(pid: u32) -> Vec<i32> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|&p| {
+            std::fs::read_to_string(format!("/proc/{p}/stat"))
+                .ok()
+                .and_then(|stat| {
+                    // `pid (comm) state ppid ...`: the name may hold spaces and parentheses.
+                    let rest = &stat[stat.rfind(')')? + 1..];
+                    rest.split_whitespace().nth(1)?.parse::<u32>().ok()
+                })
+                == Some(pid)
+        })
+        .collect()
+}
+
+/// The harness pid and bot serial in a process's [`BOT_ID_VAR`], if it has one.
+fn bot_of(pid: i32) -> Option<(u32, u64)> {
+    let env = std::fs::read(format!("/proc/{pid}/environ")).ok()?;
+    let prefix = format!("{BOT_ID_VAR}=");
+    env.split(|&b| b == 0).find_map(|var| {
+        let value = std::str::from_utf8(var.strip_prefix(prefix.as_bytes())?).ok()?;
+        let (harness, serial) = value.split_once('.')?;
+        Some((harness.parse().ok()?, serial.parse().ok()?))
+    })
+}
+
+/// In a child between fork and exec: an empty signal mask and every signal's default action,
+/// so the program starts as from a shell. Async-signal-safe.
+fn reset_signals() {
+    // SAFETY: sigprocmask and signal with valid arguments; no allocation.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigprocmask(libc::SIG_SETMASK, &set, std::ptr::null_mut());
+        #[cfg(target_os = "linux")]
+        let last = libc::SIGRTMIN();
+        #[cfg(not(target_os = "linux"))]
+        let last = 32;
+        for sig in 1..last {
+            if sig != libc::SIGKILL && sig != libc::SIGSTOP {
+                libc::signal(sig, libc::SIG_DFL);
+            }
         }
     }
 }
