@@ -56,10 +56,25 @@ CHILD = textwrap.dedent(
                 say_ready()
                 return
 
+    release = threading.Event()
+
+    class Stuck:
+        # A Python bot whose first move waits until the caller has had its KeyboardInterrupt:
+        # a game in flight that cannot end within the grace period, whatever the machine's speed.
+        name = "stuck"
+        said = False
+
+        def choose(self, game):
+            if not Stuck.said:
+                Stuck.said = True
+                say_ready()
+                release.wait()
+            return game.legal_actions()[-1]
+
     if mode == "python-bot":
         bots = [Ready(), "random"]
     elif mode == "slow-games":
-        bots = [Ready(), "mcts:iterations=20000"]
+        bots = [Stuck(), "random"]
     else:
         bots = "greedy,random,random,random"
         threading.Thread(target=watch_checkpoint, daemon=True).start()
@@ -68,6 +83,7 @@ CHILD = textwrap.dedent(
         aeroplane.run(bots, games=50_000_000, out=out, chunk_size=64)
     except KeyboardInterrupt as e:
         running[0] = False
+        release.set()
         print("KeyboardInterrupt", counter[0] - before, json.dumps(getattr(e, "__notes__", [])), flush=True)
         sys.exit(3)
     print("finished", flush=True)
@@ -77,9 +93,9 @@ CHILD = textwrap.dedent(
 
 @pytest.mark.parametrize("mode", ["python-bot", "rust-bots", "slow-games"])
 def test_sigint_interrupts_a_long_run(tmp_path, mode):
-    """With slow games (a search bot taking a fifth of a second per move), KeyboardInterrupt
-    comes before the game in flight ends: the game finishes in the background, and the
-    interpreter waits for it at exit, so the folder is still marked `interrupted`."""
+    """With a game in flight that cannot end in the grace period (its bot waits for the
+    KeyboardInterrupt), KeyboardInterrupt comes first: the game finishes in the background, and
+    the interpreter waits for it at exit, so the folder is still marked `interrupted`."""
     out = tmp_path / "run"
     child = subprocess.Popen(
         [sys.executable, "-c", CHILD, str(out), mode],
