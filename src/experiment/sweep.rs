@@ -1151,9 +1151,21 @@ impl SweepReport {
                 ("turns", c.turns, format!("paired t{by_deal}, t 95% CI")),
             ] {
                 match s {
+                    // A rate as a percentage and its difference in percentage points, turns with
+                    // two decimals (compare.csv keeps six).
+                    Some(s) if metric == "seat0_win" => writeln!(
+                        w,
+                        "  {metric:<10} A {:>7.2}%  B {:>7.2}%  A-B {:>+7.2} points  95% CI [{:+.2}, {:+.2}]  {}  ({method})",
+                        100.0 * s.mean_a,
+                        100.0 * s.mean_b,
+                        100.0 * s.diff,
+                        100.0 * s.low,
+                        100.0 * s.high,
+                        p_equals(s.p_value)
+                    )?,
                     Some(s) => writeln!(
                         w,
-                        "  {metric:<10} A {:>10.6}  B {:>10.6}  A-B {:>10.6}  95% CI [{:.6}, {:.6}]  {}  ({method})",
+                        "  {metric:<10} A {:>8.2}  B {:>8.2}  A-B {:>+7.2}         95% CI [{:+.2}, {:+.2}]  {}  ({method})",
                         s.mean_a,
                         s.mean_b,
                         s.diff,

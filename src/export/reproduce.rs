@@ -152,6 +152,10 @@ impl Manifest {
                 args.push(self.unit_deals.to_string());
             }
         }
+        if self.report {
+            // run.json records that the job wrote its page.
+            args.push(w("--report"));
+        }
         Reproduction {
             args,
             rules_file,

@@ -178,6 +178,19 @@ impl Folder {
                 message: "not a folder: give the --out folder of a run, sweep or league".into(),
             });
         }
+        // A fifo or a device by a name the tool writes would hang a read or never end: the
+        // folder is refused at once, as resume and merge refuse it.
+        for name in crate::export::OWN_FILES {
+            if let Some(what) = crate::config::not_a_file(&path.join(name)) {
+                return Err(ReportError::Folder {
+                    dir: aeroplane_core::excerpt::path(path),
+                    message: format!(
+                        "{name} is {what}, not a file: a folder a job wrote holds only regular \
+                         files by that name"
+                    ),
+                });
+            }
+        }
         let mut f = Folder {
             path: path.to_path_buf(),
             manifest: None,
@@ -250,12 +263,6 @@ impl Folder {
         if !path.exists() {
             return None;
         }
-        if let Some(what) = crate::config::not_a_file(&path) {
-            self.problem(format!(
-                "summary.json is {what}, not a file: it is left out"
-            ));
-            return None;
-        }
         let len = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
         if len > MAX_SUMMARY_BYTES {
             self.problem(format!(
@@ -322,16 +329,8 @@ impl Folder {
     }
 
     fn open_table(&self, name: &str) -> Option<csv::Reader<std::fs::File>> {
-        let path = match self.file(name) {
-            Some(p) => p,
-            // Not a regular file (a folder, a device) by that name: said below.
-            None if self.path.join(name).exists() => self.path.join(name),
-            None => return None,
-        };
-        if let Some(what) = crate::config::not_a_file(&path) {
-            self.problem(format!("{name} is {what}, not a table: it is left out"));
-            return None;
-        }
+        // Never a fifo or a device: `open` refused those.
+        let path = self.file(name)?;
         let limit = limits(name).bytes;
         let len = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
         if len == 0 {

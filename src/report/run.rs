@@ -686,9 +686,10 @@ pub(crate) fn reproduce(page: &mut Page, f: &Folder) {
             page.pre_id(
                 "manifest-command",
                 &format!(
-                    "aeroplane {} --manifest {} --out DIR",
+                    "aeroplane {} --manifest {}{} --out DIR",
                     typed.command,
-                    crate::export::quote(&f.path.join("run.json").display().to_string())
+                    crate::export::quote(&f.path.join("run.json").display().to_string()),
+                    if typed.report { " --report" } else { "" }
                 ),
             );
         }

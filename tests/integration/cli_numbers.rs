@@ -145,6 +145,17 @@ fn sweep_comparisons_agree_with_their_test_and_never_collapse() {
         stdout.contains("McNemar with each deal as one pair"),
         "{stdout}"
     );
+    // Item 5: the printed means are a rate in percent and turns with two decimals, not six.
+    assert!(
+        stdout.contains("seat0_win  A   30.00%  B   30.00%  A-B   +0.00 points  95% CI [-27.75, +27.75]  p = 1.0000"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "turns      A   271.60  B   335.10  A-B  -63.50         95% CI [-117.08, -9.92]  p = 0.0252"
+        ),
+        "{stdout}"
+    );
     let (_, row) = sweep("30", "13");
     let (lo, hi, p) = (
         num(&row["diff_lo95"]),

@@ -197,6 +197,8 @@ fn a_sweep_keeps_its_sort_and_comparison() {
         true,
     );
     assert!(command.contains("--sort=-turns_mean"), "{command}");
+    // run.json records that the job wrote its page: so does the command.
+    assert!(command.contains(" --report --out DIR"), "{command}");
     assert!(command.contains("'launch_rolls=[6];[5,6]'"), "{command}");
     assert!(command.contains("--compare 1,2"), "{command}");
 }
