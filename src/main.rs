@@ -22,7 +22,8 @@ fn run() -> ExitCode {
             }
             // A message can quote input: never more than a screenful of it, nor an escape
             // sequence the terminal would obey.
-            let message = aeroplane::excerpt::clip_lines(&format!("{err:#}"), 1000);
+            let message =
+                aeroplane::excerpt::clip_lines(&cli::words::as_flags(&format!("{err:#}")), 1000);
             use std::io::Write as _;
             let _ = writeln!(std::io::stderr(), "error: {message}");
             ExitCode::from(2)

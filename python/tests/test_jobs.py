@@ -173,9 +173,14 @@ def test_bad_input(in_repo, tmp_path):
     with pytest.raises(ValueError, match="pool of at least 2"):
         aeroplane.league(["greedy"], games=10)
     aeroplane.run(games=10, out=tmp_path / "done")
-    with pytest.raises(ValueError, match="already holds"):
+    with pytest.raises(ValueError, match="already holds.*the setting `force`") as refused:
         aeroplane.run(games=10, out=tmp_path / "done")
+    # The library's messages name settings as Python knows them, never as command-line flags.
+    assert "--" not in str(refused.value)
     aeroplane.run(games=10, out=tmp_path / "done", force=True)
+    with pytest.raises(ValueError, match="the setting `bots` lists 1 bot") as small:
+        aeroplane.league(["greedy"], games=10)
+    assert "--" not in str(small.value)
 
 
 class Uncopyable:

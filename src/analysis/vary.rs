@@ -42,7 +42,7 @@
 //! let err = "overshoot=sideways".parse::<Axis>().unwrap_err();
 //! assert_eq!(
 //!     err.to_string(),
-//!     "invalid value `sideways` for option `overshoot` in --vary: allowed is one of illegal, bounce"
+//!     "invalid value `sideways` for option `overshoot` in the setting `vary`: allowed is one of illegal, bounce"
 //! );
 //! ```
 
@@ -51,22 +51,24 @@ use std::str::FromStr;
 pub use aeroplane_core::Setting;
 use aeroplane_core::{RuleOption, Rules, RulesError};
 
-/// Why a `--vary` could not be used.
+/// Why a value of the setting `vary` could not be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum VaryError {
     /// Not `option=values`.
     #[error(
-        "bad --vary `{0}`: expected option=value1,value2,... (for launch_rolls, sets separated by `;`, e.g. launch_rolls=[6];[5,6])"
+        "bad value `{0}` for the setting `vary`: expected option=value1,value2,... (for launch_rolls, sets separated by `;`, e.g. launch_rolls=[6];[5,6])"
     )]
     Syntax(String),
     /// Not an option of RULES.md.
     #[error(
-        "unknown rule option `{0}` in --vary: allowed options are {names}",
+        "unknown rule option `{0}` in the setting `vary`: allowed options are {names}",
         names = RuleOption::names()
     )]
     UnknownOption(String),
     /// A value the option does not allow.
-    #[error("invalid value `{value}` for option `{option}` in --vary: allowed is {allowed}")]
+    #[error(
+        "invalid value `{value}` for option `{option}` in the setting `vary`: allowed is {allowed}"
+    )]
     Invalid {
         /// The option.
         option: &'static str,
@@ -76,7 +78,7 @@ pub enum VaryError {
         allowed: String,
     },
     /// The same value listed twice for one option.
-    #[error("--vary lists `{0}` twice")]
+    #[error("the setting `vary` lists `{0}` twice")]
     DuplicateValue(String),
     /// A product of more than [`MAX_VARIANTS`] variants.
     #[error(
@@ -90,7 +92,7 @@ pub enum VaryError {
         sizes: String,
     },
     /// The same option varied twice.
-    #[error("option `{0}` is varied twice: give all its values in one --vary")]
+    #[error("option `{0}` is varied twice: give all its values in one entry of the setting `vary`")]
     DuplicateOption(&'static str),
 }
 

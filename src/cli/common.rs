@@ -328,7 +328,7 @@ pub fn note_shadowing(text: &str, bots_dir: &Path) {
         }
         seen.push(head);
         if let Some(note) = aeroplane::config::shadowing_note(head, bots_dir) {
-            say!("note: {note}");
+            say!("note: {}", super::words::as_flags(&note));
         }
     }
 }

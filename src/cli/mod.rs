@@ -22,6 +22,7 @@ mod resume;
 mod run;
 mod signals;
 mod sweep;
+pub mod words;
 
 use std::process::ExitCode;
 

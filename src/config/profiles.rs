@@ -112,7 +112,7 @@ pub fn shadowing_note(head: &str, bots_dir: &Path) -> Option<String> {
         .map(|p| p.kind)
         .unwrap_or_else(|_| "?".into());
     Some(format!(
-        "--bots-dir profile {} (kind {kind}) shadows the built-in {head} (kind {})",
+        "profile {} (kind {kind}) shadows the built-in {head} (kind {}); it is in the folder of the setting `bots_dir`",
         path.display(),
         builtin.kind
     ))

@@ -14,7 +14,7 @@ use crate::export::{
 };
 use crate::runner::{self, Flow, Plan, RunSpec, Unit, UnitResult, Units};
 
-use super::{Context, JobError};
+use super::{Context, InvalidJob, JobError};
 
 /// A job's state, built from unit records in plan order.
 pub(crate) trait Fold {
@@ -166,23 +166,27 @@ pub(crate) fn fold_kept<F: Fold>(
         }
         let line = stored.record;
         let unit = units.get(kept.units).ok_or_else(|| {
-            JobError::Invalid(format!(
-                "the checkpoint holds unit {} beyond the {} units of this job",
-                line.unit,
-                units.len()
-            ))
+            JobError::from(InvalidJob::ForeignCheckpoint {
+                what: format!(
+                    "holds unit {} beyond the {} units of this job",
+                    line.unit,
+                    units.len()
+                ),
+            })
         })?;
         if unit.index != line.unit {
-            return Err(JobError::Invalid(format!(
-                "the checkpoint holds unit {} where unit {} was next: it does not belong to this job",
-                line.unit, unit.index
-            )));
+            return Err(InvalidJob::ForeignCheckpoint {
+                what: format!(
+                    "holds unit {} where unit {} was next",
+                    line.unit, unit.index
+                ),
+            }
+            .into());
         }
         fold.check(&unit, &line.record).map_err(|what| {
-            JobError::Invalid(format!(
-                "the checkpoint's record of unit {}: {what}: it does not belong to this job",
-                unit.index
-            ))
+            JobError::from(InvalidJob::ForeignCheckpoint {
+                what: format!("record of unit {}: {what}", unit.index),
+            })
         })?;
         if let Some(r) = rows.as_deref_mut() {
             let whole = match line.rows() {

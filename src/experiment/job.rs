@@ -11,8 +11,8 @@ use crate::runner::RunSpec;
 use super::merge::{Stop, merge};
 use super::run::SummaryJson;
 use super::{
-    Context, JobDef, JobError, LeagueJob, LeagueReport, Outcome, RunJob, RunReport, SprtJob,
-    SprtReport, SweepJob, SweepReport,
+    Context, InvalidJob, JobDef, JobError, LeagueJob, LeagueReport, Outcome, RunJob, RunReport,
+    SprtJob, SprtReport, SweepJob, SweepReport,
 };
 
 /// A job of any kind.
@@ -71,7 +71,12 @@ impl Job {
     /// The job a manifest describes (to resume it, or merge its shards); the bots and rules
     /// are resolved and checked again.
     pub fn from_manifest(m: &Manifest, file: &str) -> Result<Job, JobError> {
-        let invalid = |what: String| JobError::Invalid(format!("{file}: {what}"));
+        let invalid = |what: String| {
+            JobError::from(InvalidJob::Manifest {
+                file: file.to_string(),
+                what,
+            })
+        };
         match m.command.as_str() {
             "run" => {
                 let spec = m.spec(file)?;

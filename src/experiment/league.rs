@@ -32,7 +32,7 @@ use aeroplane_core::Seat;
 
 use super::drive::Fold;
 use super::run::SummaryJson;
-use super::{Context, JobDef, JobError, Outcome, conduct, names};
+use super::{Context, InvalidJob, JobDef, JobError, Outcome, conduct, names};
 
 /// Columns of `league.csv`, one row per bot, best first.
 pub const LEAGUE_HEADER: [&str; 10] = [
@@ -234,35 +234,29 @@ impl LeagueJob {
     ) -> Result<LeagueJob, JobError> {
         let k = pool.len();
         if k < 2 {
-            return Err(JobError::Invalid(format!(
-                "--bots lists {k} bot(s): a league needs a pool of at least 2"
-            )));
+            return Err(InvalidJob::PoolTooSmall(k).into());
         }
         if k > MAX_POOL {
-            return Err(JobError::Invalid(format!(
-                "--bots lists {k} bots: a league takes at most {MAX_POOL} (its rating fit and \
-                 bootstrap grow faster than the square of the pool: 200 bots take seconds, 500 \
-                 minutes); split the pool, or league the leaders of each part"
-            )));
+            return Err(InvalidJob::PoolTooLarge {
+                found: k,
+                max: MAX_POOL,
+            }
+            .into());
         }
         let names = names(&pool);
         if let Some(i) = (1..k).find(|&i| names[..i].contains(&names[i])) {
-            return Err(JobError::Invalid(format!(
-                "--bots lists `{}` twice: list each bot once",
-                names[i]
-            )));
+            return Err(InvalidJob::PoolDuplicate(names[i].clone()).into());
         }
         if !(2..=4).contains(&players) {
-            return Err(JobError::Invalid(format!(
-                "--players {players}: a table seats 2, 3 or 4 players"
-            )));
+            return Err(InvalidJob::Players(players).into());
         }
         if !(MIN_REPLICATES..=MAX_BOOTSTRAP).contains(&bootstrap) {
-            return Err(JobError::Invalid(format!(
-                "--bootstrap {bootstrap}: give from {MIN_REPLICATES} to {MAX_BOOTSTRAP} resamples \
-                 (fewer cannot place the 2.5% and 97.5% percentiles of a 95% interval; each \
-                 refits every rating)"
-            )));
+            return Err(InvalidJob::Bootstrap {
+                found: bootstrap,
+                min: MIN_REPLICATES,
+                max: MAX_BOOTSTRAP,
+            }
+            .into());
         }
         let tables: Vec<Vec<usize>> = (0..k)
             .map(|t| (0..players).map(|s| (t + s) % k).collect())

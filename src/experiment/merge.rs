@@ -19,7 +19,7 @@ use crate::export::{
 use crate::runner::{Flow, Plan};
 
 use super::drive::{Fold, UnitLine};
-use super::{JobDef, JobEnd, JobError, Outcome, chain, planned_games, write_status};
+use super::{InvalidJob, JobDef, JobEnd, JobError, Outcome, chain, planned_games, write_status};
 
 /// One shard's folder, read.
 struct ShardDir {
@@ -87,30 +87,32 @@ pub(crate) fn merge<F: Fold, R>(
     for (k, s) in shards.iter().enumerate() {
         let differ = Manifest::differences(&job_identity(&s.manifest), &want);
         if !differ.is_empty() {
-            return Err(JobError::Invalid(format!(
-                "{} belongs to another job than {}: {} differ",
-                crate::excerpt::path(&s.dir),
-                crate::excerpt::path(&shards[0].dir),
-                differ.join(", ")
-            )));
+            return Err(InvalidJob::ShardOfAnotherJob {
+                dir: crate::excerpt::path(&s.dir),
+                first: crate::excerpt::path(&shards[0].dir),
+                differ: differ.join(", "),
+            }
+            .into());
         }
         let shard = s.manifest.shard.expect("checked");
         if shard.count != count {
-            return Err(JobError::Invalid(format!(
-                "{} is shard {}/{} but {} is one of {count} shards",
-                crate::excerpt::path(&s.dir),
-                shard.index,
-                shard.count,
-                crate::excerpt::path(&shards[0].dir)
-            )));
+            return Err(InvalidJob::ShardCount {
+                dir: crate::excerpt::path(&s.dir),
+                index: shard.index,
+                count: shard.count,
+                first: crate::excerpt::path(&shards[0].dir),
+                first_count: count,
+            }
+            .into());
         }
         if let Some(other) = by_index.insert(shard.index, k) {
-            return Err(JobError::Invalid(format!(
-                "{} and {} both hold shard {}/{count}: give each shard once",
-                crate::excerpt::path(&shards[other].dir),
-                crate::excerpt::path(&s.dir),
-                shard.index
-            )));
+            return Err(InvalidJob::ShardTwice {
+                a: crate::excerpt::path(&shards[other].dir),
+                b: crate::excerpt::path(&s.dir),
+                index: shard.index,
+                count,
+            }
+            .into());
         }
         if s.manifest.status != Some(JobStatus::Complete) {
             let kept = kept_games(s, &plan, &def)?;
@@ -127,7 +129,7 @@ pub(crate) fn merge<F: Fold, R>(
                 crate::excerpt::path(&s.dir)
             );
             if !allow_partial {
-                return Err(JobError::Invalid(msg));
+                return Err(InvalidJob::ShardUnfinished(msg).into());
             }
             notes.push(msg);
         }
@@ -142,9 +144,7 @@ pub(crate) fn merge<F: Fold, R>(
             missing.join(", ")
         );
         if !allow_partial {
-            return Err(JobError::Invalid(format!(
-                "{msg}; give every shard's folder, or --allow-partial to summarise what is there"
-            )));
+            return Err(InvalidJob::ShardsMissing(msg).into());
         }
         notes.push(msg);
     }
@@ -158,11 +158,11 @@ pub(crate) fn merge<F: Fold, R>(
         let scan = Checkpoint::scan(&cp)?;
         let differ = Manifest::differences(&scan.job, &s.manifest.identity());
         if !differ.is_empty() {
-            return Err(JobError::Invalid(format!(
-                "the checkpoint in {} belongs to another job than its run.json: {} differ",
-                crate::excerpt::path(&s.dir),
-                differ.join(", ")
-            )));
+            return Err(InvalidJob::CheckpointOfAnotherJob {
+                dir: crate::excerpt::path(&s.dir),
+                differ: differ.join(", "),
+            }
+            .into());
         }
         let mine = plan.every(shard.index, shard.count);
         let mut start = GamesCsv::header_len(def.recover);
@@ -212,16 +212,18 @@ pub(crate) fn merge<F: Fold, R>(
     pieces.sort_by_key(|p| p.line.unit);
     if !allow_partial {
         if let Some((i, _)) = pieces.iter().enumerate().find(|(i, p)| p.line.unit != *i) {
-            return Err(JobError::Invalid(format!(
+            return Err(InvalidJob::UnitsMissing(format!(
                 "the shards hold no record of unit {i}: a checkpoint is missing units"
-            )));
+            ))
+            .into());
         }
         if (pieces.len() as u64) < plan.len() {
-            return Err(JobError::Invalid(format!(
+            return Err(InvalidJob::UnitsMissing(format!(
                 "the shards hold {} of the plan's {} units",
                 pieces.len(),
                 plan.len()
-            )));
+            ))
+            .into());
         }
     }
 
@@ -427,16 +429,13 @@ fn rows_damaged(path: &Path, unit: usize, from: u64, at: RowsAt, what: &str) -> 
 /// Reads every shard's manifest; each must be a shard.
 fn read_shards(dirs: &[PathBuf]) -> Result<Vec<ShardDir>, JobError> {
     if dirs.is_empty() {
-        return Err(JobError::Invalid("merge needs the shards' folders".into()));
+        return Err(InvalidJob::NoShards.into());
     }
     dirs.iter()
         .map(|d| {
             let manifest = Manifest::load(&d.join(MANIFEST_FILE))?;
             if manifest.shard.is_none() {
-                return Err(JobError::Invalid(format!(
-                    "{} is not a shard: its run.json has no `shard` (it was not run with --shard)",
-                    crate::excerpt::path(d)
-                )));
+                return Err(InvalidJob::NotAShard(crate::excerpt::path(d)).into());
             }
             Ok(ShardDir {
                 dir: d.clone(),

@@ -22,6 +22,7 @@
 pub mod bench;
 mod drive;
 pub mod effects;
+pub mod invalid;
 mod job;
 mod league;
 mod merge;
@@ -32,6 +33,7 @@ mod sweep;
 
 pub use drive::Shard;
 pub use effects::Effect;
+pub use invalid::InvalidJob;
 pub use job::{Job, Report};
 pub use league::{LEAGUE_HEADER, LeagueJob, LeagueReport, LeagueRow, PAIRS_HEADER, PairRow};
 pub use run::{RunJob, RunReport};
@@ -141,9 +143,9 @@ impl<R> Outcome<R> {
 /// Why a job failed.
 #[derive(Debug, thiserror::Error)]
 pub enum JobError {
-    /// The spec is not a job that can run.
-    #[error("{0}")]
-    Invalid(String),
+    /// The settings are not a job that can run, or a folder's records are not this job's.
+    #[error(transparent)]
+    Invalid(#[from] InvalidJob),
     /// Playing failed.
     #[error(transparent)]
     Run(#[from] RunError),
@@ -228,15 +230,18 @@ pub(crate) fn conduct<F: Fold, R>(
     manifest.games_planned = planned;
     if let Some(s) = ctx.shard {
         if ctx.out.is_none() {
-            return Err(JobError::Invalid(
-                "--shard keeps its units for `aeroplane merge`: give --out DIR".into(),
-            ));
+            return Err(InvalidJob::NeedsOut {
+                setting: "shard",
+                writes: "keeps its units for a merge",
+            }
+            .into());
         }
         if s.count == 0 || s.index >= s.count {
-            return Err(JobError::Invalid(format!(
-                "--shard {}/{}: the index must be below the count (0-based)",
-                s.index, s.count
-            )));
+            return Err(InvalidJob::Shard {
+                index: s.index,
+                count: s.count,
+            }
+            .into());
         }
     }
     let units = drive::share(&plan, ctx.shard);
@@ -248,9 +253,7 @@ pub(crate) fn conduct<F: Fold, R>(
     };
     let Some(dir) = ctx.out else {
         if ctx.resume {
-            return Err(JobError::Invalid(
-                "a resume needs the job's output directory".into(),
-            ));
+            return Err(InvalidJob::ResumeNeedsOut.into());
         }
         let mut played = 0;
         let ended = drive(
@@ -409,11 +412,13 @@ fn resume_folder<F: Fold>(
     let scan = Checkpoint::scan(&cp)?;
     let differ = Manifest::differences(&scan.job, &manifest.identity());
     if !differ.is_empty() {
-        return Err(Opening::Refused(JobError::Invalid(format!(
-            "the checkpoint in {} belongs to another job: {} differ from run.json (was run.json edited?); start again with --force",
-            crate::excerpt::path(dir.path()),
-            differ.join(", ")
-        ))));
+        return Err(Opening::Refused(
+            InvalidJob::CheckpointOfAnotherJob {
+                dir: crate::excerpt::path(dir.path()),
+                differ: differ.join(", "),
+            }
+            .into(),
+        ));
     }
     if scan.dropped_partial {
         notes.push(format!(

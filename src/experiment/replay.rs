@@ -12,7 +12,7 @@ use aeroplane_core::step_label;
 use aeroplane_core::{Action, Game, Outcome};
 use aeroplane_core::{GameRecord, HANGAR_JSON, RecordJson, step_json};
 
-use super::JobError;
+use super::{InvalidJob, JobError};
 
 /// One line of the move log.
 #[derive(Debug, Serialize)]
@@ -236,12 +236,13 @@ impl ReplayJob {
         spec.validate()?;
         if !spec.contains_game(self.game) {
             let first = spec.game_index(spec.first_deal, 0);
-            return Err(JobError::Invalid(format!(
-                "--game {} is not in {}: its games are {first}..{}",
-                self.game,
-                self.run_name,
-                first.saturating_add(spec.total_games())
-            )));
+            return Err(InvalidJob::NoSuchGame {
+                game: self.game,
+                run: self.run_name.clone(),
+                first,
+                end: first.saturating_add(spec.total_games()),
+            }
+            .into());
         }
         let (deal, rotation) = spec.locate(self.game);
         let start = Game::new(spec.rules, spec.players()).map_err(RunError::from)?;

@@ -13,7 +13,7 @@ use crate::runner::{Flow, ForfeitNote, RunSpec, Unit, UnitResult};
 use crate::stats::{Summary, Tally};
 
 use super::drive::Fold;
-use super::{Context, JobDef, JobError, Outcome, conduct, names};
+use super::{Context, InvalidJob, JobDef, JobError, Outcome, conduct, names};
 
 /// A tournament run.
 #[derive(Clone, Debug, PartialEq)]
@@ -275,9 +275,11 @@ impl RunJob {
     /// games.csv (with `per_game`), the CSV tables and summary.json.
     pub fn execute(&self, ctx: &Context<'_>) -> Result<Outcome<RunReport>, JobError> {
         if self.per_game && ctx.out.is_none() {
-            return Err(JobError::Invalid(
-                "--per-game writes games.csv into the output directory: give --out DIR".into(),
-            ));
+            return Err(InvalidJob::NeedsOut {
+                setting: "per_game",
+                writes: "writes games.csv",
+            }
+            .into());
         }
         let mut fold = self.new_fold();
         let mut outcome = conduct(ctx, self.def()?, &mut fold, |f, out, _| self.report(f, out))?;

@@ -16,7 +16,7 @@ use crate::stats::Tally;
 
 use super::drive::Fold;
 use super::run::{RunReport, SummaryJson};
-use super::{Context, JobDef, JobError, Outcome, conduct, names};
+use super::{Context, InvalidJob, JobDef, JobError, Outcome, conduct, names};
 
 /// Deals per unit (one check of the test) unless told otherwise.
 pub const SPRT_CHUNK_DEALS: u64 = 16;
@@ -58,10 +58,7 @@ impl SprtJob {
         chunk_deals: u64,
     ) -> Result<SprtJob, JobError> {
         if spec.lineup.len() != 2 || spec.lineup[0] == spec.lineup[1] {
-            return Err(JobError::Invalid(format!(
-                "--sprt compares two distinct bots: give --bots A,B (e.g. --bots greedy,random), not {}",
-                names(&spec.lineup).join(",")
-            )));
+            return Err(InvalidJob::SprtLineup(names(&spec.lineup).join(",")).into());
         }
         spec.rotate_seats = true;
         spec.validate()?;

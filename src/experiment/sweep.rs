@@ -23,7 +23,7 @@ use aeroplane_core::Seat;
 use super::drive::Fold;
 use super::effects::{AxisValues, DealOutcome, Effect, EffectsFold, Metric};
 use super::run::SummaryJson;
-use super::{Context, JobDef, JobError, Outcome, conduct, names};
+use super::{Context, InvalidJob, JobDef, JobError, Outcome, conduct, names};
 
 /// The columns of `sweep.csv`. Seat columns exist for all four seats; those not in play are
 /// empty. Rates are fractions; `*_lo95`/`*_hi95` are 95% bounds (Wilson; cluster-robust by deal
@@ -268,11 +268,9 @@ impl SweepJob {
         sort: SortKey,
     ) -> Result<SweepJob, JobError> {
         if axes.is_empty() {
-            return Err(JobError::Invalid(
-                "nothing to vary: give --vary OPTION=v1,v2 or a [sweep] table in --config".into(),
-            ));
+            return Err(InvalidJob::NothingToVary.into());
         }
-        let all = variants(base, &axes).map_err(|e| JobError::Invalid(e.to_string()))?;
+        let all = variants(base, &axes).map_err(InvalidJob::Vary)?;
         let parts: Vec<RunSpec> = all
             .iter()
             .map(|v| RunSpec {
@@ -288,15 +286,15 @@ impl SweepJob {
         if let Some((a, b)) = compare
             && (a == b || a >= all.len() || b >= all.len())
         {
-            return Err(JobError::Invalid(format!(
-                "--compare: give two different variant indices I,J between 1 and {}",
-                all.len()
-            )));
+            return Err(InvalidJob::Compare {
+                variants: all.len(),
+            }
+            .into());
         }
         let options: Vec<&'static str> = axes.iter().map(Axis::option).collect();
         Table::new("sweep.csv", &sweep_header(&options))
             .column(&sort.column)
-            .map_err(|e| JobError::Invalid(format!("--sort {e}")))?;
+            .map_err(InvalidJob::Sort)?;
         // The main effects: every axis of two or more values, each value's flat index.
         let mut effect_axes = Vec::new();
         let mut next = 0;

@@ -56,7 +56,7 @@ pub enum CheckpointError {
     Io(#[from] ExportError),
     /// A record does not match its checksum, or is not a record.
     #[error(
-        "{file}, line {line}: {what}; the checkpoint was edited or damaged and cannot be trusted (start again with --force, or restore the file)"
+        "{file}, line {line}: {what}; the checkpoint was edited or damaged and cannot be trusted (start again, replacing the folder with the setting `force`, or restore the file)"
     )]
     Damaged {
         /// The file.
@@ -226,7 +226,7 @@ impl Checkpoint {
                 file: crate::excerpt::path(path),
                 found: format,
                 advice: if format < CHECKPOINT_FORMAT {
-                    "it was written by an earlier build; finish the job with the build that started it, or start it again with --force"
+                    "it was written by an earlier build; finish the job with the build that started it, or start it again, replacing the folder with the setting `force`"
                 } else {
                     "it was written by a newer build; use that build"
                 },

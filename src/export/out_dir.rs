@@ -82,7 +82,7 @@ const MAX_LOCK_BYTES: u64 = 4096;
 pub enum OutDirError {
     /// It holds results of an earlier run.
     #[error(
-        "output directory {dir} already holds results ({files}): {hint}choose another --out, or pass --force to replace them"
+        "output directory {dir} already holds results ({files}): {hint}choose another output folder, or replace them (the setting `force`)"
     )]
     NotEmpty {
         /// The directory.
@@ -116,10 +116,10 @@ pub enum OutDirError {
         source: std::io::Error,
     },
     /// The path exists and is not a directory.
-    #[error("--out {0} exists and is not a directory")]
+    #[error("the output folder {0} exists and is not a folder")]
     NotADirectory(String),
     /// A folder of results to add to does not exist.
-    #[error("{0} is not a folder: give the --out folder of a run, sweep or league")]
+    #[error("{0} is not a folder: give the output folder of a run, sweep or league")]
     NoFolder(String),
     /// Reading or writing failed.
     #[error(transparent)]
@@ -526,7 +526,7 @@ mod tests {
         std::fs::write(d.join("notes.txt"), "mine").unwrap();
         let e = OutputDir::create(&d, false).unwrap_err();
         assert!(
-            e.to_string().contains("summary.csv") && e.to_string().contains("--force"),
+            e.to_string().contains("summary.csv") && e.to_string().contains("the setting `force`"),
             "{e}"
         );
         let dir = OutputDir::create(&d, true).unwrap();

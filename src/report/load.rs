@@ -175,7 +175,7 @@ impl Folder {
         if !path.is_dir() {
             return Err(ReportError::Folder {
                 dir: path.display().to_string(),
-                message: "not a folder: give the --out folder of a run, sweep or league".into(),
+                message: "not a folder: give the output folder of a run, sweep or league".into(),
             });
         }
         // A fifo or a device by a name the tool writes would hang a read or never end: the

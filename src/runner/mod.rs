@@ -76,7 +76,7 @@ pub enum RunError {
     /// A bot failed (a bot program crashed, hung, or answered nonsense) and the run was not
     /// told to recover.
     #[error(
-        "{fault}\n  in game {game} (seed {seed}, deal {deal}, rotation {rotation}{}); the run stopped (finished chunks were kept; --recover forfeits such games and goes on)",
+        "{fault}\n  in game {game} (seed {seed}, deal {deal}, rotation {rotation}{}); the run stopped (finished chunks were kept; the setting `recover` forfeits such games and goes on)",
         seat.map(|s| format!(", seat {s}")).unwrap_or_default()
     )]
     Bot {

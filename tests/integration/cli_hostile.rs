@@ -209,7 +209,7 @@ fn a_profile_that_shadows_a_built_in_one_says_so_with_its_kind() {
         .assert()
         .success()
         .stderr(predicate::str::contains(
-            "note: --bots-dir profile bots/greedy.toml (kind random) shadows the built-in greedy (kind greedy)",
+            "note: profile bots/greedy.toml (kind random) shadows the built-in greedy (kind greedy); it is in the folder of --bots-dir",
         ));
     aeroplane(d)
         .arg("bots")

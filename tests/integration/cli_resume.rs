@@ -483,7 +483,9 @@ fn shard_specs_are_checked_and_read_from_slurm() {
         .args(["run", "--games", "10", "-q", "--shard", "0/2"])
         .assert()
         .failure()
-        .stderr(predicate::str::contains("give --out DIR"));
+        .stderr(predicate::str::contains(
+            "--shard keeps its units for a merge into the output folder: give --out",
+        ));
     // A 1-based array of 3 tasks: task 2 is shard 1/3.
     aeroplane()
         .args(["run", "--games", "600", "-q", "--shard", "slurm", "--out"])

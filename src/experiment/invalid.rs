@@ -1,0 +1,177 @@
+//! Why settings do not make a job, or a folder's records do not belong to it: typed, and
+//! worded for every front end. A setting is named as "the setting `name`" (`name` as in
+//! run.json, the config files and the Python keywords); the command line words it as its flag.
+
+use crate::analysis::vary::VaryError;
+use crate::export::NoSuchColumn;
+
+/// Why a job cannot be made or continued.
+#[derive(Debug, thiserror::Error)]
+pub enum InvalidJob {
+    /// A sweep with no option to vary.
+    #[error(
+        "nothing to vary: give the setting `vary` (OPTION=v1,v2) or a [sweep] table in the config"
+    )]
+    NothingToVary,
+    /// The sweep's options and values do not make variants.
+    #[error(transparent)]
+    Vary(#[from] VaryError),
+    /// The pair of variants to compare is not two different variants of the sweep.
+    #[error("the setting `compare` takes two different variant numbers between 1 and {variants}")]
+    Compare {
+        /// The sweep's variants.
+        variants: usize,
+    },
+    /// The column to sort by is not in the table.
+    #[error("the setting `sort`: {0}")]
+    Sort(NoSuchColumn),
+    /// A league's pool is too small.
+    #[error("the setting `bots` lists {0} bot(s): a league needs a pool of at least 2")]
+    PoolTooSmall(usize),
+    /// A league's pool is too large.
+    #[error(
+        "the setting `bots` lists {found} bots: a league takes at most {max} (its rating fit and \
+         bootstrap grow faster than the square of the pool: 200 bots take seconds, 500 \
+         minutes); split the pool, or league the leaders of each part"
+    )]
+    PoolTooLarge {
+        /// Bots listed.
+        found: usize,
+        /// The most allowed.
+        max: usize,
+    },
+    /// A bot listed twice in a league's pool.
+    #[error("the setting `bots` lists `{0}` twice: list each bot once")]
+    PoolDuplicate(String),
+    /// Seats per table out of range.
+    #[error("the setting `players` is {0}: a table seats 2, 3 or 4 players")]
+    Players(usize),
+    /// Bootstrap resamples out of range.
+    #[error(
+        "the setting `bootstrap` is {found}: give from {min} to {max} resamples (fewer cannot \
+         place the 2.5% and 97.5% percentiles of a 95% interval; each refits every rating)"
+    )]
+    Bootstrap {
+        /// The value given.
+        found: u32,
+        /// The fewest allowed.
+        min: u32,
+        /// The most allowed.
+        max: u32,
+    },
+    /// An SPRT's lineup is not two distinct bots.
+    #[error(
+        "an SPRT compares two distinct bots: give the setting `bots` as A,B (e.g. greedy,random), not {0}"
+    )]
+    SprtLineup(String),
+    /// A setting that writes files into the output folder, without one.
+    #[error("the setting `{setting}` {writes} into the output folder: give the setting `out`")]
+    NeedsOut {
+        /// The setting.
+        setting: &'static str,
+        /// What it writes.
+        writes: &'static str,
+    },
+    /// A resume without the job's folder.
+    #[error("a resume needs the job's output folder")]
+    ResumeNeedsOut,
+    /// A shard index not below the shard count.
+    #[error("the setting `shard` is {index}/{count}: the index must be below the count (0-based)")]
+    Shard {
+        /// 0-based index.
+        index: u64,
+        /// Shards in all.
+        count: u64,
+    },
+    /// A game to replay that the run does not hold.
+    #[error("game {game} is not in {run}: its games are {first}..{end}")]
+    NoSuchGame {
+        /// The game asked for.
+        game: u64,
+        /// The run's name.
+        run: String,
+        /// Its first game.
+        first: u64,
+        /// One past its last game.
+        end: u64,
+    },
+    /// A manifest that does not describe a job.
+    #[error("{file}: {what}")]
+    Manifest {
+        /// The manifest file.
+        file: String,
+        /// What is wrong.
+        what: String,
+    },
+    /// The checkpoint's records are not those of this job.
+    #[error("the checkpoint {what}: it does not belong to this job")]
+    ForeignCheckpoint {
+        /// What does not fit.
+        what: String,
+    },
+    /// The checkpoint's header names another job than run.json.
+    #[error(
+        "the checkpoint in {dir} belongs to another job: {differ} differ from run.json (was run.json edited?); start again, replacing the folder (the setting `force`)"
+    )]
+    CheckpointOfAnotherJob {
+        /// The folder.
+        dir: String,
+        /// The fields that differ.
+        differ: String,
+    },
+    /// A merge with no folders.
+    #[error("merge needs the shards' folders")]
+    NoShards,
+    /// A folder given to a merge is not a shard.
+    #[error(
+        "{0} is not a shard: its run.json has no `shard` field (the job was not split into shards)"
+    )]
+    NotAShard(String),
+    /// Shards of different jobs.
+    #[error("{dir} belongs to another job than {first}: {differ} differ")]
+    ShardOfAnotherJob {
+        /// The shard's folder.
+        dir: String,
+        /// The first shard's folder.
+        first: String,
+        /// The fields that differ.
+        differ: String,
+    },
+    /// Shards of different splits.
+    #[error("{dir} is shard {index}/{count} but {first} is one of {first_count} shards")]
+    ShardCount {
+        /// The shard's folder.
+        dir: String,
+        /// Its index.
+        index: u64,
+        /// Its count.
+        count: u64,
+        /// The first shard's folder.
+        first: String,
+        /// The first shard's count.
+        first_count: u64,
+    },
+    /// One shard given twice.
+    #[error("{a} and {b} both hold shard {index}/{count}: give each shard once")]
+    ShardTwice {
+        /// One folder.
+        a: String,
+        /// The other.
+        b: String,
+        /// The shard's index.
+        index: u64,
+        /// Shards in all.
+        count: u64,
+    },
+    /// A shard that has not finished (a merge that is not allowed to be partial).
+    #[error("{0}")]
+    ShardUnfinished(String),
+    /// Shards missing from the set (a merge that is not allowed to be partial).
+    #[error(
+        "{0}; give every shard's folder, or allow a partial merge (the setting `allow_partial`) to summarise what is there"
+    )]
+    ShardsMissing(String),
+    /// Units missing from the shards' checkpoints.
+    #[error("{0}")]
+    UnitsMissing(String),
+}
