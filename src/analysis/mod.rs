@@ -11,6 +11,8 @@
 //! - [`paired`]: paired comparison of a metric between two variants over shared seeds (by deal,
 //!   cluster-robust, when seats are rotated).
 //! - [`multiple`]: Holm and Benjamini-Hochberg adjustments of a sweep's p-values.
+//! - [`spsa`]: simultaneous perturbation stochastic approximation (Spall; fishtest's schedules),
+//!   the optimiser of `aeroplane tune`.
 //! - [`vary`]: the `--vary option=v1,v2,...` grammar and the Cartesian product of rule variants.
 
 pub mod elo;
@@ -18,11 +20,13 @@ pub mod multiple;
 pub mod paired;
 pub mod ratings;
 pub mod sprt;
+pub mod spsa;
 pub mod vary;
 
 pub use paired::{PairedIndicators, PairedSummary, PairedSums};
 pub use ratings::{Anchor, Finish, FinishTally, Fit, FitOptions, PairMatrix, RatingsError};
 pub use sprt::{Sprt, SprtConfig, SprtError, Verdict};
+pub use spsa::{Dimension, Spsa, SpsaError, SpsaSettings};
 pub use vary::{Axis, Setting, Variant, VaryError, variants};
 
 /// The two-sided 95% quantile of the standard normal distribution.

@@ -72,6 +72,28 @@ impl ParamDef {
         }
     }
 
+    /// The bounds of a numeric parameter and whether it takes integers; `None` for words.
+    pub fn bounds(&self) -> Option<(f64, f64, bool)> {
+        match self.kind {
+            ParamKind::Int { min, max } => Some((min as f64, max as f64, true)),
+            ParamKind::Float { min, max } => Some((min, max, false)),
+            ParamKind::Word(_) => None,
+        }
+    }
+
+    /// The number `x` as a value of this parameter, if it is one: finite, within the bounds,
+    /// and a whole number for an integer parameter.
+    pub fn number(&self, x: f64) -> Option<ParamValue> {
+        match self.kind {
+            ParamKind::Int { min, max } => (x.fract() == 0.0 && x >= min as f64 && x <= max as f64)
+                .then_some(ParamValue::Int(x as i64)),
+            ParamKind::Float { min, max } => {
+                (x.is_finite() && (min..=max).contains(&x)).then_some(ParamValue::Float(x))
+            }
+            ParamKind::Word(_) => None,
+        }
+    }
+
     /// Parses and range-checks a value given as text.
     pub fn parse(&self, text: &str) -> Option<ParamValue> {
         match self.kind {
@@ -136,6 +158,11 @@ impl Params {
     /// Sets `name` to `value` (the registry checks values before it sets them).
     pub(crate) fn insert(&mut self, name: String, value: ParamValue) {
         self.0.insert(name, value);
+    }
+
+    /// The value of `name`, if the bot has that parameter.
+    pub fn get(&self, name: &str) -> Option<&ParamValue> {
+        self.0.get(name)
     }
 
     /// Iterates over (name, value) in name order.

@@ -37,6 +37,22 @@ pub fn kinds() -> &'static [KindDef] {
     &KINDS
 }
 
+/// The parameters of a kind (built in or registered); `None` for an unknown kind.
+pub fn kind_params(kind: &str) -> Option<&'static [ParamDef]> {
+    find_kind(kind).map(|k| k.params)
+}
+
+/// The kinds (built in, then registered) that have a parameter called `name`.
+pub fn kinds_with_param(name: &str) -> Vec<&'static str> {
+    let reg = REGISTERED.read().expect("lock");
+    KINDS
+        .iter()
+        .chain(reg.iter().copied())
+        .filter(|k| k.params.iter().any(|p| p.name == name))
+        .map(|k| k.name)
+        .collect()
+}
+
 /// The kind of bot programs (`docs/PROTOCOL.md`): its profile names a command instead of
 /// parameters it checks; its `[params]` go to the program as they are.
 pub const EXTERNAL: &str = "external";
@@ -148,6 +164,30 @@ impl BotSpec {
         }
         let kind = find_kind(&self.kind).expect("spec kinds are validated");
         (kind.build)(&self.name, &self.params)
+    }
+
+    /// This bot with some numeric parameters set to new values, each checked against its
+    /// kind's [`ParamDef`], and named `name`.
+    pub fn with_numbers(&self, name: &str, values: &[(&str, f64)]) -> Result<BotSpec, BotError> {
+        check_name(name)?;
+        let kind = find_kind(&self.kind).ok_or_else(|| BotError::UnknownKind {
+            origin: self.name.clone(),
+            kind: aeroplane_core::excerpt::excerpt(&self.kind),
+            known: kind_names().join(", "),
+        })?;
+        let mut spec = self.clone();
+        for &(k, x) in values {
+            let def = param_def(kind, k, &self.name)?;
+            let value = def.number(x).ok_or_else(|| BotError::BadValue {
+                origin: self.name.clone(),
+                param: k.to_string(),
+                value: x.to_string(),
+                allowed: def.allowed(),
+            })?;
+            spec.params.insert(k.to_string(), value);
+        }
+        spec.name = name.to_string();
+        Ok(spec)
     }
 
     /// The head of a bot's `text` (`head` or `head:key=value:...`): a profile or kind name, or

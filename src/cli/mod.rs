@@ -22,6 +22,7 @@ mod resume;
 mod run;
 mod signals;
 mod sweep;
+mod tune;
 pub mod words;
 
 use std::process::ExitCode;
@@ -44,6 +45,8 @@ enum Command {
     Sweep(Box<sweep::SweepArgs>),
     /// Rate a pool of bots from balanced mixed tables (Plackett-Luce, bootstrap intervals).
     League(Box<league::LeagueArgs>),
+    /// Tune a bot's parameters by SPSA on paired games, then confirm the result by an SPRT.
+    Tune(Box<tune::TuneArgs>),
     /// Write report.html (charts and tables, one self-contained page) from a job's --out folder.
     Report(report::ReportArgs),
     /// Time a fixed workload and print a digest of every game's outcome.
@@ -69,6 +72,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Run(args) => run::run(*args),
         Command::Sweep(args) => sweep::run(*args),
         Command::League(args) => league::run(*args),
+        Command::Tune(args) => tune::run(*args),
         Command::Report(args) => report::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Replay(args) => replay::run(args),

@@ -171,6 +171,9 @@ pub enum InvalidJob {
         "{0}; give every shard's folder, or allow a partial merge (the setting `allow_partial`) to summarise what is there"
     )]
     ShardsMissing(String),
+    /// A tune split into shards or merged from them: it is one sequence of iterations.
+    #[error("a tune {0}: each iteration depends on the one before")]
+    TuneSequential(&'static str),
     /// Units missing from the shards' checkpoints.
     #[error("{0}")]
     UnitsMissing(String),

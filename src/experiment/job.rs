@@ -12,7 +12,7 @@ use super::merge::{Stop, merge};
 use super::run::SummaryJson;
 use super::{
     Context, InvalidJob, JobDef, JobError, LeagueJob, LeagueReport, Outcome, RunJob, RunReport,
-    SprtJob, SprtReport, SweepJob, SweepReport,
+    SprtJob, SprtReport, SweepJob, SweepReport, TuneJob, TuneReport,
 };
 
 /// A job of any kind.
@@ -26,6 +26,8 @@ pub enum Job {
     Sweep(SweepJob),
     /// `league`.
     League(LeagueJob),
+    /// `tune`.
+    Tune(Box<TuneJob>),
 }
 
 /// The report of a job of any kind.
@@ -41,6 +43,8 @@ pub enum Report {
     Sweep(SweepReport),
     /// Of a league.
     League(LeagueReport),
+    /// Of a tune.
+    Tune(TuneReport),
 }
 
 impl Report {
@@ -51,6 +55,7 @@ impl Report {
             Report::Sprt(r) => r.write_text(w),
             Report::Sweep(r) => r.write_text(w),
             Report::League(r) => r.write_text(w),
+            Report::Tune(r) => r.write_text(w),
         }
     }
 
@@ -62,6 +67,7 @@ impl Report {
             Report::Sprt(r) => serde_json::to_value(SummaryJson::new("sprt", r)),
             Report::Sweep(r) => serde_json::to_value(SummaryJson::new("sweep", r)),
             Report::League(r) => serde_json::to_value(SummaryJson::new("league", r)),
+            Report::Tune(r) => serde_json::to_value(SummaryJson::new("tune", r)),
         };
         value.expect("reports serialize")
     }
@@ -141,6 +147,7 @@ impl Job {
                     l.bootstrap,
                 )?))
             }
+            "tune" => Ok(Job::Tune(Box::new(TuneJob::from_manifest(m, file)?))),
             other => Err(invalid(format!("unknown command `{other}`"))),
         }
     }
@@ -149,6 +156,7 @@ impl Job {
     /// what the job is: its manifest and results do not change).
     pub fn set_bot_log_dir(&mut self, dir: &std::path::Path) {
         let specs: Vec<&mut RunSpec> = match self {
+            Job::Tune(j) => return j.set_bot_log_dir(dir),
             Job::Run(j) => vec![&mut j.spec],
             Job::Sprt(j) => vec![&mut j.spec],
             Job::Sweep(j) => j.parts_mut().iter_mut().collect(),
@@ -163,24 +171,32 @@ impl Job {
         }
     }
 
-    /// The job's parts.
+    /// The job's parts: the runs cut into units in advance (none for a tune, whose runs
+    /// depend on its results so far).
     pub fn parts(&self) -> &[RunSpec] {
         match self {
             Job::Run(j) => std::slice::from_ref(&j.spec),
             Job::Sprt(j) => std::slice::from_ref(&j.spec),
             Job::Sweep(j) => j.parts(),
             Job::League(j) => j.parts(),
+            Job::Tune(_) => &[],
         }
     }
 
     /// Games the whole job plans (an SPRT may stop before).
     pub fn total_games(&self) -> u64 {
-        self.parts().iter().map(RunSpec::total_games).sum()
+        match self {
+            Job::Tune(j) => j.planned_games(),
+            _ => self.parts().iter().map(RunSpec::total_games).sum(),
+        }
     }
 
     /// Games of the plan with `unit_deals` deals per unit that `shard` (or the whole job)
     /// plays.
     pub fn planned_games(&self, unit_deals: u64, shard: Option<super::Shard>) -> u64 {
+        if let Job::Tune(j) = self {
+            return j.planned_games();
+        }
         match crate::runner::Plan::chunked(self.parts(), unit_deals) {
             Ok(plan) => super::planned_games(&plan, shard),
             Err(_) => self.total_games(),
@@ -194,6 +210,7 @@ impl Job {
             Job::Sprt(j) => j.execute(ctx)?.map(Report::Sprt),
             Job::Sweep(j) => j.execute(ctx)?.map(Report::Sweep),
             Job::League(j) => j.execute(ctx)?.map(Report::League),
+            Job::Tune(j) => j.execute(ctx)?.map(Report::Tune),
         })
     }
 
@@ -215,6 +232,9 @@ impl Job {
             unit_done,
         };
         Ok(match self {
+            Job::Tune(_) => {
+                return Err(InvalidJob::TuneSequential("has no shards to merge").into());
+            }
             Job::Run(j) => {
                 let mut f = j.new_fold();
                 let outcome = merge(

@@ -12,6 +12,7 @@
 //! | run --sprt | [`SprtJob`] | the head-to-head | [`SprtReport`] |
 //! | sweep | [`SweepJob`] | one run per variant | [`SweepReport`] |
 //! | league | [`LeagueJob`] | one run per table | [`LeagueReport`] |
+//! | tune | [`TuneJob`] | one block of deals per iteration, then the confirmation | [`TuneReport`] |
 //!
 //! Every job goes through one lifecycle ([`Job::execute`]): a fresh start, a resume from the
 //! checkpoint ([`Context::resume`]) or one shard of the plan ([`Context::shard`]); shards
@@ -30,6 +31,7 @@ pub mod replay;
 mod run;
 mod sprt;
 mod sweep;
+pub mod tune;
 
 pub use drive::Shard;
 pub use effects::Effect;
@@ -42,12 +44,13 @@ pub use sweep::{
     COMPARE_HEADER, Comparison, DEFAULT_SORT, EFFECTS_HEADER, SWEEP_HEADER, SweepJob, SweepReport,
     SweepRow, axis_text, sweep_header,
 };
+pub use tune::{TuneError, TuneJob, TuneReport, TuneSpec};
 
 use std::sync::atomic::{AtomicBool, AtomicU64};
 
 use crate::export::{
     CHECKPOINT_FILE, Checkpoint, CheckpointError, ExportError, GamesCsv, JobStatus, MANIFEST_FILE,
-    Manifest, ManifestError, OutputDir, RowsReader, ShardSection,
+    Manifest, ManifestError, OutputDir, RowsReader, Scan, ShardSection,
 };
 use crate::runner::{Exec, RunError, RunSpec, Units};
 
@@ -161,6 +164,9 @@ pub enum JobError {
     /// A manifest cannot be used.
     #[error(transparent)]
     Manifest(#[from] ManifestError),
+    /// A tune cannot run.
+    #[error(transparent)]
+    Tune(#[from] TuneError),
     /// A signal stopped the run.
     #[error("interrupted")]
     Interrupted,
@@ -365,6 +371,41 @@ impl<E: Into<JobError>> From<E> for Opening {
     }
 }
 
+/// The checkpoint of a folder to resume, scanned and checked against its manifest (a note if
+/// its last record was cut short); `None`, with a note, if the job stopped before making it
+/// (it starts again).
+fn scan_checkpoint(
+    dir: &OutputDir,
+    manifest: &Manifest,
+    notes: &mut Vec<String>,
+) -> Result<Option<Scan>, Opening> {
+    let cp = dir.file(CHECKPOINT_FILE);
+    if std::fs::symlink_metadata(&cp).is_err() {
+        notes.push(
+            "the folder holds no checkpoint (the job stopped before keeping its first unit): it starts again from the first unit".into(),
+        );
+        return Ok(None);
+    }
+    let scan = Checkpoint::scan(&cp)?;
+    let differ = Manifest::differences(&scan.job, &manifest.identity());
+    if !differ.is_empty() {
+        return Err(Opening::Refused(
+            InvalidJob::CheckpointOfAnotherJob {
+                dir: crate::excerpt::path(dir.path()),
+                differ: differ.join(", "),
+            }
+            .into(),
+        ));
+    }
+    if scan.dropped_partial {
+        notes.push(format!(
+            "the checkpoint's last record was cut short (the job stopped while writing it: a kill, a crash, a power cut or a full disk): its unit is played again ({} units kept)",
+            scan.records
+        ));
+    }
+    Ok(Some(scan))
+}
+
 /// A fresh start: `run.json` (running), then the checkpoint with its header, then
 /// `games.csv.partial` with its header.
 fn start_folder(
@@ -403,29 +444,9 @@ fn resume_folder<F: Fold>(
     notes: &mut Vec<String>,
 ) -> Result<Opened, Opening> {
     let cp = dir.file(CHECKPOINT_FILE);
-    if std::fs::symlink_metadata(&cp).is_err() {
-        notes.push(
-            "the folder holds no checkpoint (the job stopped before keeping its first unit): it starts again from the first unit".into(),
-        );
+    let Some(scan) = scan_checkpoint(dir, manifest, notes)? else {
         return start_folder(dir, manifest, def).map_err(Opening::Failed);
-    }
-    let scan = Checkpoint::scan(&cp)?;
-    let differ = Manifest::differences(&scan.job, &manifest.identity());
-    if !differ.is_empty() {
-        return Err(Opening::Refused(
-            InvalidJob::CheckpointOfAnotherJob {
-                dir: crate::excerpt::path(dir.path()),
-                differ: differ.join(", "),
-            }
-            .into(),
-        ));
-    }
-    if scan.dropped_partial {
-        notes.push(format!(
-            "the checkpoint's last record was cut short (the job stopped while writing it: a kill, a crash, a power cut or a full disk): its unit is played again ({} units kept)",
-            scan.records
-        ));
-    }
+    };
     let partial = dir.file(GamesCsv::PARTIAL);
     let done = dir.file("games.csv");
     let exists = |p: &std::path::Path| std::fs::symlink_metadata(p).is_ok();

@@ -105,6 +105,9 @@ pub struct Manifest {
     /// A league's pool schedule.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub league: Option<LeagueSection>,
+    /// A tune's parameters, schedules and confirmation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tune: Option<TuneSection>,
     /// While this folder is the output of a merge that has not finished: the shards it merges,
     /// so `aeroplane resume` can merge them again. Absent once the merge is done.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -176,6 +179,66 @@ pub struct LeagueSection {
     pub tables: Vec<Vec<String>>,
     /// How tables are formed and seeded.
     pub schedule: String,
+}
+
+/// `tune`: the manifest's `bots` are the bot tuned (at its starting values) and, if any, the
+/// fixed opponent; `games` is the deals per iteration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TuneSection {
+    /// The tuned parameters and their ranges, in order.
+    pub params: Vec<TuneParamSection>,
+    /// Iterations.
+    pub iterations: u64,
+    /// Deals per iteration.
+    pub pairs_per_iteration: u64,
+    /// The exponent of the gain sequence.
+    pub alpha: f64,
+    /// The exponent of the perturbation sequence.
+    pub gamma: f64,
+    /// The stability constant `A`.
+    pub stability: f64,
+    /// The first perturbation, as a share of each range.
+    pub perturbation: f64,
+    /// The first step of a noise-sized result, as a share of each range.
+    pub step: f64,
+    /// Whether `bots[1]` is a fixed opponent (else the two perturbed bots play each other).
+    pub opponent: bool,
+    /// Who sits where and how games score.
+    pub design: String,
+    /// The confirming SPRT, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confirm: Option<ConfirmSection>,
+    /// For a confirmation of an earlier tune only: the tuned values it tests.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub given: Option<Vec<f64>>,
+}
+
+/// One tuned parameter's range.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TuneParamSection {
+    /// The parameter.
+    pub name: String,
+    /// The smallest value tried.
+    pub lo: f64,
+    /// The largest value tried.
+    pub hi: f64,
+}
+
+/// A tune's confirming SPRT: the tuned profile against the start on fresh deals.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConfirmSection {
+    /// The test as `--sprt` takes it.
+    pub test: String,
+    /// The most deals before the test is called inconclusive.
+    pub max_pairs: u64,
+    /// Deals per check of the test.
+    pub chunk_deals: u64,
+    /// The outcome: `h0`, `h1`, `inconclusive`; absent while running.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<String>,
 }
 
 /// One bot of the lineup.
@@ -266,6 +329,7 @@ impl Manifest {
             sprt: None,
             sweep: None,
             league: None,
+            tune: None,
             merge: None,
         }
     }
@@ -344,9 +408,9 @@ impl Manifest {
                 env!("CARGO_PKG_VERSION")
             )));
         }
-        if !matches!(self.command.as_str(), "run" | "sweep" | "league") {
+        if !matches!(self.command.as_str(), "run" | "sweep" | "league" | "tune") {
             return Err(read(format!(
-                "unknown command `{}` (allowed: run, sweep, league)",
+                "unknown command `{}` (allowed: run, sweep, league, tune)",
                 self.command
             )));
         }

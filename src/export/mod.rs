@@ -26,8 +26,9 @@ pub use forfeits::{
 };
 pub use games::{FORFEIT_COLUMNS, GAMES_HEADER, GamesCsv, RowsAt, RowsReader, write_game_row};
 pub use manifest::{
-    JobStatus, LeagueSection, MANIFEST_FILE, MANIFEST_FORMAT, Manifest, ManifestBot, ManifestError,
-    MergeSection, ShardSection, SprtSection, SweepSection,
+    ConfirmSection, JobStatus, LeagueSection, MANIFEST_FILE, MANIFEST_FORMAT, Manifest,
+    ManifestBot, ManifestError, MergeSection, ShardSection, SprtSection, SweepSection,
+    TuneParamSection, TuneSection,
 };
 pub use out_dir::{LOCK_FILE, OWN_FILES, OutDirError, OutputDir, PARTIAL_PREFIX};
 pub use reproduce::{RULES_FILE, Reproduction, quote};

@@ -28,7 +28,7 @@ pub const LOCK_FILE: &str = ".aeroplane.lock";
 
 /// Files (and suffixes) this tool writes into an output directory: what `--force` removes and
 /// what makes a directory count as holding results.
-pub const OWN_FILES: [&str; 32] = [
+pub const OWN_FILES: [&str; 34] = [
     "run.json",
     "summary.json",
     "summary.csv",
@@ -45,6 +45,8 @@ pub const OWN_FILES: [&str; 32] = [
     "league.csv",
     "pairs.csv",
     "sprt.json",
+    "history.csv",
+    "tuned.toml",
     "checkpoint",
     "report.html",
     "forfeits.csv",

@@ -769,6 +769,120 @@ pub(crate) fn heat_map(
     })
 }
 
+/// One series of a [`trace`] chart.
+pub(crate) struct Trace {
+    /// Legend text.
+    pub name: String,
+    /// The points, x ascending.
+    pub points: Vec<(f64, f64)>,
+    /// Palette colour index.
+    pub colour: usize,
+    /// Dots (small markers, no line) instead of a line.
+    pub dots: bool,
+}
+
+/// Series over a numeric x axis (a tune's iterations) with dashed horizontal reference lines
+/// (value, legend text, palette colour); the y axis spans `y_span` if given, else the data.
+pub(crate) fn trace(
+    series: &[Trace],
+    references: &[(f64, String, usize)],
+    x_label: &str,
+    y_label: &str,
+    y_span: Option<(f64, f64)>,
+    decimals: usize,
+) -> Result<String, ReportError> {
+    let x_max = series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.0))
+        .fold(1.0f64, f64::max);
+    let (y0, y1) = match y_span {
+        Some((lo, hi)) => (lo, hi),
+        None => y_range(
+            series
+                .iter()
+                .flat_map(|s| s.points.iter().map(|p| p.1))
+                .chain(references.iter().map(|r| r.0)),
+            None,
+        ),
+    };
+    let mut entries: Vec<(String, Mark)> = series
+        .iter()
+        .map(|s| {
+            let mark = if s.dots {
+                Mark::Marker(0, s.colour)
+            } else {
+                Mark::Line(PALETTE[s.colour % PALETTE.len()], 0)
+            };
+            (s.name.clone(), mark)
+        })
+        .collect();
+    entries.extend(
+        references
+            .iter()
+            .map(|(_, name, c)| (name.clone(), Mark::Line(PALETTE[c % PALETTE.len()], 8))),
+    );
+    let strip_h = legend_height(&entries);
+    svg(340 + strip_h, |root| {
+        let (strip, plot) = root.split_vertically(strip_h);
+        legend(&strip, &entries)?;
+        let mut chart = ChartBuilder::on(&plot)
+            .margin_left(10)
+            .margin_right(30)
+            .margin_bottom(6)
+            .x_label_area_size(52)
+            .y_label_area_size(80)
+            .build_cartesian_2d(0.0..x_max, y0..y1)
+            .map_err(e)?;
+        chart
+            .configure_mesh()
+            .max_light_lines(0)
+            .bold_line_style(GRID)
+            .x_desc(x_label)
+            .y_desc(y_label)
+            .axis_desc_style((FONT, DESC))
+            .label_style((FONT, LABEL))
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| {
+                // No "-0.00" for a tick a rounding error below zero.
+                let y = if y.abs() < 0.5 * 10f64.powi(-(decimals as i32)) {
+                    0.0
+                } else {
+                    *y
+                };
+                format!("{y:.decimals$}")
+            })
+            .draw()
+            .map_err(e)?;
+        for (value, _, c) in references {
+            chart
+                .draw_series(DashedLineSeries::new(
+                    vec![(0.0, *value), (x_max, *value)],
+                    8,
+                    5,
+                    PALETTE[c % PALETTE.len()].stroke_width(2),
+                ))
+                .map_err(e)?;
+        }
+        for s in series {
+            let colour = PALETTE[s.colour % PALETTE.len()];
+            if s.dots {
+                chart
+                    .draw_series(
+                        s.points
+                            .iter()
+                            .map(|&p| Circle::new(p, 2, colour.mix(0.6).filled())),
+                    )
+                    .map_err(e)?;
+            } else {
+                chart
+                    .draw_series(LineSeries::new(s.points.clone(), colour.stroke_width(2)))
+                    .map_err(e)?;
+            }
+        }
+        Ok(())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

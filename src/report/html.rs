@@ -165,6 +165,12 @@ impl Page {
             .push_str(&format!("<p class=\"note\">{}</p>\n", esc(text)));
     }
 
+    /// Preformatted text (a command, a file).
+    pub fn pre(&mut self, text: &str) {
+        self.body
+            .push_str(&format!("<pre><code>{}</code></pre>\n", esc(text)));
+    }
+
     /// Preformatted text with an id (tests find the command that made a folder by it).
     pub fn pre_id(&mut self, id: &str, text: &str) {
         self.body.push_str(&format!(

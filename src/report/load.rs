@@ -33,6 +33,8 @@ pub enum Kind {
     Sweep,
     /// `aeroplane league`.
     League,
+    /// `aeroplane tune`.
+    Tune,
 }
 
 /// The most bytes and rows the report reads of a table.
@@ -116,6 +118,11 @@ impl Csv {
     /// Whether the table has a column.
     pub fn has(&self, column: &str) -> bool {
         self.header.iter().any(|h| h == column)
+    }
+
+    /// The column names.
+    pub fn header(&self) -> &[String] {
+        &self.header
     }
 }
 
@@ -467,6 +474,16 @@ impl Folder {
         self.summary.as_ref().and_then(|s| s.report.as_ref())
     }
 
+    /// summary.json's `report` as JSON, for the pages that read it untyped (a tune's); read
+    /// through the same size limit as the typed views.
+    pub fn report_value(&self) -> Option<Value> {
+        self.summary.as_ref()?;
+        let file = std::fs::File::open(self.path.join("summary.json")).ok()?;
+        let reader = std::io::BufReader::new(file.take(MAX_SUMMARY_BYTES + 1));
+        let mut v: Value = serde_json::from_reader(reader).ok()?;
+        Some(v.get_mut("report")?.take())
+    }
+
     /// The report's title line: from summary.json, else `fallback`.
     pub fn title(&self, fallback: impl FnOnce() -> String) -> String {
         self.report()
@@ -480,6 +497,7 @@ impl Folder {
             match m.get("command").and_then(Value::as_str).unwrap_or("run") {
                 "sweep" => return Ok(Kind::Sweep),
                 "league" => return Ok(Kind::League),
+                "tune" => return Ok(Kind::Tune),
                 "run" if m.get("sprt").is_some_and(|s| !s.is_null()) => return Ok(Kind::Sprt),
                 "run" => return Ok(Kind::Run),
                 _ => {}
@@ -491,10 +509,13 @@ impl Folder {
                 "sprt" => return Ok(Kind::Sprt),
                 "sweep" => return Ok(Kind::Sweep),
                 "league" => return Ok(Kind::League),
+                "tune" => return Ok(Kind::Tune),
                 _ => {}
             }
         }
-        if self.has("sprt.json") {
+        if self.has("history.csv") {
+            Ok(Kind::Tune)
+        } else if self.has("sprt.json") {
             Ok(Kind::Sprt)
         } else if self.has("sweep.csv") {
             Ok(Kind::Sweep)

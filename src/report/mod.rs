@@ -16,6 +16,7 @@
 //! | run --sprt | [`sprt`] | the run's charts and the LLR path against the bounds |
 //! | sweep | [`sweep`] | seat advantage and mean length per value of each option |
 //! | league | [`league`] | ratings, head-to-head heat map |
+//! | tune | [`tune`] | each parameter over the iterations, the match results, the confirming SPRT |
 
 mod chart;
 mod check;
@@ -26,6 +27,7 @@ mod run;
 mod sprt;
 mod sweep;
 mod views;
+mod tune;
 
 use std::path::{Path, PathBuf};
 
@@ -91,6 +93,7 @@ pub fn render(dir: &Path) -> Result<Rendered, ReportError> {
         Kind::Sprt => sprt::render(&folder),
         Kind::Sweep => sweep::render(&folder),
         Kind::League => league::render(&folder),
+        Kind::Tune => tune::render(&folder),
     }?;
     Ok(Rendered {
         page: visible_controls(page),

@@ -1,4 +1,4 @@
-//! The crash-point harness: every job kind is stopped at file-system steps of its life (by the
+//! The crash-point harness: every job kind (a tune too) is stopped at file-system steps of its life (by the
 //! test hook `AEROPLANE_TEST_FAULT`: `kill@N` is a `kill -9` just before step N, `enospc@N` a
 //! disk that is full from step N on), then recovered the way a user would (`aeroplane resume
 //! DIR`, or the command again where no run.json was written), and its folder and stdout must
@@ -121,6 +121,27 @@ fn kind(name: &str) -> Kind {
             false,
         ),
         "merge" => ([&run[..], &["--per-game"]].concat(), true),
+        "tune" => (
+            vec![
+                "tune",
+                "--bot",
+                "expectimax:depth=1",
+                "--param",
+                "hangar=0..60",
+                "--param",
+                "depth=1..2",
+                "--iterations",
+                "4",
+                "--pairs-per-iteration",
+                "4",
+                "--confirm-pairs",
+                "12",
+                "--chunk-size",
+                "4",
+                "-q",
+            ],
+            false,
+        ),
         other => panic!("no job kind {other}"),
     };
     Kind { args, merge }
@@ -298,4 +319,5 @@ kinds! {
     a_sweep_resumes_identically_from_a_stop_at_any_step: "sweep",
     a_league_resumes_identically_from_a_stop_at_any_step: "league",
     a_merge_resumes_identically_from_a_stop_at_any_step: "merge",
+    a_tune_resumes_identically_from_a_stop_at_any_step: "tune",
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Renders the report of a small run, SPRT, sweep and league in headless Chromium and checks
+# Renders the report of a small run, SPRT, sweep, league and tune in headless Chromium and checks
 # each screenshot: a PNG of the window's size that is not blank and shows the charts' blue.
 # Installs Chromium from Debian packages when it is missing (needs root, as in CI).
 # SCREENSHOT_DIR=DIR keeps the folders and screenshots there (to look at them).
@@ -39,10 +39,12 @@ q=(--quiet --force --report --out)
     --bots greedy,greedy,greedy,greedy --games 2000 --compare 1,2 "${q[@]}" "$work/sweep" >/dev/null
 "$bin" league --bots random,greedy,expectimax:depth=1 --players 2 --games 300 --bootstrap 100 \
     "${q[@]}" "$work/league" >/dev/null
+"$bin" tune --bot expectimax:depth=1 --param hangar=0..60 --param exposure=0..4 --rules classic \
+    --iterations 60 --pairs-per-iteration 16 --confirm-pairs 2000 "${q[@]}" "$work/tune" >/dev/null
 
 width=1100
 height=2400
-for job in run sprt sweep league; do
+for job in run sprt sweep league tune; do
     png="$work/$job.png"
     rm -f "$png"
     chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
