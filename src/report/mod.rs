@@ -26,8 +26,8 @@ mod load;
 mod run;
 mod sprt;
 mod sweep;
-mod views;
 mod tune;
+mod views;
 
 use std::path::{Path, PathBuf};
 

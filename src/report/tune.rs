@@ -3,7 +3,6 @@
 
 use serde_json::Value;
 
-
 use super::ReportError;
 use super::chart::{self, Trace};
 use super::html::{Page, json_text, td, tn};
@@ -43,7 +42,7 @@ pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
     if let Some(r) = m("rules_name").and_then(Value::as_str) {
         facts.push(("rules", r.to_string()));
     }
-    let bots = bot_names(f.manifest.as_ref());
+    let bots = f.bot_names();
     let opponent = t("opponent").and_then(Value::as_bool) == Some(true);
     if let Some(b) = bots.first() {
         facts.push(("bot tuned", b.clone()));
@@ -394,19 +393,6 @@ fn confirmation(page: &mut Page, c: &Value) -> Result<(), ReportError> {
     Ok(())
 }
 
-/// The names of the manifest's bots (the tuned bot, then any opponent).
-fn bot_names(manifest: Option<&Value>) -> Vec<String> {
-    manifest
-        .and_then(|m| m.get("bots"))
-        .and_then(Value::as_array)
-        .map(|b| {
-            b.iter()
-                .filter_map(|x| x.get("name").and_then(Value::as_str).map(String::from))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 /// How to run the tune again.
 fn reproduce(page: &mut Page, f: &Folder) {
     page.h2("reproduce", "Reproduce");
@@ -417,7 +403,7 @@ fn reproduce(page: &mut Page, f: &Folder) {
     let s = |k: &str| m.get(k).map(json_text).unwrap_or_default();
     let t = m.get("tune");
     let tk = |k: &str| t.and_then(|t| t.get(k)).map(json_text).unwrap_or_default();
-    let bots = bot_names(Some(m));
+    let bots = f.bot_names();
     let mut line = format!(
         "aeroplane tune --rules {} --bot '{}'",
         s("rules_name"),

@@ -471,10 +471,10 @@ impl TuneJob {
     /// The report of a finished tune, its confirmation's outcome recorded in the manifest.
     fn finished(&self, state: &TuneState, manifest: &mut Manifest) -> Result<TuneReport, JobError> {
         let r = self.report(state)?;
-        if let (Some(t), Some(c)) = (manifest.tune.as_mut(), &r.confirm) {
-            if let Some(section) = t.confirm.as_mut() {
-                section.result = Some(report::verdict_word(c.sprt.verdict).to_string());
-            }
+        if let (Some(t), Some(c)) = (manifest.tune.as_mut(), &r.confirm)
+            && let Some(section) = t.confirm.as_mut()
+        {
+            section.result = Some(report::verdict_word(c.sprt.verdict).to_string());
         }
         Ok(r)
     }
