@@ -34,11 +34,14 @@
 pub mod analysis;
 pub mod bots;
 pub mod config;
+pub mod decision_log;
 pub mod experiment;
 pub mod export;
 pub mod report;
 pub mod runner;
 pub mod stats;
+pub mod trajectory;
+pub mod viewer;
 
 /// The engine, as its own crate: `aeroplane_core`. Its items are re-exported below, so
 /// `aeroplane::Game` and `aeroplane_core::Game` are the same type.

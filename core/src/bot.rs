@@ -57,6 +57,16 @@ pub trait Bot: Send {
         Ok(self.choose(game, roll, moves))
     }
 
+    /// The values this bot gave the moves at its latest [`Bot::choose`], one per move in the
+    /// order it was given them, from its own seat's point of view (higher is better): a search
+    /// bot's estimate of each move (its root values). `None` for bots that do not estimate
+    /// (the default), and before any choice. A value the search never got to (an unvisited
+    /// MCTS child) is NaN. Asking never changes what the bot chooses, and a bot keeps them
+    /// whether or not anyone asks, at the cost of a few stores per decision.
+    fn move_values(&self) -> Option<&[f32]> {
+        None
+    }
+
     /// Called by the runner after each game the bot played, with its record. The default does
     /// nothing.
     fn game_over(&mut self, record: &GameRecord) -> Result<(), Box<BotFault>> {

@@ -7,13 +7,29 @@ use crate::bot::{Bot, BotFault};
 use crate::counters::Counter;
 use crate::dice::Dice;
 use crate::game::{Game, Outcome};
-use crate::moves::MoveList;
+use crate::moves::{Move, MoveList};
 use crate::record::GameRecord;
 
 /// Sees every roll as it is applied (for move logs); `()` sees nothing and costs nothing.
 pub trait Observer {
     /// Called after each roll with the position before it and what it did.
     fn on_roll(&mut self, before: &Game, outcome: &Outcome);
+
+    /// Called when a bot has chosen among two or more moves, before the move is applied (and
+    /// before [`Observer::on_roll`] sees the roll): the position, the roll, the legal moves,
+    /// the index chosen and the bot, which may report the values it gave the moves
+    /// ([`Bot::move_values`]). The default does nothing.
+    #[inline]
+    fn on_choice(&mut self, game: &Game, roll: u8, moves: &[Move], chosen: usize, bot: &dyn Bot) {
+        let _ = (game, roll, moves, chosen, bot);
+    }
+
+    /// Called once when the game stops (at its end, or when the dice ran out or a bot failed),
+    /// with the position reached. The default does nothing.
+    #[inline]
+    fn on_end(&mut self, last: &Game) {
+        let _ = last;
+    }
 }
 
 impl Observer for () {
@@ -152,6 +168,7 @@ where
         let seat = game.to_move();
         let Some(roll) = dice.roll(seat) else {
             record.close(&game);
+            observer.on_end(&game);
             return Err(PlayError::OutOfDice(Box::new(OutOfDice { record, game })));
         };
         game.legal_moves_inlined(roll, &mut moves);
@@ -159,10 +176,16 @@ where
             // No choice to make: a pass, or the only legal move.
             moves.first().copied()
         } else {
-            match bots[slot[seat.index()]].try_choose(&game, roll, &moves) {
-                Ok(k) => Some(moves[k]),
+            let bot = &mut bots[slot[seat.index()]];
+            match bot.try_choose(&game, roll, &moves) {
+                Ok(k) => {
+                    let chosen = moves[k];
+                    observer.on_choice(&game, roll, &moves, k, &**bot);
+                    Some(chosen)
+                }
                 Err(fault) => {
                     record.close(&game);
+                    observer.on_end(&game);
                     return Err(PlayError::Bot(Box::new(BotFailed {
                         seat,
                         fault,
@@ -178,5 +201,6 @@ where
         observer.on_roll(&before, &outcome);
     }
     record.close(&game);
+    observer.on_end(&game);
     Ok(record)
 }

@@ -470,6 +470,7 @@ pub fn run(
             spec,
             rules_name,
             per_game,
+            log_games: None,
             recover,
         });
         return conduct(py, job, exec, output, lineup);

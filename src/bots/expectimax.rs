@@ -21,6 +21,7 @@ use super::eval::{
     Evaluator, P_EXPOSURE, P_HANGAR, P_HOME, P_LANE, P_MOVER, P_PROGRESS, P_WIN, Weights,
 };
 use super::params::{ParamDef, ParamKind, Params};
+use super::search::MoveValues;
 use aeroplane_core::Game;
 use aeroplane_core::{Move, MoveList};
 
@@ -64,6 +65,7 @@ pub struct Expectimax {
     eval: Evaluator,
     lists: Vec<MoveList>,
     nodes: u64,
+    root: MoveValues,
 }
 
 impl Expectimax {
@@ -76,6 +78,7 @@ impl Expectimax {
             eval: Evaluator::new(weights),
             lists: vec![MoveList::default(); depth as usize + 1],
             nodes: 0,
+            root: MoveValues::default(),
         }
     }
 
@@ -146,17 +149,25 @@ impl Bot for Expectimax {
         &self.name
     }
 
+    /// The max-n value of each move for the bot's seat (the evaluation's scale).
+    fn move_values(&self) -> Option<&[f32]> {
+        self.root.get()
+    }
+
     fn choose(&mut self, game: &Game, roll: u8, moves: &[Move]) -> usize {
         if moves.len() == 1 {
+            self.root.start(1);
             return 0;
         }
         let me = game.to_move().index();
         let mut best = 0;
         let mut best_value = f32::NEG_INFINITY;
+        self.root.start(moves.len());
         for (k, &m) in moves.iter().enumerate() {
             let mut g = *game;
             g.apply(roll, Some(m));
             let v = self.chance(&g, self.depth - 1)[me];
+            self.root.set(k, v);
             if v > best_value {
                 best = k;
                 best_value = v;

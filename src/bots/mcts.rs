@@ -28,7 +28,7 @@ use super::eval::{
 use super::expectimax::Expectimax;
 use super::montecarlo::{P_CUTOFF, P_TEMPERATURE};
 use super::params::{ParamDef, ParamKind, Params};
-use super::search::{Policy, finished_count, rewards, rollout};
+use super::search::{MoveValues, Policy, finished_count, rewards, rollout};
 use aeroplane_core::Game;
 use aeroplane_core::Seat;
 use aeroplane_core::splitmix64;
@@ -201,6 +201,7 @@ pub struct Mcts {
     path: Vec<u32>,
     moves: MoveList,
     searcher: Expectimax,
+    root: MoveValues,
 }
 
 /// A softmax of max-n values over the unfinished seats.
@@ -245,6 +246,7 @@ impl Mcts {
                 },
                 config.weights,
             ),
+            root: MoveValues::default(),
         }
     }
 
@@ -416,8 +418,15 @@ impl Bot for Mcts {
         self.rng = Pcg32::new(seed, splitmix64(seed ^ 0x4D43_5453));
     }
 
+    /// Each root child's value for the bot's seat (0 to 1: mean reward, or the expectimax
+    /// value of its visited subtree with `backup = max`); NaN for a child never visited.
+    fn move_values(&self) -> Option<&[f32]> {
+        self.root.get()
+    }
+
     fn choose(&mut self, game: &Game, roll: u8, moves: &[Move]) -> usize {
         if moves.len() == 1 {
+            self.root.start(1);
             return 0;
         }
         self.nodes.clear();
@@ -443,11 +452,13 @@ impl Bot for Mcts {
         let me = game.to_move().index();
         let mut best = 0;
         let mut best_key = (0u32, f32::NEG_INFINITY);
+        self.root.start(root.count as usize);
         for k in 0..root.count as usize {
             let child = &self.nodes[root.first as usize + k];
             if child.visits == 0 {
                 continue;
             }
+            self.root.set(k, child.value[me]);
             let key = if self.config.max_backup {
                 (0, child.value[me])
             } else {

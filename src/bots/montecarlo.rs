@@ -14,7 +14,7 @@ use super::eval::{
     Evaluator, P_EXPOSURE, P_HANGAR, P_HOME, P_LANE, P_MOVER, P_PROGRESS, P_WIN, Weights,
 };
 use super::params::{ParamDef, ParamKind, Params};
-use super::search::{Policy, finished_count, rewards, rollout};
+use super::search::{MoveValues, Policy, finished_count, rewards, rollout};
 use aeroplane_core::Game;
 use aeroplane_core::Seat;
 use aeroplane_core::splitmix64;
@@ -110,6 +110,7 @@ pub struct MonteCarlo {
     eval: Evaluator,
     rng: Pcg32,
     moves: MoveList,
+    root: MoveValues,
 }
 
 impl MonteCarlo {
@@ -121,6 +122,7 @@ impl MonteCarlo {
             eval: Evaluator::new(config.weights),
             rng: Pcg32::new(0, 0),
             moves: MoveList::default(),
+            root: MoveValues::default(),
         }
     }
 }
@@ -134,8 +136,15 @@ impl Bot for MonteCarlo {
         self.rng = Pcg32::new(seed, splitmix64(seed ^ 0x4D43));
     }
 
+    /// The mean reward of each move's rollouts for the bot's seat (0 to 1: its chance of
+    /// finishing next).
+    fn move_values(&self) -> Option<&[f32]> {
+        self.root.get()
+    }
+
     fn choose(&mut self, game: &Game, roll: u8, moves: &[Move]) -> usize {
         if moves.len() == 1 {
+            self.root.start(1);
             return 0;
         }
         let me = game.to_move().index();
@@ -143,6 +152,7 @@ impl Bot for MonteCarlo {
         let base = u64::from(self.rng.next_u32()) << 32 | u64::from(self.rng.next_u32());
         let mut best = 0;
         let mut best_total = f32::NEG_INFINITY;
+        self.root.start(moves.len());
         for (k, &m) in moves.iter().enumerate() {
             let mut total = 0.0f32;
             let mut start = *game;
@@ -160,6 +170,7 @@ impl Bot for MonteCarlo {
                 );
                 total += rewards(&g, before, &self.eval, self.config.temperature)[me];
             }
+            self.root.set(k, total / self.config.rollouts as f32);
             if total > best_total {
                 best = k;
                 best_total = total;

@@ -9,8 +9,38 @@ use rand_pcg::Pcg32;
 use super::Greedy;
 use super::eval::Evaluator;
 use aeroplane_core::Game;
-use aeroplane_core::MoveList;
 use aeroplane_core::below;
+use aeroplane_core::{MAX_MOVES, MoveList};
+
+/// The values a search bot gave the moves of its latest decision ([`super::Bot::move_values`]):
+/// a fixed array, so keeping them allocates nothing and costs a store per root move.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MoveValues {
+    values: [f32; MAX_MOVES],
+    len: u8,
+}
+
+impl MoveValues {
+    /// Starts a decision among `moves` moves, every value not yet known (NaN).
+    #[inline]
+    pub fn start(&mut self, moves: usize) {
+        self.len = moves.min(MAX_MOVES) as u8;
+        self.values = [f32::NAN; MAX_MOVES];
+    }
+
+    /// Sets the value of move `k`.
+    #[inline]
+    pub fn set(&mut self, k: usize, value: f32) {
+        if let Some(v) = self.values.get_mut(k) {
+            *v = value;
+        }
+    }
+
+    /// The values of the latest decision, `None` before the first.
+    pub fn get(&self) -> Option<&[f32]> {
+        (self.len > 0).then(|| &self.values[..usize::from(self.len)])
+    }
+}
 
 /// How a rollout picks moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,7 +7,9 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args;
 
-use aeroplane::experiment::replay::ReplayJob;
+use aeroplane::decision_log::check::check_game;
+use aeroplane::decision_log::read::LogReader;
+use aeroplane::experiment::replay::{ReplayJob, ReplayReport, replay_logged};
 use aeroplane::runner::RunSpec;
 use aeroplane::{parse_dice, read_dice};
 
@@ -18,7 +20,8 @@ use super::common::{DEFAULT_BOTS_DIR, load_lineup, load_rules};
 #[command(after_help = "Examples:
   aeroplane replay --seed 3 --game 0
   aeroplane replay --dice 6,3,6,6,4 --bots greedy,greedy
-  aeroplane replay --manifest results/run/run.json --game 17 --json")]
+  aeroplane replay --manifest results/run/run.json --game 17 --json
+  aeroplane replay --seed 3 --game 0 --html game.html   (a board viewer: open game.html)")]
 pub struct ReplayArgs {
     /// A preset (appfreegame, classic, chinese) or a rule-variant .toml file.
     #[arg(long, default_value = "appfreegame")]
@@ -40,9 +43,14 @@ pub struct ReplayArgs {
     /// Game index within the run of --seed (or of --manifest).
     #[arg(long, default_value_t = 0)]
     pub game: u64,
-    /// Print the log and the record as JSON.
+    /// Print the log and the record as JSON: every roll with the position before it (in the
+    /// position notation and as arrays), the legal moves, the one played and the position after.
     #[arg(long)]
     pub json: bool,
+    /// Also write the game as a board viewer: one self-contained HTML file (SVG board, controls
+    /// to step through it; open it in any browser, no network needed).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// Directory of bot profiles.
     #[arg(long, default_value = DEFAULT_BOTS_DIR)]
     pub bots_dir: PathBuf,
@@ -50,10 +58,20 @@ pub struct ReplayArgs {
     /// rotation from the manifest), and print its games.csv row.
     #[arg(long, conflicts_with_all = ["dice", "dice_file", "rules", "bots", "seed"])]
     pub manifest: Option<PathBuf>,
+    /// Replay game --game of a decision log (`run --log-games`), checking every logged position,
+    /// legal move list and the result against the engine.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["dice", "dice_file", "rules", "bots", "seed", "manifest"])]
+    pub log: Option<PathBuf>,
+    /// With --log: check every game of the log instead of replaying one, and print a summary.
+    #[arg(long, requires = "log", conflicts_with_all = ["json", "html", "game"])]
+    pub check: bool,
 }
 
 /// Runs `aeroplane replay`.
 pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
+    if let Some(log) = &args.log {
+        return replay_log(&args, log);
+    }
     let (spec, with_csv_row) = match &args.manifest {
         Some(path) => {
             let spec =
@@ -98,6 +116,22 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         },
     };
     let report = job.play()?;
+    let source = match &args.manifest {
+        Some(p) => format!("game {} of the run of {}", args.game, p.display()),
+        None if job.dice.is_some() => "scripted dice".to_string(),
+        None => format!("seed {}, game {}", args.seed, args.game),
+    };
+    show(&args, &report, &source)
+}
+
+/// Prints a replayed game (text or JSON) and writes its viewer if asked.
+fn show(args: &ReplayArgs, report: &ReplayReport, source: &str) -> anyhow::Result<ExitCode> {
+    if let Some(path) = &args.html {
+        let html = aeroplane::viewer::page(report, source);
+        aeroplane::export::write_whole(path, html.as_bytes())
+            .with_context(|| format!("cannot write --html {}", path.display()))?;
+        eprintln!("wrote {}", path.display());
+    }
     let mut out = std::io::stdout().lock();
     if args.json {
         report.write_json(&mut out)?;
@@ -113,4 +147,31 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `replay --log FILE`: one game of a decision log, checked and replayed; or, with `--check`,
+/// every game checked.
+fn replay_log(args: &ReplayArgs, path: &std::path::Path) -> anyhow::Result<ExitCode> {
+    let mut reader = LogReader::open(path)?;
+    let file = reader.file().to_string();
+    if args.check {
+        let (mut games, mut decisions, mut span) = (0u64, 0u64, None::<(u64, u64)>);
+        while let Some(game) = reader.next_game()? {
+            check_game(&file, reader.header(), &game)?;
+            games += 1;
+            decisions += game.decisions.len() as u64;
+            span = Some((span.map_or(game.game, |s| s.0), game.game));
+        }
+        let range = span.map_or("none".to_string(), |(a, b)| format!("{a}..={b}"));
+        writeln!(
+            std::io::stdout().lock(),
+            "{file}: {games} games ({range}), {decisions} decisions: every logged position, legal move list and result agrees with the engine"
+        )?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let game = reader.find_game(args.game)?;
+    let checked = check_game(&file, reader.header(), &game)?;
+    let report = replay_logged(reader.header(), &checked)?;
+    let source = format!("game {} of the decision log {file}", args.game);
+    show(args, &report, &source)
 }

@@ -45,6 +45,12 @@ pub struct RunArgs {
     /// Also write games.csv (one row per game, in game order); needs --out.
     #[arg(long, overrides_with = "no_per_game")]
     pub per_game: bool,
+    /// Also write a decision log into the output folder: one JSON line per decision of every
+    /// game (position, roll, legal moves, the choice, the bot's values) and one per game's
+    /// result, in game order; NAME.jsonl.zst is zstd-compressed, NAME.jsonl plain. Needs --out;
+    /// schema in docs/LOG.md; read back with `replay --log`.
+    #[arg(long, value_name = "NAME")]
+    pub log_games: Option<String>,
     /// Do not write games.csv (overrides a config or manifest).
     #[arg(long, overrides_with = "per_game")]
     pub no_per_game: bool,
@@ -170,11 +176,16 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
         super::external::attach_logs(&mut spec, out.as_deref());
         let exec = a.exec(cfg.threads, cfg.chunk_size)?;
         let recover = args.recover || manifest.as_ref().is_some_and(|(m, _)| m.recover);
+        let log_games = args
+            .log_games
+            .clone()
+            .or(manifest.as_ref().and_then(|(m, _)| m.log_games.clone()));
         return Ok(Resolved {
             job: Job::Run(RunJob {
                 spec,
                 rules_name,
                 per_game,
+                log_games,
                 recover,
             }),
             exec,
@@ -200,6 +211,9 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
     super::external::attach_logs(&mut spec, out.as_deref());
     if let Some(m) = args.max_games {
         spec.deals = m;
+    }
+    if args.log_games.is_some() {
+        anyhow::bail!("--log-games applies to plain runs, not to --sprt");
     }
     if per_game {
         anyhow::bail!("--per-game cannot be combined with --sprt");

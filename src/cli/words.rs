@@ -2,13 +2,14 @@
 //! and the Python keywords); the command line says the flag instead.
 
 /// The settings the library's messages name, each a flag of this command line.
-const FLAGS: [&str; 14] = [
+const FLAGS: [&str; 15] = [
     "allow_partial",
     "bootstrap",
     "bots",
     "bots_dir",
     "compare",
     "force",
+    "log_games",
     "out",
     "per_game",
     "players",

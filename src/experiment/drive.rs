@@ -9,8 +9,9 @@ use std::sync::atomic::Ordering;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use crate::decision_log::LogFormat;
 use crate::export::{
-    Checkpoint, CheckpointError, ExportError, GamesCsv, RowsAt, RowsReader, Stored,
+    Checkpoint, CheckpointError, ExportError, GamesCsv, LogFile, RowsAt, RowsReader, Stored,
 };
 use crate::runner::{self, Flow, Plan, RunSpec, Unit, UnitResult, Units};
 
@@ -70,6 +71,12 @@ pub(crate) struct UnitLine<R> {
     /// FNV-1a 64 of this unit's rows in `games.csv.partial`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rows_fnv: Option<u64>,
+    /// The length of the decision log (`NAME.partial`) after this unit's games.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log_end: Option<u64>,
+    /// FNV-1a 64 of this unit's bytes in the decision log.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log_fnv: Option<u64>,
     /// The unit's record.
     pub record: R,
 }
@@ -80,6 +87,14 @@ impl<R> UnitLine<R> {
         Some(RowsAt {
             end: self.games_csv_end?,
             fnv: self.rows_fnv?,
+        })
+    }
+
+    /// Where the unit's decision-log bytes end and their checksum, if the job logs.
+    pub fn log(&self) -> Option<RowsAt> {
+        Some(RowsAt {
+            end: self.log_end?,
+            fnv: self.log_fnv?,
         })
     }
 }
@@ -133,13 +148,16 @@ pub(crate) struct Kept {
     pub checkpoint_end: Option<u64>,
     /// Where the rows of the last record folded end in `games.csv.partial`.
     pub rows_end: Option<u64>,
+    /// Where the decision-log bytes of the last record folded end.
+    pub log_end: Option<u64>,
     /// Records after those, not folded: their rows were not on the disk (they were written
     /// after the last sync, before a power cut); their units are played again.
     pub dropped: u64,
 }
 
 /// Folds the records a checkpoint kept, in order, each after checking it is the next unit of
-/// the job and (with `rows`) that its rows are in `games.csv.partial` whole. A record whose
+/// the job and (with `rows`, the reader of `games.csv.partial` and the file it reads) that its
+/// rows are there whole, and (with `log`) that its decision-log bytes are. A record whose
 /// rows are missing or differ is the end of what was kept when it was written after the last
 /// sync (a power cut lost them); before it, the file was edited or damaged: an error.
 pub(crate) fn fold_kept<F: Fold>(
@@ -148,8 +166,8 @@ pub(crate) fn fold_kept<F: Fold>(
     ctx: &Context<'_>,
     fold: &mut F,
     records: impl Iterator<Item = Result<Stored<UnitLine<F::Record>>, CheckpointError>>,
-    mut rows: Option<&mut RowsReader>,
-    rows_file: &std::path::Path,
+    mut rows: Option<(&mut RowsReader, &std::path::Path)>,
+    mut log: Option<(&mut RowsReader, &std::path::Path)>,
 ) -> Result<Kept, JobError> {
     let mut kept = Kept::default();
     let games_of = |u: &Unit| u.deals * parts[u.part].games_per_deal();
@@ -188,7 +206,7 @@ pub(crate) fn fold_kept<F: Fold>(
                 what: format!("record of unit {}: {what}", unit.index),
             })
         })?;
-        if let Some(r) = rows.as_deref_mut() {
+        if let Some((r, rows_file)) = rows.as_mut() {
             let whole = match line.rows() {
                 Some(at) => r.next_unit(at)?,
                 None => false,
@@ -208,6 +226,30 @@ pub(crate) fn fold_kept<F: Fold>(
                 kept.dropped += 1;
                 continue;
             }
+        }
+        if let Some((r, file)) = log.as_mut() {
+            let whole = match line.log() {
+                Some(at) => r.next_unit(at)?,
+                None => false,
+            };
+            if !whole {
+                if stored.durable {
+                    return Err(JobError::Checkpoint(CheckpointError::Damaged {
+                        file: crate::excerpt::path(file),
+                        line: 0,
+                        what: format!(
+                            "the decision-log bytes of unit {} (up to byte {}) do not match the checkpoint's record of them",
+                            unit.index,
+                            line.log_end.unwrap_or(0)
+                        ),
+                    }));
+                }
+                kept.dropped += 1;
+                continue;
+            }
+            kept.log_end = line.log_end;
+        }
+        if rows.is_some() {
             kept.rows_end = line.games_csv_end;
         }
         kept.units += 1;
@@ -236,6 +278,7 @@ pub(crate) fn drive<F: Fold>(
     fold: &mut F,
     rows_for: &(dyn Fn(usize) -> bool + Sync),
     mut games: Option<&mut GamesCsv>,
+    mut log: Option<(&mut LogFile, LogFormat)>,
     mut checkpoint: Option<&mut Checkpoint>,
     played: &mut u64,
 ) -> Result<Ended, JobError> {
@@ -243,20 +286,28 @@ pub(crate) fn drive<F: Fold>(
     let interrupt = ctx.interrupt;
     let mut folded_here = 0usize;
     let games_of = |u: &Unit| u.deals * parts[u.part].games_per_deal();
-    runner::execute_units(
+    let format = log.as_ref().map(|(_, f)| *f);
+    runner::execute_logged(
         parts,
         units,
         ctx.exec,
         rows_for,
+        format,
         &mut |result| {
             let rows = match games.as_deref_mut() {
                 Some(g) => Some(g.append(&result.rows).map_err(sink_error)?),
+                None => None,
+            };
+            let logged = match log.as_mut() {
+                Some((l, _)) => Some(l.append(&result.log).map_err(sink_error)?),
                 None => None,
             };
             let line = UnitLine {
                 unit: result.unit.index,
                 games_csv_end: rows.map(|r| r.end),
                 rows_fnv: rows.map(|r| r.fnv),
+                log_end: logged.map(|r| r.end),
+                log_fnv: logged.map(|r| r.fnv),
                 record: fold.record(&result),
             };
             if let Some(c) = checkpoint.as_deref_mut() {
@@ -265,6 +316,9 @@ pub(crate) fn drive<F: Fold>(
                     // The rows first: a record after a sync mark has its rows on the disk.
                     if let Some(g) = games.as_deref_mut() {
                         g.sync().map_err(sink_error)?;
+                    }
+                    if let Some((l, _)) = log.as_mut() {
+                        l.sync().map_err(sink_error)?;
                     }
                     c.sync().map_err(sink_error)?;
                 }

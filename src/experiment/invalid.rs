@@ -72,6 +72,14 @@ pub enum InvalidJob {
         /// What it writes.
         writes: &'static str,
     },
+    /// A decision log's name that is not a plain `.jsonl.zst` or `.jsonl` file name.
+    #[error(
+        "the setting `log_games` is `{0}`: the decision log is written into the output folder: give a file name ending in .jsonl.zst (zstd-compressed) or .jsonl (plain JSON lines), not in a folder, not hidden, not one of the folder's own files (e.g. games.jsonl.zst)"
+    )]
+    LogName(String),
+    /// A logged game whose choices the engine does not accept.
+    #[error("the log's choices do not replay: {0}")]
+    LoggedChoice(String),
     /// A resume without the job's folder.
     #[error("a resume needs the job's output folder")]
     ResumeNeedsOut,

@@ -103,6 +103,7 @@ impl Job {
                         spec,
                         rules_name: m.rules_name.clone(),
                         per_game: m.per_game,
+                        log_games: m.log_games.clone(),
                         recover: m.recover,
                     })),
                 }
@@ -276,6 +277,7 @@ impl Job {
                     rows_for: &kept,
                     per_game: false,
                     recover: false,
+                    log: None,
                 };
                 merge(
                     out,
@@ -297,6 +299,7 @@ impl Job {
                     rows_for: &|_| true,
                     per_game: false,
                     recover: false,
+                    log: None,
                 };
                 merge(
                     out,

@@ -364,6 +364,7 @@ impl LeagueJob {
             rows_for: &|_| true,
             per_game: false,
             recover: false,
+            log: None,
         };
         conduct(ctx, def, &mut fold, |f, out, _| {
             self.report(f, out, ctx.interrupt)

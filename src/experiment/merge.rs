@@ -13,8 +13,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use serde::Deserialize;
 
 use crate::export::{
-    CHECKPOINT_FILE, Checkpoint, CheckpointError, ExportError, GamesCsv, JobStatus, MANIFEST_FILE,
-    Manifest, MergeSection, OutputDir, RowsAt, fnv1a, fnv1a_from,
+    CHECKPOINT_FILE, Checkpoint, CheckpointError, ExportError, GamesCsv, JobStatus, LogFile,
+    MANIFEST_FILE, Manifest, MergeSection, OutputDir, RowsAt, fnv1a, fnv1a_from,
 };
 use crate::runner::{Flow, Plan};
 
@@ -32,6 +32,8 @@ struct Piece<R> {
     line: UnitLine<R>,
     shard: usize,
     rows: Option<(u64, RowsAt)>,
+    /// Where its decision-log bytes are in the shard's log.
+    log: Option<(u64, RowsAt)>,
 }
 
 /// The identity of a shard's job: without its shard and its own planned games.
@@ -166,6 +168,7 @@ pub(crate) fn merge<F: Fold, R>(
         }
         let mine = plan.every(shard.index, shard.count);
         let mut start = GamesCsv::header_len(def.recover);
+        let mut log_start = def.log.as_ref().map_or(0, |l| l.header.len() as u64);
         for (i, stored) in Checkpoint::records::<UnitLine<F::Record>>(&cp, &scan)?.enumerate() {
             let line = stored?.record;
             let damaged = |what: String| {
@@ -202,10 +205,24 @@ pub(crate) fn merge<F: Fold, R>(
             if let Some((_, at)) = rows {
                 start = at.end;
             }
+            let log = match (&def.log, line.log()) {
+                (None, _) => None,
+                (Some(_), Some(at)) if at.end >= log_start => Some((log_start, at)),
+                (Some(_), _) => {
+                    return Err(damaged(format!(
+                        "the record of unit {} does not say where its decisions are in the log",
+                        unit.index
+                    )));
+                }
+            };
+            if let Some((_, at)) = log {
+                log_start = at.end;
+            }
             pieces.push(Piece {
                 line,
                 shard: k,
                 rows,
+                log,
             });
         }
     }
@@ -258,7 +275,21 @@ pub(crate) fn merge<F: Fold, R>(
             (false, _) => None,
         };
         let mut copy = match games {
-            Some(_) => Some(RowsCopy::new(out)?),
+            Some(_) => Some(RowsCopy::new(out, GamesCsv::PARTIAL)?),
+            None => None,
+        };
+        // The decision log: its header, then every unit's bytes in plan order.
+        let log_partial = def.log.as_ref().map(|l| l.partial());
+        let log_name = def.log.as_ref().map(|l| out.table_name(&l.name));
+        if let Some(n) = &log_name {
+            out.remove(n)?;
+        }
+        let mut log = match (&def.log, &log_partial) {
+            (Some(l), Some(p)) => Some(LogFile::create(&out.file(p), &l.header)?),
+            _ => None,
+        };
+        let mut log_copy = match &log_partial {
+            Some(p) => Some(RowsCopy::new(out, p)?),
             None => None,
         };
         for (merged, piece) in pieces.into_iter().enumerate() {
@@ -274,16 +305,24 @@ pub(crate) fn merge<F: Fold, R>(
             if let (Some(c), Some((from, at))) = (copy.as_mut(), piece.rows) {
                 c.copy(&shards[piece.shard].dir, piece.shard, from, at, unit.index)?;
             }
+            if let (Some(c), Some((from, at))) = (log_copy.as_mut(), piece.log) {
+                c.copy(&shards[piece.shard].dir, piece.shard, from, at, unit.index)?;
+            }
             played += unit.deals * def.parts[unit.part].games_per_deal();
             if fold.fold(&unit, piece.line.record) == Flow::Stop {
                 break;
             }
         }
         drop(copy);
+        drop(log_copy);
         let r = report(fold, Some(out), &mut manifest)?;
         if let Some(g) = games.take() {
             g.finish()?;
             out.finish_stream(GamesCsv::PARTIAL, &games_csv)?;
+        }
+        if let (Some(l), Some(d), Some(n)) = (log.take(), &def.log, &log_name) {
+            l.finish()?;
+            out.finish_stream(&d.partial(), n)?;
         }
         out.sync()?;
         Ok(Some(r))
@@ -349,16 +388,19 @@ fn kept_games(s: &ShardDir, plan: &Plan, def: &JobDef<'_>) -> Result<u64, JobErr
 /// usual limit is 1,024).
 struct RowsCopy<'a> {
     out: &'a OutputDir,
+    /// The file copied, in the shards and in the output.
+    name: &'a str,
     to: std::fs::File,
     open: Option<(usize, std::fs::File)>,
     buf: Vec<u8>,
 }
 
 impl<'a> RowsCopy<'a> {
-    fn new(out: &'a OutputDir) -> Result<RowsCopy<'a>, ExportError> {
-        let to = out.file(GamesCsv::PARTIAL);
+    fn new(out: &'a OutputDir, name: &'a str) -> Result<RowsCopy<'a>, ExportError> {
+        let to = out.file(name);
         Ok(RowsCopy {
             out,
+            name,
             to: crate::export::no_follow::append(&to).map_err(|e| ExportError::new(&to, e))?,
             open: None,
             buf: vec![0; 1 << 16],
@@ -374,7 +416,7 @@ impl<'a> RowsCopy<'a> {
         at: RowsAt,
         unit: usize,
     ) -> Result<(), JobError> {
-        let path = dir.join(GamesCsv::PARTIAL);
+        let path = dir.join(self.name);
         if self.open.as_ref().is_none_or(|(open, _)| *open != k) {
             let f =
                 crate::export::no_follow::read(&path).map_err(|e| ExportError::read(&path, e))?;
@@ -383,7 +425,7 @@ impl<'a> RowsCopy<'a> {
         let (_, file) = self.open.as_mut().expect("opened above");
         file.seek(SeekFrom::Start(from))
             .map_err(|e| ExportError::read(&path, e))?;
-        let to = self.out.file(GamesCsv::PARTIAL);
+        let to = self.out.file(self.name);
         let mut left = at.end - from;
         let mut fnv = fnv1a(b"");
         while left > 0 {

@@ -48,6 +48,8 @@ pub use tune::{TuneError, TuneJob, TuneReport, TuneSpec};
 
 use std::sync::atomic::{AtomicBool, AtomicU64};
 
+use crate::decision_log::LogFormat;
+use crate::export::LogFile;
 use crate::export::{
     CHECKPOINT_FILE, Checkpoint, CheckpointError, ExportError, GamesCsv, JobStatus, MANIFEST_FILE,
     Manifest, ManifestError, OutputDir, RowsReader, Scan, ShardSection,
@@ -197,6 +199,45 @@ pub(crate) struct JobDef<'a> {
     pub per_game: bool,
     /// A failing bot program forfeits its game (and `games.csv` has `forfeit_seat`).
     pub recover: bool,
+    /// The decision log the job writes, if any.
+    pub log: Option<LogDef>,
+}
+
+/// A job's decision log: its file name in the output folder, its format and its first bytes.
+#[derive(Clone, Debug)]
+pub(crate) struct LogDef {
+    /// The file name (`NAME.jsonl.zst` or `NAME.jsonl`).
+    pub name: String,
+    /// How it is stored.
+    pub format: LogFormat,
+    /// The header line, encoded.
+    pub header: Vec<u8>,
+}
+
+impl LogDef {
+    /// The log `name` of the run `spec`; a name that is not a plain `.jsonl.zst` or `.jsonl`
+    /// file name, or that is one of the folder's own files, is refused.
+    pub fn new(name: &str, spec: &RunSpec) -> Result<LogDef, JobError> {
+        let bad = || InvalidJob::LogName(crate::excerpt::excerpt(name));
+        let format = LogFormat::of_path(std::path::Path::new(name)).map_err(|_| bad())?;
+        let plain = !name.contains('/') && !name.starts_with('.') && !name.contains('\\');
+        let own = crate::export::OWN_FILES
+            .iter()
+            .any(|f| *f == name || f.strip_suffix(".partial") == Some(name));
+        if !plain || own || name.ends_with(".partial") {
+            return Err(bad().into());
+        }
+        Ok(LogDef {
+            name: name.to_string(),
+            format,
+            header: crate::decision_log::Header::of(spec).encoded(format),
+        })
+    }
+
+    /// Its name while the job runs.
+    pub fn partial(&self) -> String {
+        LogFile::partial(&self.name)
+    }
 }
 
 /// Games of the units of `plan` that `shard` owns.
@@ -270,6 +311,7 @@ pub(crate) fn conduct<F: Fold, R>(
             def.rows_for,
             None,
             None,
+            None,
             &mut played,
         )?;
         if ended == Ended::Interrupted {
@@ -294,8 +336,10 @@ pub(crate) fn conduct<F: Fold, R>(
     let Opened {
         mut checkpoint,
         mut games,
+        mut log,
         kept,
     } = opened;
+    let format = def.log.as_ref().map(|l| l.format);
     let mut played = kept.played;
     let driven = if kept.decided {
         Ok(Ended::Decided)
@@ -307,12 +351,13 @@ pub(crate) fn conduct<F: Fold, R>(
             fold,
             def.rows_for,
             games.as_mut(),
+            log.as_mut().zip(format),
             Some(&mut checkpoint),
             &mut played,
         )
     };
     // Whatever happened, every record written reaches the disk, after its rows.
-    let synced = sync_records(&mut checkpoint, games.as_mut());
+    let synced = sync_records(&mut checkpoint, games.as_mut(), log.as_mut());
     let ended = match (driven, synced) {
         (Ok(ended), Ok(())) => ended,
         (Err(e), _) | (Ok(_), Err(e)) => return Err(fail(dir, &mut manifest, played, e)),
@@ -335,7 +380,15 @@ pub(crate) fn conduct<F: Fold, R>(
         Ended::Complete | Ended::Decided => {}
     }
     drop(checkpoint);
-    let r = match finish_files(dir, fold, games, &mut manifest, report) {
+    let r = match finish_files(
+        dir,
+        fold,
+        games,
+        log,
+        def.log.as_ref(),
+        &mut manifest,
+        report,
+    ) {
         Ok(r) => r,
         Err(JobError::Interrupted) => {
             manifest.finish(JobStatus::Interrupted, played, None);
@@ -354,6 +407,7 @@ pub(crate) fn conduct<F: Fold, R>(
 struct Opened {
     checkpoint: Checkpoint,
     games: Option<GamesCsv>,
+    log: Option<LogFile>,
     kept: drive::Kept,
 }
 
@@ -421,9 +475,14 @@ fn start_folder(
         (true, true) => Some(GamesCsv::create_with_forfeits(&partial)?),
         (false, _) => None,
     };
+    let log = match &def.log {
+        Some(l) => Some(LogFile::create(&dir.file(&l.partial()), &l.header)?),
+        None => None,
+    };
     Ok(Opened {
         checkpoint,
         games,
+        log,
         kept: drive::Kept::default(),
     })
 }
@@ -473,8 +532,35 @@ fn resume_folder<F: Fold>(
             },
         )));
     }
-    let kept = if def.per_game && rows.is_none() {
-        // The rows file was lost before its first sync: no record can be kept.
+    // The decision log, read back the same way (from its final name if a finish renamed it).
+    let log_files = def
+        .log
+        .as_ref()
+        .map(|l| (dir.file(&l.partial()), dir.file(&l.name)));
+    let log_file = match &log_files {
+        Some((partial, _)) if exists(partial) => Some(partial.clone()),
+        Some((_, done)) if exists(done) => Some(done.clone()),
+        _ => None,
+    };
+    let mut log_rows = match (&log_file, &def.log) {
+        (Some(f), Some(l)) => RowsReader::open_with_header(f, &l.header)?,
+        _ => None,
+    };
+    if def.log.is_some() && log_rows.is_none() && scan.durable > 0 {
+        let (partial, _) = log_files.as_ref().expect("a log");
+        return Err(Opening::Refused(JobError::Checkpoint(
+            CheckpointError::Damaged {
+                file: crate::excerpt::path(partial),
+                line: 1,
+                what: format!(
+                    "missing, or its header damaged, but the checkpoint holds {} units whose decisions were synced to it",
+                    scan.durable
+                ),
+            },
+        )));
+    }
+    let kept = if (def.per_game && rows.is_none()) || (def.log.is_some() && log_rows.is_none()) {
+        // The rows file (or the log) was lost before its first sync: no record can be kept.
         drive::Kept {
             dropped: scan.records,
             ..Default::default()
@@ -488,11 +574,12 @@ fn resume_folder<F: Fold>(
             ctx,
             fold,
             records,
-            rows.as_mut(),
-            &rows_file,
+            rows.as_mut().map(|r| (r, rows_file.as_path())),
+            log_rows.as_mut().zip(log_file.as_deref()),
         )?
     };
     drop(rows);
+    drop(log_rows);
     // Checked: from here on, the folder is changed.
     let open = || -> Result<Opened, JobError> {
         if def.per_game && exists(&done) {
@@ -519,12 +606,31 @@ fn resume_folder<F: Fold>(
             (true, false) if def.recover => Some(GamesCsv::create_with_forfeits(&partial)?),
             (true, false) => Some(GamesCsv::create(&partial)?),
         };
+        let log = match (&def.log, &log_files) {
+            (Some(l), Some((partial, done))) => {
+                if exists(done) {
+                    if exists(partial) {
+                        dir.remove(&l.name)?;
+                    } else {
+                        crate::export::fsops::rename(done, partial)
+                            .map_err(|e| ExportError::doing("rename", done, e))?;
+                    }
+                }
+                Some(if exists(partial) && kept.units > 0 {
+                    LogFile::reopen(partial, kept.log_end.unwrap_or(l.header.len() as u64))?
+                } else {
+                    LogFile::create(partial, &l.header)?
+                })
+            }
+            _ => None,
+        };
         let mut running = manifest.clone();
         running.finish(JobStatus::Running, kept.played, None);
         write_status(dir, &running)?;
         Ok(Opened {
             checkpoint,
             games,
+            log,
             kept,
         })
     };
@@ -539,9 +645,16 @@ fn resume_folder<F: Fold>(
 }
 
 /// Syncs the rows, then marks and syncs the checkpoint's records.
-fn sync_records(checkpoint: &mut Checkpoint, games: Option<&mut GamesCsv>) -> Result<(), JobError> {
+fn sync_records(
+    checkpoint: &mut Checkpoint,
+    games: Option<&mut GamesCsv>,
+    log: Option<&mut LogFile>,
+) -> Result<(), JobError> {
     if let Some(g) = games {
         g.sync()?;
+    }
+    if let Some(l) = log {
+        l.sync()?;
     }
     checkpoint.sync()?;
     Ok(())
@@ -553,6 +666,8 @@ fn finish_files<F, R>(
     dir: &OutputDir,
     fold: &mut F,
     games: Option<GamesCsv>,
+    log: Option<LogFile>,
+    log_def: Option<&LogDef>,
     manifest: &mut Manifest,
     report: impl FnOnce(&mut F, Option<&OutputDir>, &mut Manifest) -> Result<R, JobError>,
 ) -> Result<R, JobError> {
@@ -560,6 +675,10 @@ fn finish_files<F, R>(
     if let Some(g) = games {
         g.finish()?;
         dir.finish_stream(GamesCsv::PARTIAL, "games.csv")?;
+    }
+    if let (Some(l), Some(d)) = (log, log_def) {
+        l.finish()?;
+        dir.finish_stream(&d.partial(), &d.name)?;
     }
     dir.sync()?;
     Ok(r)

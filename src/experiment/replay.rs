@@ -4,17 +4,20 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+use crate::decision_log::Header;
+use crate::decision_log::check::CheckedGame;
 use crate::export::{GAMES_HEADER, write_game_row};
 use crate::runner::{GameRow, RunError, RunSpec};
-use crate::{Bot, Counter, Observer, Seat};
+use crate::trajectory::{LegalJson, PositionJson, Recorder, Step, values_json};
+use crate::{Bot, Counter, Seat};
 use aeroplane_core::ScriptedDice;
 use aeroplane_core::step_label;
-use aeroplane_core::{Action, Game, Outcome};
+use aeroplane_core::{Action, ActionId, Game, Outcome};
 use aeroplane_core::{GameRecord, HANGAR_JSON, RecordJson, step_json};
 
 use super::{InvalidJob, JobError};
 
-/// One line of the move log.
+/// One line of the move log: one roll.
 #[derive(Debug, Serialize)]
 pub struct LogLine {
     /// 1-based roll number.
@@ -37,89 +40,109 @@ pub struct LogLine {
     pub captured: Vec<(usize, usize)>,
     /// Own planes sent back by a penalty.
     pub penalised: Vec<usize>,
+    /// The position the roll was played from: the decision node (the roll waiting) when the
+    /// roll offered moves, else the position before the roll.
+    pub before: PositionJson,
+    /// The legal moves for the roll, in the engine's order (empty for a pass or a penalty).
+    pub legal: Vec<LegalJson>,
+    /// The index in `legal` of the move played (`null` for a pass or a penalty).
+    pub chosen: Option<usize>,
+    /// The value the bot gave each legal move (`null`: not computed), when the bot was asked
+    /// and reports values.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub values: Option<Vec<Option<f32>>>,
+    /// The position after the roll.
+    pub after: PositionJson,
 }
 
-/// Collects the move log.
-#[derive(Default)]
-pub struct LogCollector {
-    /// Lines so far.
-    pub lines: Vec<LogLine>,
-    turn: u32,
+/// The move log of a recorded game.
+fn log_lines(steps: &[Step]) -> Vec<LogLine> {
+    let mut turn = 0;
+    steps
+        .iter()
+        .enumerate()
+        .map(|(k, step)| {
+            let o = &step.outcome;
+            if o.new_turn {
+                turn += 1;
+            }
+            let mut line = LogLine {
+                roll_no: k as u32 + 1,
+                turn,
+                seat: o.seat.index(),
+                roll: o.roll,
+                action: String::new(),
+                from: None,
+                to: None,
+                events: Vec::new(),
+                captured: Vec::new(),
+                penalised: Vec::new(),
+                before: PositionJson::of(&step.decision()),
+                legal: step.legal.iter().map(LegalJson::of).collect(),
+                chosen: step.chosen,
+                values: step.values.as_deref().map(values_json),
+                after: PositionJson::of(&step.after),
+            };
+            describe(&mut line, &step.before, o);
+            line
+        })
+        .collect()
 }
 
-impl Observer for LogCollector {
-    fn on_roll(&mut self, before: &Game, o: &Outcome) {
-        if o.new_turn {
-            self.turn += 1;
+/// Fills in the action and events of one roll.
+fn describe(line: &mut LogLine, before: &Game, o: &Outcome) {
+    match o.action {
+        Action::Pass => {
+            line.action = "pass".into();
+            line.events.push("pass".into());
         }
-        let mut line = LogLine {
-            roll_no: self.lines.len() as u32 + 1,
-            turn: self.turn,
-            seat: o.seat.index(),
-            roll: o.roll,
-            action: String::new(),
-            from: None,
-            to: None,
-            events: Vec::new(),
-            captured: Vec::new(),
-            penalised: Vec::new(),
-        };
-        match o.action {
-            Action::Pass => {
-                line.action = "pass".into();
-                line.events.push("pass".into());
+        Action::Penalty { planes } => {
+            line.action = "penalty".into();
+            line.events.push("penalty".into());
+            line.penalised = (0..4).filter(|i| planes & (1 << i) != 0).collect();
+        }
+        Action::Move(m) => {
+            line.action = m.notation();
+            line.from = Some(step_json(m.from()));
+            line.to = Some(step_json(m.to()));
+            if m.is_launch() {
+                line.events.push("launch".into());
             }
-            Action::Penalty { planes } => {
-                line.action = "penalty".into();
-                line.events.push("penalty".into());
-                line.penalised = (0..4).filter(|i| planes & (1 << i) != 0).collect();
+            if m.plane_count() > 1 {
+                line.events.push(format!("stack of {}", m.plane_count()));
             }
-            Action::Move(m) => {
-                line.action = m.notation();
-                line.from = Some(step_json(m.from()));
-                line.to = Some(step_json(m.to()));
-                if m.is_launch() {
-                    line.events.push("launch".into());
-                }
-                if m.plane_count() > 1 {
-                    line.events.push(format!("stack of {}", m.plane_count()));
-                }
-                if m.jumps() {
-                    line.events.push("jump".into());
-                }
-                if m.flies() {
-                    line.events.push("flight".into());
-                }
-                if m.stays() {
-                    line.events.push("stay".into());
-                }
-                if m.bounces() {
-                    line.events.push("bounce".into());
-                }
-                let cap = m.captured();
-                for bit in 0..16 {
-                    if cap & (1 << bit) != 0 {
-                        line.captured.push((bit / 4, bit % 4));
-                    }
-                }
-                if !line.captured.is_empty() {
-                    line.events.push(format!("capture {}", line.captured.len()));
-                }
-                if m.finishes() {
-                    line.events.push("finish".into());
+            if m.jumps() {
+                line.events.push("jump".into());
+            }
+            if m.flies() {
+                line.events.push("flight".into());
+            }
+            if m.stays() {
+                line.events.push("stay".into());
+            }
+            if m.bounces() {
+                line.events.push("bounce".into());
+            }
+            let cap = m.captured();
+            for bit in 0..16 {
+                if cap & (1 << bit) != 0 {
+                    line.captured.push((bit / 4, bit % 4));
                 }
             }
+            if !line.captured.is_empty() {
+                line.events.push(format!("capture {}", line.captured.len()));
+            }
+            if m.finishes() {
+                line.events.push("finish".into());
+            }
         }
-        if o.seat_finished {
-            line.events.push(format!(
-                "home (rank {})",
-                rank_after(before, o.seat, &line).unwrap_or(0)
-            ));
-        }
-        if o.roll == 6 && !o.turn_over {
-            line.events.push("roll again".into());
-        }
-        self.lines.push(line);
+    }
+    if o.seat_finished {
+        line.events
+            .push(format!("home (rank {})", rank_after(before)));
+    }
+    if o.roll == 6 && !o.turn_over {
+        line.events.push("roll again".into());
     }
 }
 
@@ -133,13 +156,13 @@ fn json_step_label(s: i16) -> String {
 }
 
 /// The rank a seat takes when it finishes: one more than the seats already finished.
-fn rank_after(before: &Game, _seat: Seat, _line: &LogLine) -> Option<u8> {
-    let done = before
+fn rank_after(before: &Game) -> usize {
+    before
         .seats()
         .iter()
         .filter(|&&s| before.has_finished(s))
-        .count();
-    Some(done as u8 + 1)
+        .count()
+        + 1
 }
 
 impl LogLine {
@@ -227,6 +250,8 @@ pub struct ReplayReport {
     raw: GameRecord,
     #[serde(skip)]
     final_game: Option<Game>,
+    #[serde(skip)]
+    start: Game,
 }
 
 impl ReplayJob {
@@ -247,7 +272,7 @@ impl ReplayJob {
         let (deal, rotation) = spec.locate(self.game);
         let start = Game::new(spec.rules, spec.players()).map_err(RunError::from)?;
         let mut bots: Vec<Box<dyn Bot>> = spec.lineup.iter().map(|s| s.build()).collect();
-        let mut log = LogCollector::default();
+        let mut log = Recorder::default();
         let mut unused_rolls = None;
         let (kind, result) = match &self.dice {
             Some(rolls) => {
@@ -307,13 +332,120 @@ impl ReplayJob {
             complete: error.is_none(),
             unused_rolls,
             error,
-            log: log.lines,
+            log: log_lines(&log.steps),
             record: record.to_json_value(&end),
             games_csv_row,
             raw: record,
             final_game: Some(end),
+            start,
         })
     }
+}
+
+/// A bot that plays the choices of a decision log, and reports the values logged with them.
+struct LoggedBot {
+    name: String,
+    choices: std::collections::VecDeque<(ActionId, Option<Vec<Option<f32>>>)>,
+    values: Vec<f32>,
+}
+
+impl Bot for LoggedBot {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn choose(&mut self, _: &Game, _: u8, moves: &[aeroplane_core::Move]) -> usize {
+        let (id, values) = self
+            .choices
+            .pop_front()
+            .expect("check_game matched every decision with a line");
+        self.values.clear();
+        if let Some(values) = values {
+            // Logged in ascending action ids; the driver's moves are in the engine's order.
+            let mut ids: Vec<ActionId> = moves.iter().map(ActionId::of_move).collect();
+            ids.sort_unstable();
+            self.values.extend(moves.iter().map(|m| {
+                let k = ids.binary_search(&ActionId::of_move(m)).expect("an id");
+                values.get(k).copied().flatten().unwrap_or(f32::NAN)
+            }));
+        }
+        moves
+            .iter()
+            .position(|m| ActionId::of_move(m) == id)
+            .expect("check_game found the action legal")
+    }
+
+    fn move_values(&self) -> Option<&[f32]> {
+        (!self.values.is_empty()).then_some(&self.values[..])
+    }
+}
+
+/// Replays a logged game that [`check_game`](crate::decision_log::check::check_game)
+/// accepted: its rolls and its bots' logged choices (and values) through the game driver, as
+/// `replay` shows any game.
+pub fn replay_logged(header: &Header, checked: &CheckedGame) -> Result<ReplayReport, JobError> {
+    let start = Game::new(header.rules, header.players).map_err(RunError::from)?;
+    let name_of = |seat: Seat| {
+        checked.bots[seat.index()]
+            .and_then(|b| header.bots.get(usize::from(b)))
+            .map_or_else(|| "?".to_string(), |b| b.name.clone())
+    };
+    let names: Vec<String> = start.seats().iter().map(|&s| name_of(s)).collect();
+    let mut bots: Vec<Box<dyn Bot>> = start
+        .seats()
+        .iter()
+        .map(|&seat| {
+            let mine = checked
+                .decisions
+                .iter()
+                .filter(|d| d.seat == seat.index())
+                .map(|d| (d.action, d.values.clone()))
+                .collect();
+            Box::new(LoggedBot {
+                name: name_of(seat),
+                choices: mine,
+                values: Vec::new(),
+            }) as Box<dyn Bot>
+        })
+        .collect();
+    let mut dice = ScriptedDice::new(checked.rolls.clone());
+    let mut log = Recorder::default();
+    let (record, error) = match aeroplane_core::try_play_game(start, &mut bots, &mut dice, &mut log)
+    {
+        Ok(r) => (r, None),
+        Err(aeroplane_core::PlayError::OutOfDice(e)) => {
+            let why = match checked.forfeit {
+                Some(s) => format!(
+                    "seat {s}'s bot failed here and forfeited the game (the run used --recover)"
+                ),
+                None => "the log ends here".to_string(),
+            };
+            (e.record, Some(why))
+        }
+        Err(aeroplane_core::PlayError::Bot(e)) => {
+            return Err(InvalidJob::LoggedChoice(e.to_string()).into());
+        }
+    };
+    Ok(ReplayReport {
+        rules: header.rules,
+        bots: names,
+        dice: "logged",
+        seed: header.seed,
+        game: checked.game,
+        complete: error.is_none(),
+        unused_rolls: None,
+        error,
+        log: log_lines(&log.steps),
+        record: checked.record.to_json_value(&start),
+        games_csv_row: None,
+        raw: if checked.forfeit.is_some() {
+            checked.record
+        } else {
+            record
+        },
+        final_game: Some(start),
+        start,
+    })
 }
 
 /// The first line of the text log: what the bracketed lists mean.
@@ -321,6 +453,11 @@ pub const LEGEND: &str = "legend: capture N [s.p ...] = N opponent planes sent t
 as seat.plane; penalty [planes p ...] = own planes sent to the hangar";
 
 impl ReplayReport {
+    /// The position the game started from.
+    pub fn start(&self) -> Game {
+        self.start
+    }
+
     /// The move log, the record and (for a game of a run) its games.csv row, as text.
     pub fn write_text(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         writeln!(out, "{LEGEND}")?;

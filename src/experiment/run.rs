@@ -24,6 +24,9 @@ pub struct RunJob {
     pub rules_name: String,
     /// Also write `games.csv` (needs an output directory).
     pub per_game: bool,
+    /// Also write a decision log of every game under this file name in the output directory
+    /// (`NAME.jsonl.zst` or `NAME.jsonl`; see docs/LOG.md).
+    pub log_games: Option<String>,
     /// A failing bot program forfeits the game in progress (counted in `forfeits` columns)
     /// instead of stopping the run.
     pub recover: bool,
@@ -216,6 +219,7 @@ impl RunJob {
     pub fn manifest(&self) -> Manifest {
         let mut m = Manifest::new(&self.spec, &self.rules_name, self.per_game);
         m.recover = self.recover;
+        m.log_games = self.log_games.clone();
         m
     }
 
@@ -244,6 +248,10 @@ impl RunJob {
             rows_for: if self.per_game { &|_| true } else { &|_| false },
             per_game: self.per_game,
             recover: self.recover,
+            log: match &self.log_games {
+                Some(name) => Some(super::LogDef::new(name, &self.spec)?),
+                None => None,
+            },
         })
     }
 
@@ -274,6 +282,13 @@ impl RunJob {
     /// Plays the run; with an output directory, writes run.json, the checkpoint while it runs,
     /// games.csv (with `per_game`), the CSV tables and summary.json.
     pub fn execute(&self, ctx: &Context<'_>) -> Result<Outcome<RunReport>, JobError> {
+        if self.log_games.is_some() && ctx.out.is_none() {
+            return Err(InvalidJob::NeedsOut {
+                setting: "log_games",
+                writes: "writes the decision log",
+            }
+            .into());
+        }
         if self.per_game && ctx.out.is_none() {
             return Err(InvalidJob::NeedsOut {
                 setting: "per_game",

@@ -106,6 +106,7 @@ impl SprtJob {
             rows_for: &|_| true,
             per_game: false,
             recover: false,
+            log: None,
         }
     }
 

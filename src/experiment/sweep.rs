@@ -414,6 +414,7 @@ impl SweepJob {
             rows_for: &kept,
             per_game: false,
             recover: false,
+            log: None,
         };
         conduct(ctx, def, &mut fold, |f, out, _| self.report(f, out))
     }

@@ -210,6 +210,26 @@ pub(crate) fn make_dir(dir: &Path) -> io::Result<()> {
     std::fs::create_dir_all(dir)
 }
 
+/// Writes a whole file: under a temporary name beside it (`.NAME.tmp`), synced, then renamed
+/// onto `path`, so `path` is either what it was or complete. Never through a link.
+pub fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?;
+    let tmp = path.with_file_name(format!(".{}.tmp", name.to_string_lossy()));
+    super::no_follow::refuse_link(path)?;
+    let write = || -> io::Result<()> {
+        remove(&tmp)?;
+        let mut f = create(&tmp)?;
+        write_all(&mut f, &tmp, bytes)?;
+        sync(&f, &tmp)?;
+        rename(&tmp, path)
+    };
+    write().inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
 /// A file whose writes are steps (for buffered writers of streamed files).
 #[derive(Debug)]
 pub(crate) struct StepFile {

@@ -251,6 +251,12 @@ impl RowsReader {
     /// Opens `path` and checks its header; `Ok(None)` when the file is shorter than its
     /// header or has another one (it was cut short before its first sync).
     pub fn open(path: &Path, forfeits: bool) -> Result<Option<RowsReader>, ExportError> {
+        Self::open_with_header(path, GamesCsv::header(forfeits).as_bytes())
+    }
+
+    /// [`RowsReader::open`] of a streamed file whose first bytes are `header` (a decision
+    /// log's units are read back the same way).
+    pub fn open_with_header(path: &Path, header: &[u8]) -> Result<Option<RowsReader>, ExportError> {
         let file = super::no_follow::read(path).map_err(|e| ExportError::read(path, e))?;
         let mut r = RowsReader {
             path: path.to_path_buf(),
@@ -258,9 +264,8 @@ impl RowsReader {
             pos: 0,
             buf: Vec::new(),
         };
-        let header = GamesCsv::header(forfeits);
         Ok(match r.read_exact_len(header.len() as u64)? {
-            Some(bytes) if bytes == header.as_bytes() => Some(r),
+            Some(bytes) if bytes == header => Some(r),
             _ => None,
         })
     }

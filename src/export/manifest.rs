@@ -80,6 +80,9 @@ pub struct Manifest {
     pub games_played: u64,
     /// Whether games.csv was written.
     pub per_game: bool,
+    /// The decision log the job writes into its folder (`run --log-games NAME`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log_games: Option<String>,
     /// Whether a failing bot program forfeited its game instead of stopping the job (`run
     /// --recover`; the `forfeits` columns).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -321,6 +324,7 @@ impl Manifest {
             games_planned: spec.total_games(),
             games_played: 0,
             per_game,
+            log_games: None,
             recover: false,
             report: false,
             unit_deals: 0,

@@ -9,6 +9,7 @@ mod checkpoint;
 mod forfeits;
 pub(crate) mod fsops;
 mod games;
+mod log_file;
 mod manifest;
 pub(crate) mod no_follow;
 mod out_dir;
@@ -24,13 +25,15 @@ pub use checkpoint::{
 pub use forfeits::{
     FORFEITS_COLUMN, FORFEITS_HEADER, ForfeitCount, forfeits_table, summary_with_forfeits,
 };
+pub use fsops::write_whole;
 pub use games::{FORFEIT_COLUMNS, GAMES_HEADER, GamesCsv, RowsAt, RowsReader, write_game_row};
+pub use log_file::LogFile;
 pub use manifest::{
     ConfirmSection, JobStatus, LeagueSection, MANIFEST_FILE, MANIFEST_FORMAT, Manifest,
     ManifestBot, ManifestError, MergeSection, ShardSection, SprtSection, SweepSection,
     TuneParamSection, TuneSection,
 };
-pub use out_dir::{LOCK_FILE, OWN_FILES, OutDirError, OutputDir, PARTIAL_PREFIX};
+pub use out_dir::{LOCK_FILE, OWN_FILES, OutDirError, OutputDir, PARTIAL_PREFIX, VIEWER_FILES};
 pub use reproduce::{RULES_FILE, Reproduction, quote};
 pub use table::{Cell, NoSuchColumn, SortKey, Table};
 pub use tables::{

@@ -20,7 +20,7 @@ fn link_error() -> io::Error {
 
 /// Refuses `path` if it is a symbolic link (a clear message; the `O_NOFOLLOW` flag below
 /// covers a link made after this check).
-fn refuse_link(path: &Path) -> io::Result<()> {
+pub(crate) fn refuse_link(path: &Path) -> io::Result<()> {
     match std::fs::symlink_metadata(path) {
         Ok(m) if m.file_type().is_symlink() => Err(link_error()),
         _ => Ok(()),

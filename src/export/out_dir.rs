@@ -26,8 +26,18 @@ use super::table::Table;
 /// The lock file's name.
 pub const LOCK_FILE: &str = ".aeroplane.lock";
 
+/// The board viewers `report` writes beside `report.html` (the games to watch), in the order
+/// the page lists them: this tool's files too.
+pub const VIEWER_FILES: [&str; 4] = [
+    "game-longest.html",
+    "game-shortest.html",
+    "game-captures.html",
+    "game-random.html",
+];
+
 /// Files (and suffixes) this tool writes into an output directory: what `--force` removes and
-/// what makes a directory count as holding results.
+/// what makes a directory count as holding results (with [`VIEWER_FILES`] and the decision
+/// log `run.json` names).
 pub const OWN_FILES: [&str; 34] = [
     "run.json",
     "summary.json",
@@ -155,7 +165,7 @@ impl OutputDir {
         let found = dir.own_files();
         if !found.is_empty() {
             if !force {
-                let hint = if found.contains(&"checkpoint") {
+                let hint = if found.iter().any(|f| f == "checkpoint") {
                     format!(
                         "it holds an unfinished job: to finish it, run `aeroplane resume {}`; or ",
                         crate::excerpt::path(path)
@@ -199,12 +209,28 @@ impl OutputDir {
     }
 
     /// This tool's files in the folder.
-    fn own_files(&self) -> Vec<&'static str> {
-        OWN_FILES
+    fn own_files(&self) -> Vec<String> {
+        let mut names: Vec<String> = OWN_FILES
             .iter()
-            .copied()
-            .filter(|f| self.path.join(f).symlink_metadata().is_ok())
-            .collect()
+            .chain(&VIEWER_FILES)
+            .map(|f| f.to_string())
+            .collect();
+        // The decision log an earlier job named (`run --log-games`), whole or partial.
+        if let Some(log) = self.logged_name() {
+            names.push(format!("{log}.partial"));
+            names.push(log);
+        }
+        names.retain(|f| self.path.join(f).symlink_metadata().is_ok());
+        names
+    }
+
+    /// The decision log the folder's `run.json` names, if it is a plain file name.
+    fn logged_name(&self) -> Option<String> {
+        let text = super::no_follow::read_text(&self.file("run.json"), 1 << 20).ok()?;
+        let m: serde_json::Value = serde_json::from_str(&text).ok()?;
+        let name = m.get("log_games")?.as_str()?;
+        let plain = !name.is_empty() && !name.contains('/') && !name.starts_with('.');
+        plain.then(|| name.to_string())
     }
 
     /// Removes what a stopped job leaves besides its files (temporary names) and sets space

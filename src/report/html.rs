@@ -180,6 +180,19 @@ impl Page {
         ));
     }
 
+    /// A list of links: (relative address, text).
+    pub fn links(&mut self, links: &[(String, String)]) {
+        self.body.push_str("<ul class=\"links\">\n");
+        for (href, text) in links {
+            self.body.push_str(&format!(
+                "<li><a href=\"{}\">{}</a></li>\n",
+                esc(href),
+                esc(text)
+            ));
+        }
+        self.body.push_str("</ul>\n");
+    }
+
     /// Label/value pairs.
     pub fn facts(&mut self, pairs: &[(&str, String)]) {
         self.body.push_str("<dl class=\"facts\">\n");

@@ -70,6 +70,11 @@ fn limits(name: &str) -> Limits {
             bytes: 1 << 30,
             rows: usize::MAX,
         },
+        // A tune's: one row per iteration.
+        "history.csv" => Limits {
+            bytes: 1 << 30,
+            rows: crate::analysis::spsa::MAX_ITERATIONS as usize,
+        },
         "events.csv" => Limits {
             bytes: MIB,
             rows: 64,

@@ -28,12 +28,15 @@ mod sprt;
 mod sweep;
 mod tune;
 mod views;
+mod watch;
 
 use std::path::{Path, PathBuf};
 
 use crate::export::{ExportError, OutputDir};
 
+pub(crate) use html::esc;
 pub use load::Kind;
+pub use watch::VIEWER_FILES;
 
 /// The report's file name in an output folder.
 pub const REPORT_FILE: &str = "report.html";
@@ -121,8 +124,16 @@ fn visible_controls(page: String) -> String {
 }
 
 /// Renders the report of the job in `dir` and writes it there as [`REPORT_FILE`] (under a
-/// temporary name, then renamed into place). Returns its path and the folder's problems.
+/// temporary name, then renamed into place), with the viewers of a run's games to watch.
+/// Returns its path and the folder's problems.
 pub fn write(dir: &OutputDir) -> Result<(PathBuf, Vec<String>), ReportError> {
+    let folder = load::Folder::open(dir.path())?;
+    if folder.kind()? == Kind::Run
+        && let Some(picks) = watch::pick(dir.path(), run::seed(&folder))?
+    {
+        // What could not be replayed is said on the page (its viewer is missing).
+        watch::write_viewers(dir, &picks)?;
+    }
     let r = render(dir.path())?;
     dir.write(REPORT_FILE, r.page.as_bytes())?;
     Ok((dir.file(REPORT_FILE), r.problems))

@@ -16,8 +16,16 @@ use super::load::{Csv, Folder, Row};
 pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
     let mut page = header(f, "aeroplane run report", "run");
     sections(&mut page, f)?;
+    super::watch::section(&mut page, &f.path, seed(f))?;
     reproduce(&mut page, f);
     Ok(page.finish(&footer(f), &f.problems()))
+}
+
+/// The run's master seed (0 when the folder does not say).
+pub(crate) fn seed(f: &Folder) -> u64 {
+    f.manifest_field("seed")
+        .and_then(Value::as_u64)
+        .unwrap_or(0)
 }
 
 /// The page with its title line and what was run.

@@ -17,6 +17,7 @@ use std::sync::{Condvar, Mutex, mpsc};
 
 use crate::bots::Bot;
 use crate::bots::registry::BotSpec;
+use crate::decision_log::{LogEncoder, LogFormat};
 use crate::stats::{Played, Tally};
 use aeroplane_core::{Game, SetupError};
 
@@ -392,6 +393,9 @@ pub struct UnitResult {
     pub rows: Vec<GameRow>,
     /// The unit's forfeited games, in game order (runs with `recover`).
     pub forfeits: Vec<ForfeitNote>,
+    /// The unit's games as decision-log bytes (see [`crate::decision_log`]), in game order;
+    /// empty unless the job logs its decisions.
+    pub log: Vec<u8>,
 }
 
 /// What a consumer of unit results wants next.
@@ -446,6 +450,7 @@ pub fn execute_until(
         &|i| units[i as usize],
         exec,
         rows_for,
+        None,
         on_unit,
         progress,
         interrupt,
@@ -463,6 +468,24 @@ pub fn execute_units(
     progress: &AtomicU64,
     interrupt: Option<&AtomicBool>,
 ) -> Result<(), RunError> {
+    execute_logged(
+        parts, units, exec, rows_for, None, on_unit, progress, interrupt,
+    )
+}
+
+/// [`execute_units`] that also writes every game's decisions in the decision log's `format`
+/// ([`UnitResult::log`]), when it is given. Without it, games are played unwatched.
+#[allow(clippy::too_many_arguments)]
+pub fn execute_logged(
+    parts: &[RunSpec],
+    units: Units<'_>,
+    exec: Exec,
+    rows_for: &(dyn Fn(usize) -> bool + Sync),
+    log: Option<LogFormat>,
+    on_unit: &mut dyn FnMut(UnitResult) -> Result<Flow, RunError>,
+    progress: &AtomicU64,
+    interrupt: Option<&AtomicBool>,
+) -> Result<(), RunError> {
     for spec in parts {
         spec.validate()?;
     }
@@ -475,6 +498,7 @@ pub fn execute_units(
         &|i| units.get(i).expect("within the list"),
         exec,
         rows_for,
+        log,
         on_unit,
         progress,
         interrupt,
@@ -489,6 +513,7 @@ fn execute_at(
     at: &(dyn Fn(u64) -> Unit + Sync),
     exec: Exec,
     rows_for: &(dyn Fn(usize) -> bool + Sync),
+    log: Option<LogFormat>,
     on_unit: &mut dyn FnMut(UnitResult) -> Result<Flow, RunError>,
     progress: &AtomicU64,
     interrupt: Option<&AtomicBool>,
@@ -531,7 +556,13 @@ fn execute_at(
             let tx = tx.clone();
             let (next, stop, delivered) = (&next, &stop, &delivered);
             scope.spawn(move |_| {
-                let mut worker = Worker::default();
+                let mut worker = Worker {
+                    log: match log.map(LogEncoder::new).transpose() {
+                        Ok(l) => l,
+                        Err(e) => return halt(Some(RunError::Sink(e))),
+                    },
+                    ..Worker::default()
+                };
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= count || stop.load(Ordering::Relaxed) || interrupted() {
@@ -557,13 +588,14 @@ fn execute_at(
                         interrupt,
                         exec.recover,
                     ) {
-                        Ok((tally, rows, forfeits)) => {
+                        Ok((tally, rows, forfeits, log)) => {
                             let result = UnitResult {
                                 index: i as usize,
                                 unit,
                                 tally,
                                 rows,
                                 forfeits,
+                                log,
                             };
                             if tx.send(result).is_err() {
                                 break;
@@ -625,6 +657,8 @@ fn execute_at(
 struct Worker {
     lineup: Vec<BotSpec>,
     bots: Vec<Box<dyn Bot>>,
+    /// The decision log's writer, when the job logs its decisions.
+    log: Option<LogEncoder>,
 }
 
 impl Worker {
@@ -636,7 +670,7 @@ impl Worker {
         progress: &AtomicU64,
         interrupt: Option<&AtomicBool>,
         recover: bool,
-    ) -> Result<(Tally, Vec<GameRow>, Vec<ForfeitNote>), RunError> {
+    ) -> Result<UnitPlayed, RunError> {
         if self.bots.is_empty() || self.lineup != spec.lineup {
             self.lineup = spec.lineup.clone();
             self.bots = spec.lineup.iter().map(BotSpec::build).collect();
@@ -646,6 +680,7 @@ impl Worker {
         let mut tally = Tally::new(spec.players(), per_deal);
         let mut rows = Vec::new();
         let mut forfeits = Vec::new();
+        let mut log = Vec::new();
         if want_rows {
             rows.reserve((unit.deals * per_deal) as usize);
         }
@@ -658,16 +693,27 @@ impl Worker {
             }
             for r in 0..per_deal {
                 let game = spec.game_index(deal, r);
-                let (played, forfeit) =
-                    match spec.play_noting(&start, game, &mut self.bots, &mut (), recover) {
-                        Ok(p) => p,
-                        // The unit is dropped at an interrupt: a bot that failed meanwhile (a
-                        // program killed by the stop) does not fail the job.
-                        Err(_) if interrupt.is_some_and(|i| i.load(Ordering::Relaxed)) => {
-                            return Err(RunError::Interrupted);
-                        }
-                        Err(e) => return Err(e),
-                    };
+                let playing = match self.log.as_mut() {
+                    None => spec.play_noting(&start, game, &mut self.bots, &mut (), recover),
+                    Some(enc) => {
+                        enc.lines().begin(game, &start, spec.bot_at_seat(r));
+                        spec.play_noting(&start, game, &mut self.bots, enc.lines(), recover)
+                            .and_then(|(played, forfeit)| {
+                                enc.finish_game(deal, r, &played.record, &mut log)
+                                    .map_err(RunError::Sink)?;
+                                Ok((played, forfeit))
+                            })
+                    }
+                };
+                let (played, forfeit) = match playing {
+                    Ok(p) => p,
+                    // The unit is dropped at an interrupt: a bot that failed meanwhile (a
+                    // program killed by the stop) does not fail the job.
+                    Err(_) if interrupt.is_some_and(|i| i.load(Ordering::Relaxed)) => {
+                        return Err(RunError::Interrupted);
+                    }
+                    Err(e) => return Err(e),
+                };
                 games[r as usize] = played;
                 causes[r as usize] = forfeit.as_ref().map(|f| f.fault.kind);
                 if let Some(f) = forfeit {
@@ -702,9 +748,12 @@ impl Worker {
                 }));
             }
         }
-        Ok((tally, rows, forfeits))
+        Ok((tally, rows, forfeits, log))
     }
 }
+
+/// What a worker's unit gives: its tally, rows, forfeits and decision-log bytes.
+type UnitPlayed = (Tally, Vec<GameRow>, Vec<ForfeitNote>, Vec<u8>);
 
 /// Plays the run and returns its tally. `sink`, if any, gets every game's row in game order
 /// and can stop the run ([`GameSink::done`]); the tally then counts the units delivered.

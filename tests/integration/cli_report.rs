@@ -376,3 +376,47 @@ fn report_errors_name_what_is_wrong() {
         .failure()
         .stderr(predicate::str::contains("--report writes report.html"));
 }
+
+/// A tune's history.csv has a row per iteration: the page reads every one (it stopped at 4,
+/// the default limit of a table, and called the rest damage).
+#[test]
+fn a_tunes_history_is_read_whole() {
+    let tmp = TempDir::new().unwrap();
+    let out = tmp.path().join("tune");
+    let o = aeroplane()
+        .args([
+            "tune",
+            "--bot",
+            "expectimax:depth=1",
+            "--param",
+            "hangar=0..60",
+            "--rules",
+            "classic",
+            "--iterations",
+            "12",
+            "--pairs-per-iteration",
+            "4",
+            "--no-confirm",
+            "--report",
+            "-q",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(!stderr.contains("warning: report"), "{stderr}");
+    let html = fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(
+        !html.contains("damaged or disagree"),
+        "the page lists problems"
+    );
+    let o = aeroplane().arg("report").arg(&out).output().unwrap();
+    assert!(o.status.success());
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}

@@ -121,6 +121,11 @@ fn kind(name: &str) -> Kind {
             false,
         ),
         "merge" => ([&run[..], &["--per-game"]].concat(), true),
+        "run --log-games" => (
+            [&run[..], &["--per-game", "--log-games", "games.jsonl.zst"]].concat(),
+            false,
+        ),
+        "merge --log-games" => ([&run[..], &["--log-games", "games.jsonl"]].concat(), true),
         "tune" => (
             vec![
                 "tune",
@@ -177,6 +182,8 @@ fn points(steps: &[String], fault: &str) -> Vec<usize> {
             || s.ends_with(" write games.csv.partial")
             || s.ends_with(" sync checkpoint")
             || s.ends_with(" sync games.csv.partial")
+            || s.ends_with(".jsonl.zst.partial")
+            || s.ends_with(".jsonl.partial")
     };
     let kind = |i: usize| steps[i - 1].split(' ').nth(1).unwrap_or("");
     let first = steps.iter().position(unit_step).unwrap_or(n);
@@ -319,5 +326,7 @@ kinds! {
     a_sweep_resumes_identically_from_a_stop_at_any_step: "sweep",
     a_league_resumes_identically_from_a_stop_at_any_step: "league",
     a_merge_resumes_identically_from_a_stop_at_any_step: "merge",
+    a_run_with_a_decision_log_resumes_identically_from_a_stop_at_any_step: "run --log-games",
+    a_merge_of_decision_logs_resumes_identically_from_a_stop_at_any_step: "merge --log-games",
     a_tune_resumes_identically_from_a_stop_at_any_step: "tune",
 }

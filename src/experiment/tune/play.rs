@@ -116,6 +116,8 @@ impl TuneJob {
                 unit,
                 games_csv_end: None,
                 rows_fnv: None,
+                log_end: None,
+                log_fnv: None,
                 record: TuneRecord::Iteration(outcome.clone()),
             };
             if let Some(c) = checkpoint.as_deref_mut() {
@@ -270,6 +272,8 @@ impl TuneJob {
                     unit,
                     games_csv_end: None,
                     rows_fnv: None,
+                    log_end: None,
+                    log_fnv: None,
                     record: TuneRecord::Confirm {
                         outcome: outcome.clone(),
                         points: points.clone(),

@@ -1,0 +1,527 @@
+//! Reading a decision log: its header, then its games one by one, every line bounded and
+//! every problem named by its line (1-based, counted in the decompressed text).
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+
+use serde::Deserialize;
+
+use super::{FORMAT, Header, VERSION};
+use aeroplane_core::{Counter, Counters};
+
+/// The longest line read: a real one is a few hundred bytes.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// zstd's magic number: a compressed log starts with it.
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xB5, 0x2F, 0xFD];
+
+/// The largest zstd window accepted (8 MiB; a log's frames use far less), so a hostile file
+/// cannot make the reader take more memory.
+const MAX_WINDOW_LOG: u32 = 23;
+
+/// Why a log could not be read, or a game in it does not hold.
+#[derive(Debug, thiserror::Error)]
+pub enum LogError {
+    /// The file could not be opened or read.
+    #[error("cannot read {file}")]
+    Io {
+        /// The file.
+        file: String,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A line is not what the schema says.
+    #[error("{file}, line {line}: {what}")]
+    Line {
+        /// The file.
+        file: String,
+        /// The 1-based line.
+        line: u64,
+        /// What is wrong.
+        what: String,
+    },
+    /// A logged game disagrees with the engine.
+    #[error("{file}, line {line}: game {game}, {at}: {what}")]
+    Disagrees {
+        /// The file.
+        file: String,
+        /// The 1-based line.
+        line: u64,
+        /// The game index.
+        game: u64,
+        /// Which decision (`decision 3`, 1-based) or `result`.
+        at: String,
+        /// What the log says against what the engine does.
+        what: String,
+    },
+    /// The game asked for is not in the log.
+    #[error("{file} holds no game {game}: {holds}")]
+    NoGame {
+        /// The file.
+        file: String,
+        /// The game asked for.
+        game: u64,
+        /// What it holds.
+        holds: String,
+    },
+}
+
+/// A decision line.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Decision {
+    /// The game index.
+    pub game: u64,
+    /// The seat that chose.
+    pub seat: usize,
+    /// The lineup index of its bot.
+    pub bot: usize,
+    /// The roll.
+    pub roll: u8,
+    /// Rolls played without a choice since the game's previous line, in order.
+    #[serde(default)]
+    pub forced: Vec<u8>,
+    /// The position at the decision (the roll waiting), in the position notation.
+    pub position: String,
+    /// The legal action ids, ascending.
+    pub legal: Vec<u8>,
+    /// The action id chosen.
+    pub action: u8,
+    /// The bot's value of each legal action (in `legal`'s order), if it reports values.
+    #[serde(default)]
+    pub values: Option<Vec<Option<f32>>>,
+}
+
+/// A game's result line.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct ResultLine {
+    /// The game index.
+    pub game: u64,
+    /// Its deal.
+    pub deal: u64,
+    /// Its rotation.
+    pub rotation: u64,
+    /// The lineup index of the bot in each seat (`null`: not in play).
+    pub bots: [Option<u8>; 4],
+    /// Rolls played without a choice after the game's last decision.
+    #[serde(default)]
+    pub forced: Vec<u8>,
+    /// The position the game ended in.
+    pub position: String,
+    /// The outcome.
+    pub result: Outcome,
+}
+
+/// The outcome of a game, as its result line gives it.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Outcome {
+    /// The winning seat, if any.
+    pub winner: Option<usize>,
+    /// Each seat's rank (`null`: none).
+    pub ranks: [Option<u8>; 4],
+    /// Turns.
+    pub turns: u32,
+    /// Rolls.
+    pub rolls: u32,
+    /// Moves.
+    pub moves: u32,
+    /// Launches.
+    pub launches: u32,
+    /// Captured planes.
+    pub captures: u32,
+    /// Planes sent back by the third six.
+    pub penalties: u32,
+    /// Jumps.
+    pub jumps: u32,
+    /// Flights.
+    pub flights: u32,
+    /// Bounces.
+    pub bounces: u32,
+    /// Passes.
+    pub passes: u32,
+    /// Stopped by `max_turns`.
+    pub unfinished: bool,
+    /// The seat whose bot failed and forfeited the game (runs with `--recover`).
+    #[serde(default)]
+    pub forfeit: Option<usize>,
+}
+
+impl Outcome {
+    /// The counters.
+    pub fn counters(&self) -> Counters<u32> {
+        let mut c = Counters::<u32>::default();
+        for (counter, n) in [
+            (Counter::Turns, self.turns),
+            (Counter::Rolls, self.rolls),
+            (Counter::Moves, self.moves),
+            (Counter::Launches, self.launches),
+            (Counter::Captures, self.captures),
+            (Counter::Penalties, self.penalties),
+            (Counter::Jumps, self.jumps),
+            (Counter::Flights, self.flights),
+            (Counter::Bounces, self.bounces),
+            (Counter::Passes, self.passes),
+        ] {
+            c.add(counter, n);
+        }
+        c
+    }
+}
+
+/// One game of a log: its decision lines and its result line, each with its line number.
+#[derive(Clone, Debug)]
+pub struct LoggedGame {
+    /// The game index.
+    pub game: u64,
+    /// The decisions, in order, with their line numbers.
+    pub decisions: Vec<(u64, Decision)>,
+    /// The result line and its number.
+    pub result: (u64, ResultLine),
+}
+
+/// A line read but not yet parsed.
+struct Raw {
+    number: u64,
+    game: u64,
+    result: bool,
+    text: String,
+}
+
+/// A log being read.
+pub struct LogReader {
+    file: String,
+    src: Box<dyn BufRead>,
+    compressed: bool,
+    line: u64,
+    header: Header,
+    peeked: Option<Raw>,
+    last_game: Option<u64>,
+    first_game: Option<u64>,
+}
+
+impl std::fmt::Debug for LogReader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LogReader")
+            .field("file", &self.file)
+            .field("line", &self.line)
+            .finish()
+    }
+}
+
+impl LogReader {
+    /// Opens a log file (zstd-compressed or plain, told apart by its first bytes) and reads
+    /// its header.
+    pub fn open(path: &Path) -> Result<LogReader, LogError> {
+        let file = crate::excerpt::path(path);
+        let io = |source| LogError::Io {
+            file: file.clone(),
+            source,
+        };
+        if let Some(what) = crate::config::not_a_file(path) {
+            return Err(io(std::io::Error::other(format!(
+                "it is {what}, not a file"
+            ))));
+        }
+        let f = File::open(path).map_err(io)?;
+        LogReader::new(f, file)
+    }
+
+    /// Reads a log from `input`, named `file` in messages.
+    pub fn new(input: impl Read + 'static, file: String) -> Result<LogReader, LogError> {
+        let mut buffered = BufReader::with_capacity(1 << 16, input);
+        let start = buffered.fill_buf().map_err(|source| LogError::Io {
+            file: file.clone(),
+            source,
+        })?;
+        let compressed = start.starts_with(&ZSTD_MAGIC);
+        let src: Box<dyn BufRead> = if compressed {
+            let mut d = zstd::stream::read::Decoder::with_buffer(buffered).map_err(|source| {
+                LogError::Io {
+                    file: file.clone(),
+                    source,
+                }
+            })?;
+            d.window_log_max(MAX_WINDOW_LOG)
+                .map_err(|source| LogError::Io {
+                    file: file.clone(),
+                    source,
+                })?;
+            Box::new(BufReader::with_capacity(1 << 16, d))
+        } else {
+            Box::new(buffered)
+        };
+        let mut reader = LogReader {
+            file,
+            src,
+            compressed,
+            line: 0,
+            header: Header {
+                format: String::new(),
+                version: 0,
+                tool_version: String::new(),
+                rules: aeroplane_core::Rules::default(),
+                players: 0,
+                seats: Vec::new(),
+                bots: Vec::new(),
+                seed: 0,
+                first_deal: 0,
+                deals: 0,
+                rotate_seats: false,
+            },
+            peeked: None,
+            last_game: None,
+            first_game: None,
+        };
+        reader.header = reader.read_header()?;
+        Ok(reader)
+    }
+
+    /// The header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The file as messages name it.
+    pub fn file(&self) -> &str {
+        &self.file
+    }
+
+    fn line_error(&self, line: u64, what: impl Into<String>) -> LogError {
+        LogError::Line {
+            file: self.file.clone(),
+            line,
+            what: what.into(),
+        }
+    }
+
+    /// The next line's text, or `None` at the end of the log.
+    fn next_text(&mut self) -> Result<Option<String>, LogError> {
+        let mut buf = Vec::new();
+        let n = (&mut self.src)
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| self.stream_error(e))?;
+        if n == 0 {
+            return Ok(None);
+        }
+        self.line += 1;
+        if buf.last() != Some(&b'\n') {
+            if buf.len() > MAX_LINE {
+                return Err(self.line_error(
+                    self.line,
+                    format!("longer than {MAX_LINE} bytes: not a line of a decision log"),
+                ));
+            }
+            return Err(self.line_error(
+                self.line,
+                "cut short: the last line has no newline (the log was truncated)",
+            ));
+        }
+        buf.pop();
+        String::from_utf8(buf)
+            .map(Some)
+            .map_err(|_| self.line_error(self.line, "not UTF-8 text"))
+    }
+
+    fn stream_error(&self, e: std::io::Error) -> LogError {
+        let what = if !self.compressed {
+            return LogError::Io {
+                file: self.file.clone(),
+                source: e,
+            };
+        } else if e.kind() == std::io::ErrorKind::UnexpectedEof {
+            "the log ends inside a compressed frame: it was cut short (truncated)".to_string()
+        } else {
+            format!("the compressed data is damaged: {e}")
+        };
+        LogError::Line {
+            file: self.file.clone(),
+            line: self.line + 1,
+            what,
+        }
+    }
+
+    fn read_header(&mut self) -> Result<Header, LogError> {
+        let foreign = "not an aeroplane decision log: its first line must be the header \
+                       {\"format\":\"aeroplane-decisions\",...}";
+        let text = match self.next_text() {
+            Ok(Some(t)) => t,
+            Ok(None) => return Err(self.line_error(1, "the file is empty: no header line")),
+            Err(LogError::Line { what, .. }) if !self.compressed && self.line <= 1 => {
+                return Err(self.line_error(1, format!("{foreign} ({what})")));
+            }
+            Err(e) => return Err(e),
+        };
+        let value: serde_json::Value = serde_json::from_str(&text)
+            .map_err(|_| self.line_error(1, format!("{foreign}; it starts `{}`", short(&text))))?;
+        if value.get("format").and_then(|f| f.as_str()) != Some(FORMAT) {
+            return Err(self.line_error(1, format!("{foreign}; it starts `{}`", short(&text))));
+        }
+        let version = value.get("version").and_then(|v| v.as_u64());
+        if version != Some(u64::from(VERSION)) {
+            return Err(self.line_error(
+                1,
+                format!(
+                    "a decision log of version {}: this build reads version {VERSION}",
+                    version.map_or("?".to_string(), |v| v.to_string())
+                ),
+            ));
+        }
+        serde_json::from_value(value).map_err(|e| {
+            self.line_error(
+                1,
+                format!("a bad header: {}", crate::excerpt::excerpt(&e.to_string())),
+            )
+        })
+    }
+
+    /// The next line, with its game and kind read from its start (`{"game":N,`).
+    fn next_raw(&mut self) -> Result<Option<Raw>, LogError> {
+        if let Some(r) = self.peeked.take() {
+            return Ok(Some(r));
+        }
+        let Some(text) = self.next_text()? else {
+            return Ok(None);
+        };
+        let number = self.line;
+        let game = text
+            .strip_prefix("{\"game\":")
+            .map(|rest| rest.bytes().take_while(u8::is_ascii_digit).collect::<Vec<u8>>())
+            .filter(|d| !d.is_empty() && d.len() <= 20)
+            .and_then(|d| String::from_utf8(d).ok()?.parse::<u64>().ok())
+            .ok_or_else(|| {
+                self.line_error(
+                    number,
+                    format!(
+                        "not a decision or result line: each starts with {{\"game\":N,...; it starts `{}`",
+                        short(&text)
+                    ),
+                )
+            })?;
+        let result = text.contains("\"result\":");
+        Ok(Some(Raw {
+            number,
+            game,
+            result,
+            text,
+        }))
+    }
+
+    /// The next game of the log, or `None` after the last.
+    pub fn next_game(&mut self) -> Result<Option<LoggedGame>, LogError> {
+        self.read_game(true).map(|g| g.map(|g| g.expect("parsed")))
+    }
+
+    /// Reads the next game's lines; parses them when `parse` (else returns `Some(None)`).
+    fn read_game(&mut self, parse: bool) -> Result<Option<Option<LoggedGame>>, LogError> {
+        let Some(first) = self.next_raw()? else {
+            return Ok(None);
+        };
+        let game = first.game;
+        if let Some(last) = self.last_game
+            && game <= last
+        {
+            return Err(self.line_error(
+                first.number,
+                format!("game {game} after game {last}: games must be in order, each once"),
+            ));
+        }
+        self.first_game.get_or_insert(game);
+        let mut decisions = Vec::new();
+        let mut raw = first;
+        loop {
+            if raw.game != game {
+                return Err(self.line_error(
+                    raw.number,
+                    format!(
+                        "a line of game {} where game {game} has had no result line: the log is cut or out of order",
+                        raw.game
+                    ),
+                ));
+            }
+            if raw.result {
+                self.last_game = Some(game);
+                if !parse {
+                    return Ok(Some(None));
+                }
+                let result: ResultLine = self.parse(&raw)?;
+                return Ok(Some(Some(LoggedGame {
+                    game,
+                    decisions,
+                    result: (raw.number, result),
+                })));
+            }
+            if parse {
+                let d: Decision = self.parse(&raw)?;
+                decisions.push((raw.number, d));
+            }
+            raw = match self.next_raw()? {
+                Some(r) => r,
+                None => {
+                    return Err(self.line_error(
+                        self.line,
+                        format!("the log ends inside game {game}: no result line (the log was truncated)"),
+                    ));
+                }
+            };
+        }
+    }
+
+    fn parse<T: serde::de::DeserializeOwned>(&self, raw: &Raw) -> Result<T, LogError> {
+        serde_json::from_str(&raw.text).map_err(|e| {
+            self.line_error(
+                raw.number,
+                format!(
+                    "not a valid {} line: {}",
+                    if raw.result { "result" } else { "decision" },
+                    crate::excerpt::excerpt(&e.to_string())
+                ),
+            )
+        })
+    }
+
+    /// Reads up to game `game` and returns it; the games before it are skipped without being
+    /// parsed.
+    pub fn find_game(&mut self, game: u64) -> Result<LoggedGame, LogError> {
+        loop {
+            let next = match self.next_raw()? {
+                Some(r) => r,
+                None => return Err(self.no_game(game)),
+            };
+            let at = next.game;
+            self.peeked = Some(next);
+            if at > game {
+                let holds = match self.last_game {
+                    None => format!("its first game is {at}"),
+                    Some(last) => format!("it goes from game {last} to game {at}"),
+                };
+                return Err(LogError::NoGame {
+                    file: self.file.clone(),
+                    game,
+                    holds,
+                });
+            }
+            if at == game {
+                return Ok(self.next_game()?.expect("a line was peeked"));
+            }
+            self.read_game(false)?;
+        }
+    }
+
+    fn no_game(&self, game: u64) -> LogError {
+        let holds = match (self.first_game, self.last_game) {
+            (Some(a), Some(b)) if a == b => format!("it holds game {a} only"),
+            (Some(a), Some(b)) => format!("it holds games {a}..={b}"),
+            _ => "it holds no game".to_string(),
+        };
+        LogError::NoGame {
+            file: self.file.clone(),
+            game,
+            holds,
+        }
+    }
+}
+
+fn short(text: &str) -> String {
+    crate::excerpt::clip_lines(&text.chars().take(60).collect::<String>(), 60)
+}

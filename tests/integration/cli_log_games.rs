@@ -1,0 +1,280 @@
+//! `run --log-games`: the decision log of a run, written into its output folder like
+//! `games.csv` (complete or absent, named in run.json, the same bytes for any thread count,
+//! unit size, resume or shard split), read back by `replay --log`.
+
+use std::path::Path;
+
+use aeroplane::decision_log::{LogFormat, log_games};
+use aeroplane::runner::RunSpec;
+use aeroplane::{Preset, parse_lineup};
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn aeroplane() -> Command {
+    let mut cmd = assert_cmd::cargo::cargo_bin_cmd!("aeroplane");
+    cmd.env_remove("AEROPLANE_TEST_FAULT")
+        .env_remove("AEROPLANE_TEST_FAULT_LOG");
+    cmd
+}
+
+const BOTS: &str = "expectimax:depth=1,greedy,random";
+const DEALS: u64 = 24;
+
+fn run_args() -> Vec<&'static str> {
+    vec![
+        "run",
+        "--rules",
+        "classic",
+        "--bots",
+        BOTS,
+        "--games",
+        "24",
+        "--seed",
+        "6",
+        "--rotate-seats",
+        "-q",
+    ]
+}
+
+fn spec() -> RunSpec {
+    RunSpec {
+        rules: Preset::Classic.rules(),
+        lineup: parse_lineup(BOTS, "bots".as_ref()).unwrap(),
+        seed: 6,
+        first_deal: 0,
+        deals: DEALS,
+        rotate_seats: true,
+    }
+}
+
+fn run(out: &Path, extra: &[&str]) {
+    aeroplane()
+        .args(run_args())
+        .args(extra)
+        .arg("--out")
+        .arg(out)
+        .assert()
+        .success();
+}
+
+fn manifest(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn a_runs_log_is_the_same_for_any_threads_and_units_and_is_the_librarys() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = DEALS * 3;
+    for (name, format) in [
+        ("g.jsonl.zst", LogFormat::Zstd),
+        ("g.jsonl", LogFormat::Plain),
+    ] {
+        let want = log_games(&spec(), 0..games, format).unwrap();
+        for (threads, chunk) in [("1", "1"), ("2", "5"), ("2", "64")] {
+            let out = tmp.path().join(format!("{name}-{threads}-{chunk}"));
+            run(
+                &out,
+                &[
+                    "--log-games",
+                    name,
+                    "--threads",
+                    threads,
+                    "--chunk-size",
+                    chunk,
+                ],
+            );
+            let got = std::fs::read(out.join(name)).unwrap();
+            assert!(
+                got == want,
+                "{name}, --threads {threads} --chunk-size {chunk}"
+            );
+            assert!(!out.join(format!("{name}.partial")).exists());
+            assert_eq!(manifest(&out)["log_games"], name);
+        }
+    }
+    // Every logged game checks against the engine.
+    let out = tmp.path().join("g.jsonl.zst-2-5");
+    aeroplane()
+        .args(["replay", "--check", "--log"])
+        .arg(out.join("g.jsonl.zst"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(format!(
+            "{games} games (0..={})",
+            games - 1
+        )));
+}
+
+#[test]
+fn without_the_flag_the_outputs_are_unchanged() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (plain, logged) = (tmp.path().join("plain"), tmp.path().join("logged"));
+    run(&plain, &["--per-game"]);
+    run(&logged, &["--per-game", "--log-games", "d.jsonl.zst"]);
+    let m = manifest(&plain);
+    assert!(m.get("log_games").is_none(), "{m}");
+    for f in [
+        "games.csv",
+        "summary.csv",
+        "seats.csv",
+        "lengths.csv",
+        "events.csv",
+        "summary.json",
+    ] {
+        assert_eq!(
+            std::fs::read(plain.join(f)).unwrap(),
+            std::fs::read(logged.join(f)).unwrap(),
+            "{f}"
+        );
+    }
+}
+
+#[test]
+fn shards_merge_into_the_whole_runs_log() {
+    let tmp = tempfile::tempdir().unwrap();
+    let whole = tmp.path().join("whole");
+    run(&whole, &["--log-games", "g.jsonl.zst", "--chunk-size", "4"]);
+    let mut shards = Vec::new();
+    for i in 0..3 {
+        let d = tmp.path().join(format!("shard-{i}"));
+        run(
+            &d,
+            &[
+                "--log-games",
+                "g.jsonl.zst",
+                "--chunk-size",
+                "4",
+                "--shard",
+                &format!("{i}/3"),
+            ],
+        );
+        // A shard keeps its units for the merge.
+        assert!(d.join("g.jsonl.zst.partial").exists());
+        assert!(!d.join("g.jsonl.zst").exists());
+        shards.push(d);
+    }
+    let merged = tmp.path().join("merged");
+    aeroplane()
+        .arg("merge")
+        .arg(&merged)
+        .args(&shards)
+        .assert()
+        .success();
+    assert!(
+        std::fs::read(merged.join("g.jsonl.zst")).unwrap()
+            == std::fs::read(whole.join("g.jsonl.zst")).unwrap()
+    );
+    assert_eq!(manifest(&merged)["log_games"], "g.jsonl.zst");
+}
+
+#[test]
+fn bad_log_names_and_combinations_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("o");
+    for (args, says) in [
+        (
+            &["--log-games", "g.jsonl.zst"][..],
+            "--log-games writes the decision log into the output folder: give --out",
+        ),
+        (
+            &["--log-games", "g.txt", "--out"][..],
+            "ending in .jsonl.zst",
+        ),
+        (&["--log-games", "sub/g.jsonl", "--out"][..], "file name"),
+        (&["--log-games", ".g.jsonl", "--out"][..], "file name"),
+        (&["--log-games", "games.csv.partial.jsonl", "--out"][..], ""),
+    ] {
+        let mut cmd = aeroplane();
+        cmd.args(run_args()).args(args);
+        if args.last() == Some(&"--out") {
+            cmd.arg(&out);
+        }
+        if says.is_empty() {
+            // An unusual but plain name is fine.
+            cmd.assert().success();
+            std::fs::remove_dir_all(&out).unwrap();
+            continue;
+        }
+        cmd.assert()
+            .failure()
+            .code(2)
+            .stderr(predicate::str::contains(says));
+        assert!(!out.join("run.json").exists(), "{args:?}");
+    }
+    aeroplane()
+        .args(["run", "--bots", "greedy,random", "--sprt", "elo0=0,elo1=50"])
+        .args(["--log-games", "g.jsonl", "--out"])
+        .arg(&out)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("not to --sprt"));
+}
+
+#[test]
+fn a_full_disk_fails_the_run_and_leaves_no_log_that_looks_whole() {
+    let tmp = tempfile::tempdir().unwrap();
+    // The steps of an uninterrupted run, to find the log's writes.
+    let steps = tmp.path().join("steps");
+    let args = ["--log-games", "g.jsonl.zst", "--chunk-size", "2"];
+    run(&tmp.path().join("whole"), &args);
+    aeroplane()
+        .args(run_args())
+        .args(args)
+        .arg("--out")
+        .arg(tmp.path().join("counted"))
+        .env("AEROPLANE_TEST_FAULT_LOG", &steps)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&steps).unwrap();
+    let writes: Vec<&str> = text
+        .lines()
+        .filter(|l| l.ends_with(" write g.jsonl.zst.partial"))
+        .collect();
+    assert!(writes.len() > 2, "{text}");
+    let at = writes[writes.len() / 2].split(' ').next().unwrap();
+    let out = tmp.path().join("full");
+    aeroplane()
+        .args(run_args())
+        .args(args)
+        .arg("--out")
+        .arg(&out)
+        .env("AEROPLANE_TEST_FAULT", format!("enospc@{at}"))
+        .assert()
+        .failure()
+        .code(2)
+        .stderr(predicate::str::contains("No space left on device"));
+    assert_eq!(manifest(&out)["status"], "failed");
+    assert!(!out.join("g.jsonl.zst").exists());
+    // The room comes back: the run finishes with the log of the uninterrupted run.
+    aeroplane()
+        .args(["resume", "-q"])
+        .arg(&out)
+        .assert()
+        .success();
+    assert!(
+        std::fs::read(out.join("g.jsonl.zst")).unwrap()
+            == std::fs::read(tmp.path().join("whole/g.jsonl.zst")).unwrap()
+    );
+}
+
+#[test]
+fn force_replaces_an_earlier_runs_log() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("o");
+    run(&out, &["--log-games", "old.jsonl"]);
+    aeroplane()
+        .args(run_args())
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("old.jsonl"));
+    aeroplane()
+        .args(run_args())
+        .arg("--force")
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    assert!(!out.join("old.jsonl").exists());
+}
