@@ -11,3 +11,6 @@ pub struct Rules;
 
 #[doc = include_str!("../docs/PROTOCOL.md")]
 pub struct Protocol;
+
+#[doc = include_str!("../docs/LOG.md")]
+pub struct Log;
