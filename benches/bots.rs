@@ -24,7 +24,7 @@ fn positions(players: usize) -> Vec<(Game, u8, MoveList)> {
         while !game.is_over() && taken < 4 {
             let roll = dice.roll(game.to_move()).unwrap();
             let moves = game.legal_moves(roll);
-            if moves.len() >= 2 && game.turns() >= 30 && game.turns() % 7 == 0 {
+            if moves.len() >= 2 && game.turns() >= 30 && game.turns().is_multiple_of(7) {
                 out.push((game, roll, moves));
                 taken += 1;
             }

@@ -67,3 +67,7 @@ pub use config::{RulesToml, parse_lineup, read_dice};
 pub use export::write_report;
 pub use runner::{Exec, RunError, RunOptions, RunSpec, run, run_with};
 pub use stats::{Summary, Tally};
+
+/// README.md's and docs/*.md's Rust code blocks, as doc tests.
+#[cfg(doctest)]
+mod doc_examples;

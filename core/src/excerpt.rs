@@ -27,9 +27,21 @@ pub fn path(p: &std::path::Path) -> String {
 }
 
 /// A parser's message (TOML, JSON) made fit to quote: trimmed, every line at most 200
-/// characters.
+/// characters, except the list of allowed names after serde's "`, expected " (our own
+/// vocabulary, never input), which is kept whole so no allowed key is cut mid-word.
 pub fn clip_message(message: impl std::fmt::Display) -> String {
-    clip_lines(message.to_string().trim(), 200)
+    message
+        .to_string()
+        .trim()
+        .split('\n')
+        .map(|line| match line.find("`, expected ") {
+            Some(i) if line.len() - i <= 2000 => {
+                format!("{}{}", clip(&line[..=i], 200), &line[i + 1..])
+            }
+            _ => clip(line, 200),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn clip(line: &str, max: usize) -> String {
@@ -64,5 +76,20 @@ mod tests {
         );
         assert_eq!(excerpt("\u{1b}[2Jclear"), "\\u{1b}[2Jclear");
         assert_eq!(clip_lines("ab\ncdef", 2), "ab\ncd… (2 more characters)");
+    }
+
+    /// Issue 22, item 11: serde's list of allowed keys was cut mid-word after 200 characters.
+    #[test]
+    fn lists_of_allowed_keys_are_never_cut() {
+        let keys: Vec<String> = (0..30).map(|i| format!("`key_number_{i}`")).collect();
+        let msg = format!("unknown field `foo`, expected one of {}", keys.join(", "));
+        assert_eq!(clip_message(&msg), msg);
+        // The unknown name itself is input, and is clipped.
+        let long = format!("unknown field `{}`, expected `a` or `b`", "x".repeat(500));
+        let clipped = clip_message(&long);
+        assert!(
+            clipped.len() < 300 && clipped.ends_with(", expected `a` or `b`"),
+            "{clipped}"
+        );
     }
 }

@@ -70,9 +70,9 @@ def test_sweep_writes_the_command_lines_folder(in_repo, cli, tmp_path):
 
 def test_league_writes_the_command_lines_folder(in_repo, cli, tmp_path):
     run_cli(cli, "league", "--bots", "random,greedy,expectimax", "--players", "3", "--games", "30",
-            "--seed", "2", "--bootstrap", "50", "--out", str(tmp_path / "cli"), "-q")
+            "--seed", "2", "--bootstrap", "100", "--out", str(tmp_path / "cli"), "-q")
     report = aeroplane.league(["random", "greedy", "expectimax"], players=3, games=30, seed=2,
-                              bootstrap=50, out=tmp_path / "py")
+                              bootstrap=100, out=tmp_path / "py")
     same_folders(tmp_path / "cli", tmp_path / "py")
     assert report["command"] == "league"
     assert report == json.loads((tmp_path / "py" / "summary.json").read_text())
@@ -114,7 +114,7 @@ def test_python_bots_are_reproducible_on_any_thread_count():
     a = aeroplane.run([SeededRandom(), "greedy"], games=150, seed=9, threads=1)
     b = aeroplane.run([SeededRandom(), "greedy"], games=150, seed=9, threads=2, chunk_size=7)
     assert a == b
-    league = aeroplane.league([SeededRandom(), "random", "greedy"], players=2, games=20, bootstrap=20)
+    league = aeroplane.league([SeededRandom(), "random", "greedy"], players=2, games=20, bootstrap=100)
     assert "py-random" in json.dumps(league)
 
 

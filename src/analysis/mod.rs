@@ -5,6 +5,7 @@
 //!
 //! - [`sprt`]: sequential probability ratio test for a head-to-head over rotation groups, Elo
 //!   difference with its interval, likelihood of superiority.
+//! - [`elo`]: Elo, normalized Elo and LOS of a head-to-head from its pair scores (pentanomial).
 //! - [`ratings`]: Plackett-Luce / Bradley-Terry ratings from finishing orders (Hunter's MM
 //!   algorithm), bootstrap intervals, and a pairwise win matrix.
 //! - [`paired`]: paired comparison of a metric between two variants over shared seeds (by deal,
@@ -14,6 +15,7 @@
 //!   the optimiser of `aeroplane tune`.
 //! - [`vary`]: the `--vary option=v1,v2,...` grammar and the Cartesian product of rule variants.
 
+pub mod elo;
 pub mod multiple;
 pub mod paired;
 pub mod ratings;

@@ -6,7 +6,10 @@
 //! its standard error from the paired differences, a two-sided p-value and 95% interval from
 //! Student's t with `n - 1` degrees of freedom (the normal above 100 000).
 //! [`PairedIndicators`] compares a proportion (e.g. seat 0's win rate) McNemar-style, from the
-//! discordant pairs only. Both are integer accumulators that merge exactly in any order.
+//! discordant pairs only, with Tango's score interval of the difference: the interval is the
+//! set of differences the same test does not reject, so the interval excludes 0 exactly when
+//! the test's p is below 0.05, and it never collapses to a point (with no discordant pair at
+//! all it is `±z²/(n + z²)`). Both are integer accumulators that merge exactly in any order.
 //!
 //! **Clusters.** With seats rotated, the games of one deal share its dice and are not
 //! independent pairs: the deal is the unit of randomisation. [`PairedSums::clustered`] and
@@ -14,12 +17,18 @@
 //! deal: the per-deal sums of the differences are the observations, so the standard errors are
 //! cluster-robust (the paired t on deal totals; for proportions the clustered McNemar test of
 //! Durkalski et al. (2003), `z = Σ D_g / sqrt(Σ D_g²)` over deals g, which is McNemar's test
-//! when every deal is one game). With deals of one game both are exactly the plain tests.
+//! when every deal is one game). The clustered McNemar test is McNemar's test on the
+//! discordant counts divided by the design effect `d = Σ D_g² / (b + c)`, and the interval is
+//! Tango's on the same divided counts, so test and interval agree. Where `d` cannot be trusted
+//! (fewer than [`MIN_DEALS`] deals, or no discordant game) both use `d = m`, the games per
+//! deal: each deal counts as one pair (`d` never exceeds `m`). With deals of one game both are
+//! exactly the plain tests.
 
 use serde::Serialize;
 use statrs::distribution::{Binomial, ContinuousCDF, DiscreteCDF, StudentsT};
 
-use super::{Z95, normal_two_sided_p};
+use super::Z95;
+use crate::stats::{MIN_DEALS, PValue};
 
 /// Degrees of freedom above which the t distribution is replaced by the normal.
 const NORMAL_DF: u64 = 100_000;
@@ -42,7 +51,7 @@ pub struct PairedSummary {
     /// The test statistic, `diff / se` (t, or z for proportions).
     pub statistic: f64,
     /// Two-sided p-value for "no difference".
-    pub p_value: f64,
+    pub p_value: PValue,
     /// Lower end of the 95% interval of the difference.
     pub low: f64,
     /// Upper end of the 95% interval of the difference.
@@ -138,17 +147,17 @@ impl PairedSums {
         let (statistic, p_value, half) = if se == 0.0 {
             // Every pair differs by the same amount: no noise at all.
             if diff == 0.0 {
-                (0.0, 1.0, 0.0)
+                (0.0, PValue::new(1.0), 0.0)
             } else {
-                (diff.signum() * f64::INFINITY, 0.0, 0.0)
+                (diff.signum() * f64::INFINITY, PValue::new(0.0), 0.0)
             }
         } else if df > NORMAL_DF {
             let z = diff / se;
-            (z, normal_two_sided_p(z), Z95 * se)
+            (z, PValue::normal_two_sided(z), Z95 * se)
         } else {
             let t = StudentsT::new(0.0, 1.0, df as f64).expect("df >= 1");
             let stat = diff / se;
-            let p = (2.0 * t.cdf(-stat.abs())).min(1.0);
+            let p = PValue::student_two_sided(stat, df as f64);
             (stat, p, t.inverse_cdf(0.975) * se)
         };
         Some(PairedSummary {
@@ -183,10 +192,19 @@ pub struct PairedIndicators {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct ProportionSummary {
     /// The difference of the rates: `mean_a`, `mean_b` are the rates, `diff = rate_a - rate_b`
-    /// with its Wald standard error and interval; `statistic` is McNemar's
-    /// `z = (only_a - only_b) / sqrt(only_a + only_b)` and `p_value` its two-sided normal
-    /// p-value (McNemar's chi-square without continuity correction).
+    /// with Tango's score interval; `statistic` is McNemar's
+    /// `z = (only_a - only_b) / sqrt(d (only_a + only_b))` (`d` the design effect, 1 for deals
+    /// of one game) and `p_value` its two-sided normal p-value (McNemar's chi-square without
+    /// continuity correction); `se` is the difference's standard error under "no difference",
+    /// `sqrt(d (only_a + only_b)) / games`.
     pub test: PairedSummary,
+    /// The design effect the test and interval divide the counts by: `Σ D_g² / (b + c)`, or
+    /// the games per deal where that cannot be trusted (see `each_deal_one_pair`); 1 for deals
+    /// of one game.
+    pub design_effect: f64,
+    /// The estimate of the design effect was not trusted (fewer than [`MIN_DEALS`] deals or no
+    /// discordant game) and each deal counts as one pair.
+    pub each_deal_one_pair: bool,
     /// Games where only A had the event.
     pub only_a: u64,
     /// Games where only B had the event.
@@ -266,10 +284,11 @@ impl PairedIndicators {
         self.n
     }
 
-    /// The comparison; `None` before any pair. With deals of several games, `diff` is per game,
-    /// its standard error is cluster-robust by deal (`sqrt(Σ D_g² - (Σ D_g)²/G) / (G m)`) and the
-    /// test is the clustered McNemar `z = Σ D_g / sqrt(Σ D_g²)`; with one game per deal these
-    /// are McNemar's `(b - c) / sqrt(b + c)` and the Wald interval of `(b - c) / n`.
+    /// The comparison; `None` before any pair. `diff` is per game; the test is McNemar's on the
+    /// discordant counts divided by the design effect (the clustered McNemar test
+    /// `z = Σ D_g / sqrt(Σ D_g²)` when it is estimated; with one game per deal McNemar's
+    /// `(b - c) / sqrt(b + c)`), and the interval Tango's score interval on the same counts, the
+    /// differences that test does not reject.
     pub fn summary(&self) -> Option<ProportionSummary> {
         if self.n == 0 {
             return None;
@@ -277,17 +296,26 @@ impl PairedIndicators {
         let n = self.n as f64;
         let m = self.group_size as f64;
         let (b, c) = (self.only_a, self.only_b);
-        let sum_d = b as f64 - c as f64;
-        let diff = sum_d / (n * m);
-        let se = (self.sum_d2 as f64 - sum_d * sum_d / n).max(0.0).sqrt() / (n * m);
-        let (statistic, p_value) = if self.sum_d2 == 0 {
-            (0.0, 1.0)
+        let games = n * m;
+        let diff = (b as f64 - c as f64) / games;
+        let discordant = b + c;
+        let trusted = self.group_size == 1 || (self.n >= MIN_DEALS && discordant > 0);
+        let d = if self.group_size == 1 {
+            1.0
+        } else if trusted {
+            self.sum_d2 as f64 / discordant as f64
         } else {
-            let z = sum_d / (self.sum_d2 as f64).sqrt();
-            (z, normal_two_sided_p(z))
+            m
         };
+        let (bd, cd, nd) = (b as f64 / d, c as f64 / d, games / d);
+        let (statistic, p_value) = if discordant == 0 {
+            (0.0, PValue::new(1.0))
+        } else {
+            let z = (bd - cd) / (bd + cd).sqrt();
+            (z, PValue::normal_two_sided(z))
+        };
+        let (low, high) = tango_interval(bd, cd, nd, Z95);
         let p_exact = (self.group_size == 1).then(|| {
-            let discordant = b + c;
             if discordant == 0 {
                 1.0
             } else {
@@ -295,7 +323,6 @@ impl PairedIndicators {
                 (2.0 * bin.cdf(b.min(c))).min(1.0)
             }
         });
-        let games = n * m;
         Some(ProportionSummary {
             test: PairedSummary {
                 n: self.n,
@@ -303,12 +330,14 @@ impl PairedIndicators {
                 mean_a: (self.both + b) as f64 / games,
                 mean_b: (self.both + c) as f64 / games,
                 diff,
-                se,
+                se: (d * discordant as f64).sqrt() / games,
                 statistic,
                 p_value,
-                low: diff - Z95 * se,
-                high: diff + Z95 * se,
+                low,
+                high,
             },
+            design_effect: d,
+            each_deal_one_pair: !trusted,
             only_a: b,
             only_b: c,
             p_exact,
@@ -316,9 +345,63 @@ impl PairedIndicators {
     }
 }
 
+/// Tango's (1998) score interval for the difference `δ = p_b - p_c` of paired proportions, from
+/// `b` pairs where only the first had the event and `c` where only the second had it, of `n`
+/// pairs (the counts may be fractional: divided by a design effect). It is the set of `δ0` the
+/// score test `(b - c - n δ0) / sqrt(n (2 q + δ0 (1 - δ0)))` does not reject at `z`, `q` the
+/// maximum-likelihood probability of "only the second" under `δ = δ0`; at `δ0 = 0` that test is
+/// McNemar's, so the interval excludes 0 exactly when McNemar's p is below the level. With
+/// `b = c = 0` it is `±z²/(n + z²)`.
+pub fn tango_interval(b: f64, c: f64, n: f64, z: f64) -> (f64, f64) {
+    if n <= 0.0 {
+        return (-1.0, 1.0);
+    }
+    let score = |d0: f64| -> f64 {
+        let num = b - c - n * d0;
+        // q solves 2n q² - B q - c d0 (1 - d0) = 0, the root in [0, 1].
+        let s = n - b - c;
+        let big_b = b * (1.0 - d0) + c * (1.0 - 3.0 * d0) - 2.0 * s * d0;
+        let disc = (big_b * big_b + 8.0 * n * c * d0 * (1.0 - d0)).max(0.0);
+        let q = ((big_b + disc.sqrt()) / (4.0 * n)).max(0.0);
+        let var = n * (2.0 * q + d0 - d0 * d0);
+        if var <= 0.0 {
+            if num > 0.0 {
+                f64::INFINITY
+            } else if num < 0.0 {
+                f64::NEG_INFINITY
+            } else {
+                0.0
+            }
+        } else {
+            num / var.sqrt()
+        }
+    };
+    let est = ((b - c) / n).clamp(-1.0, 1.0);
+    // The statistic falls as d0 rises: bisect each side for where it crosses ±z.
+    let bound = |mut inside: f64, mut outside: f64, limit: f64, crossed: &dyn Fn(f64) -> bool| {
+        if !crossed(limit) {
+            return limit;
+        }
+        for _ in 0..100 {
+            let mid = 0.5 * (inside + outside);
+            if crossed(mid) {
+                outside = mid;
+            } else {
+                inside = mid;
+            }
+        }
+        0.5 * (inside + outside)
+    };
+    let low = bound(est, -1.0, -1.0, &|d0| score(d0) >= z);
+    let high = bound(est, 1.0, 1.0, &|d0| score(d0) <= -z);
+    (low.min(est), high.max(est))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use rand::Rng;
 
     fn close(a: f64, b: f64, tol: f64) {
         assert!((a - b).abs() <= tol, "{a} vs {b}");
@@ -338,7 +421,7 @@ mod tests {
         close(r.diff, 2.0, 1e-15);
         close(r.se, 1.0 / 3f64.sqrt(), 1e-15);
         close(r.statistic, 2.0 * 3f64.sqrt(), 1e-12);
-        close(r.p_value, 0.074_179_900_227_448_58, 1e-9);
+        close(r.p_value.value(), 0.074_179_900_227_448_58, 1e-9);
         close(r.low, -0.484_137_711_750_330_3, 1e-7);
         close(r.high, 4.484_137_711_750_33, 1e-7);
     }
@@ -356,7 +439,11 @@ mod tests {
         x.merge(&y);
         assert_eq!(x, all);
         let r = all.summary().unwrap();
-        close(r.p_value, normal_two_sided_p(r.statistic), 1e-15);
+        close(
+            r.p_value.value(),
+            crate::analysis::normal_two_sided_p(r.statistic),
+            1e-15,
+        );
         close(r.high - r.diff, Z95 * r.se, 1e-12);
     }
 
@@ -367,14 +454,14 @@ mod tests {
             s.add(v, v);
         }
         let r = s.summary().unwrap();
-        assert_eq!((r.diff, r.se, r.p_value), (0.0, 0.0, 1.0));
+        assert_eq!((r.diff, r.se, r.p_value.value()), (0.0, 0.0, 1.0));
         assert!(PairedSums::new().summary().is_none());
         let mut shifted = PairedSums::new();
         for v in [10, 20, 30] {
             shifted.add(v + 1, v);
         }
         let r = shifted.summary().unwrap();
-        assert_eq!((r.diff, r.se, r.p_value), (1.0, 0.0, 0.0));
+        assert_eq!((r.diff, r.se, r.p_value.value()), (1.0, 0.0, 0.0));
         assert_eq!((r.statistic, r.low, r.high), (f64::INFINITY, 1.0, 1.0));
         // The same above the t range.
         let mut big = PairedSums::new();
@@ -383,7 +470,7 @@ mod tests {
         }
         let r = big.summary().unwrap();
         assert_eq!(
-            (r.statistic, r.p_value, r.low, r.high),
+            (r.statistic, r.p_value.value(), r.low, r.high),
             (0.0, 1.0, 0.0, 0.0)
         );
     }
@@ -400,12 +487,101 @@ mod tests {
         close(r.test.mean_a, 0.45, 1e-15);
         close(r.test.mean_b, 0.35, 1e-15);
         close(r.test.diff, 0.1, 1e-15);
-        close(r.test.se, 19f64.sqrt() / 100.0, 1e-15);
-        close(r.test.low, 0.014_567_150_584_105_89, 1e-12);
-        close(r.test.high, 0.185_432_849_415_894_1, 1e-12);
+        close(r.test.se, 20f64.sqrt() / 100.0, 1e-15);
+        // Tango's interval, checked against an independent script that maximises the
+        // constrained likelihood numerically instead of using the closed form (to its precision,
+        // about 1e-8).
+        close(r.test.low, 0.013_446_762_493_994_27, 1e-7);
+        close(r.test.high, 0.192_396_505_239_003_4, 1e-7);
         close(r.test.statistic, 10.0 / 20f64.sqrt(), 1e-12);
-        close(r.test.p_value, 0.025_347_318_677_468_27, 1e-9);
+        close(r.test.p_value.value(), 0.025_347_318_677_468_27, 1e-9);
         close(r.p_exact.unwrap(), 0.041_389_465_332_031_25, 1e-12);
+    }
+
+    /// Issue 22, item 2: the interval and the test agree (the interval excludes 0 exactly when
+    /// p < 0.05), and the interval never collapses to a point.
+    #[test]
+    fn the_interval_inverts_the_test_and_never_collapses() {
+        let z = Z95;
+        // No discordant pair among 10: ±z²/(n + z²), not [0, 0].
+        let (lo, hi) = tango_interval(0.0, 0.0, 10.0, z);
+        close(hi, z * z / (10.0 + z * z), 1e-9);
+        close(lo, -hi, 1e-9);
+        close(hi, 0.277_54, 1e-4);
+        // Few pairs: the independent script's values.
+        let (lo, hi) = tango_interval(2.0, 1.0, 10.0, z);
+        close(lo, -0.280_052_855_128_785_75, 1e-7);
+        close(hi, 0.453_544_332_973_217_06, 1e-7);
+        // Every split of 40 discordant pairs: p < 0.05 exactly when 0 is outside.
+        for b in 0..=40u64 {
+            let mut s = PairedIndicators::new();
+            for i in 0..200u64 {
+                s.add(i < b, (b..40).contains(&i));
+            }
+            let r = s.summary().unwrap().test;
+            let excluded = r.low > 0.0 || r.high < 0.0;
+            assert_eq!(excluded, r.p_value.value() < 0.05, "b = {b}: {r:?}");
+            assert!(r.low <= r.diff && r.diff <= r.high && r.high - r.low > 0.05);
+        }
+    }
+
+    /// The clustered form: with deals of identical games (greedy x4 rotated, where a rule change
+    /// flips whole deals), `d = m`, and the comparison equals the one over the deals.
+    #[test]
+    fn too_few_deals_count_each_deal_as_one_pair() {
+        // 10 deals of 4 games, seat 0 won 3 deals under each rule, the same deals: nothing
+        // discordant. The old interval was [0, 0].
+        let mut s = PairedIndicators::clustered(4);
+        for g in 0..10 {
+            s.add_deal(&[(g < 3, g < 3); 4]);
+        }
+        let r = s.summary().unwrap();
+        assert!(r.each_deal_one_pair);
+        assert_eq!((r.design_effect, r.test.p_value.value()), (4.0, 1.0));
+        let (lo, hi) = tango_interval(0.0, 0.0, 10.0, Z95);
+        assert_eq!((r.test.low, r.test.high), (lo, hi));
+        // 30 deals, one game of each deal discordant: the deals are trusted, d = 1.
+        let mut s = PairedIndicators::clustered(4);
+        for g in 0..30 {
+            let a = g % 3 != 0;
+            s.add_deal(&[(a, !a), (true, true), (false, false), (true, true)]);
+        }
+        let r = s.summary().unwrap();
+        assert!(!r.each_deal_one_pair);
+        close(r.design_effect, 1.0, 1e-15);
+        close(r.test.statistic, 10.0 / 30f64.sqrt(), 1e-12);
+    }
+
+    /// Coverage of the 95% interval of a rotated comparison on simulated deals: the old Wald
+    /// interval covered 0.87-0.89 at 10 deals and 0.92 at 30.
+    #[test]
+    fn clustered_intervals_cover_at_small_samples() {
+        // Each deal is "sharp" (probability 1/2; every game: only A 0.2, only B 0.05) or
+        // "flat" (only A 0.05, only B 0.05), 4 games per deal independent given the deal's
+        // kind: true difference 0.5 * 0.15 = 0.075, games of a deal correlated.
+        let truth = 0.075;
+        for (deals, runs) in [(10u64, 2000u64), (30, 1000)] {
+            let mut covered = 0;
+            for run in 0..runs {
+                let mut rng = crate::stream(22, run, deals);
+                let mut s = PairedIndicators::clustered(4);
+                for _ in 0..deals {
+                    let sharp = rng.next_u32() < u32::MAX / 2;
+                    let (pa, pb) = if sharp { (0.2, 0.05) } else { (0.05, 0.05) };
+                    let games: Vec<(bool, bool)> = (0..4)
+                        .map(|_| {
+                            let u = f64::from(rng.next_u32()) / f64::from(u32::MAX);
+                            (u < pa, (pa..pa + pb).contains(&u))
+                        })
+                        .collect();
+                    s.add_deal(&games);
+                }
+                let r = s.summary().unwrap().test;
+                covered += u64::from(r.low <= truth && truth <= r.high);
+            }
+            let coverage = covered as f64 / runs as f64;
+            assert!(coverage >= 0.93, "{deals} deals: coverage {coverage}");
+        }
     }
 
     #[test]
@@ -415,7 +591,7 @@ mod tests {
         s.add(false, false);
         let r = s.summary().unwrap();
         assert_eq!(
-            (r.test.diff, r.test.p_value, r.p_exact),
+            (r.test.diff, r.test.p_value.value(), r.p_exact),
             (0.0, 1.0, Some(1.0))
         );
         assert!(PairedIndicators::new().summary().is_none());
@@ -452,7 +628,7 @@ mod tests {
         );
         close(q.test.diff, p.test.diff, 1e-15);
         close(q.test.se, p.test.se, 1e-15);
-        close(q.test.p_value, p.test.p_value, 1e-12);
+        close(q.test.p_value.value(), p.test.p_value.value(), 1e-12);
         assert_eq!((q.test.n, q.only_a, q.p_exact), (400, 4 * p.only_a, None));
         // Treating the 1600 games as independent pairs halves the standard error.
         close(naive.test.se * 2.0, q.test.se, 1e-12);
@@ -464,7 +640,7 @@ mod tests {
         close(q.diff, p.diff, 1e-12);
         close(q.se, p.se, 1e-12);
         close(q.high - q.low, p.high - p.low, 1e-9);
-        close(q.p_value, p.p_value, 1e-12);
+        close(q.p_value.value(), p.p_value.value(), 1e-12);
         assert!(naive.se * 1.9 < q.se, "{} vs {}", naive.se, q.se);
     }
 }

@@ -24,11 +24,14 @@
 //! `prior = 0` this is the maximum-likelihood fit, which exists only when every bot has both
 //! won and lost a choice and the pool is connected.
 //!
-//! **Bootstrap.** Games are resampled with replacement, replicate `r` drawing from
-//! `dice::stream(seed, r, BOOTSTRAP_STREAM)`, and refitted; the 95% interval of each rating is the
-//! 2.5% and 97.5% percentile (linear interpolation) of its replicates. Identical finishes are kept
-//! once with a count in a sorted map, so fits and resamples depend only on the multiset of
-//! games, never on the order they were added, and the replicates may run in parallel.
+//! **Bootstrap.** The units of randomisation are resampled with replacement, replicate `r`
+//! drawing from `dice::stream(seed, r, BOOTSTRAP_STREAM)`, and refitted; the 95% interval of
+//! each rating is the 2.5% and 97.5% percentile (linear interpolation) of its replicates.
+//! [`bootstrap_deals`] resamples deals (a [`DealTally`]: the games of one deal, played with the
+//! seats rotated, share their dice and are resampled together); [`bootstrap`] resamples games,
+//! for independent games. Identical finishes (and identical deals) are kept once with a count
+//! in a sorted map, so fits and resamples depend only on the multiset of games, never on the
+//! order they were added, and the replicates may run in parallel.
 //!
 //! ```
 //! use aeroplane::analysis::ratings::{Finish, FinishTally, FitOptions, bootstrap, fit};
@@ -453,8 +456,117 @@ fn fit_counts(
     })
 }
 
+/// The fewest bootstrap resamples [`bootstrap`] and [`bootstrap_deals`] take: fewer cannot
+/// place a 2.5% and a 97.5% percentile apart from the extremes (Efron and Tibshirani
+/// recommend 1,000 or more for percentile intervals).
+pub const MIN_REPLICATES: u32 = 100;
+
+/// Games grouped by deal: each deal's finishes (one per rotation) as a sorted list, kept once
+/// with a count. Merges exactly.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DealTally {
+    bots: usize,
+    deals: BTreeMap<Vec<Finish>, u64>,
+}
+
+impl DealTally {
+    /// An empty tally over bots `0..bots`.
+    pub fn new(bots: usize) -> Self {
+        DealTally {
+            bots,
+            deals: BTreeMap::new(),
+        }
+    }
+
+    /// Records `count` deals whose games finished as `finishes` (any order).
+    pub fn add_count(&mut self, mut finishes: Vec<Finish>, count: u64) -> Result<(), RatingsError> {
+        for f in &finishes {
+            if let Some(bot) = f.entries().find(|&b| b >= self.bots) {
+                return Err(RatingsError::UnknownBot {
+                    bot,
+                    bots: self.bots,
+                });
+            }
+        }
+        finishes.sort_unstable();
+        *self.deals.entry(finishes).or_insert(0) += count;
+        Ok(())
+    }
+
+    /// Adds another tally's deals.
+    pub fn merge(&mut self, other: &DealTally) {
+        self.bots = self.bots.max(other.bots);
+        for (d, &c) in &other.deals {
+            *self.deals.entry(d.clone()).or_insert(0) += c;
+        }
+    }
+
+    /// Deals recorded.
+    pub fn deals(&self) -> u64 {
+        self.deals.values().sum()
+    }
+
+    /// Distinct deals (their finishes, sorted) with their counts, in canonical order.
+    pub fn iter(&self) -> impl Iterator<Item = (&[Finish], u64)> {
+        self.deals.iter().map(|(d, &c)| (d.as_slice(), c))
+    }
+
+    /// Every game of every deal, as a tally of finishes.
+    pub fn games(&self) -> FinishTally {
+        let mut t = FinishTally::new(self.bots);
+        for (d, &c) in &self.deals {
+            for f in d {
+                *t.games.entry(f.clone()).or_insert(0) += c;
+            }
+        }
+        t
+    }
+}
+
 /// 95% percentile intervals of each bot's rating over `replicates` bootstrap resamples of the
-/// games; deterministic given `seed`, whatever the thread count. Costs `replicates` fits plus
+/// deals (each deal's games together: they share the deal's dice); deterministic given `seed`,
+/// whatever the thread count. Costs `replicates` fits plus `replicates x deals` draws.
+pub fn bootstrap_deals(
+    tally: &DealTally,
+    options: &FitOptions,
+    replicates: u32,
+    seed: u64,
+) -> Result<Vec<Interval>, RatingsError> {
+    bootstrap_deals_until(tally, options, replicates, seed, &never)
+}
+
+/// [`bootstrap_deals`] that gives up with [`RatingsError::Stopped`] as soon as `stop()` says
+/// so.
+pub fn bootstrap_deals_until(
+    tally: &DealTally,
+    options: &FitOptions,
+    replicates: u32,
+    seed: u64,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Result<Vec<Interval>, RatingsError> {
+    let games = tally.games();
+    let finishes: Vec<&Finish> = games.games.keys().collect();
+    let index: BTreeMap<&Finish, usize> =
+        finishes.iter().enumerate().map(|(i, f)| (*f, i)).collect();
+    let deals: Vec<Vec<usize>> = tally
+        .deals
+        .keys()
+        .map(|d| d.iter().map(|f| index[f]).collect())
+        .collect();
+    let counts: Vec<u64> = tally.deals.values().copied().collect();
+    let units = Units {
+        bots: tally.bots,
+        finishes: &finishes,
+        units: &deals,
+        counts: &counts,
+        what: "deals",
+    };
+    resample(&units, options, replicates, seed, stop)
+}
+
+/// 95% percentile intervals of each bot's rating over `replicates` bootstrap resamples of the
+/// games (for independent games; games of rotated deals are not: use [`bootstrap_deals`]);
+/// deterministic given `seed`, whatever the thread count. Costs `replicates` fits plus
 /// `replicates x games` draws.
 pub fn bootstrap(
     tally: &FinishTally,
@@ -473,27 +585,63 @@ pub fn bootstrap_until(
     seed: u64,
     stop: &(dyn Fn() -> bool + Sync),
 ) -> Result<Vec<Interval>, RatingsError> {
-    check_options(tally.bots, options)?;
-    let total = tally.games();
-    if replicates < 2 {
+    let finishes: Vec<&Finish> = tally.games.keys().collect();
+    let units: Vec<Vec<usize>> = (0..finishes.len()).map(|i| vec![i]).collect();
+    let counts: Vec<u64> = tally.games.values().copied().collect();
+    let units = Units {
+        bots: tally.bots,
+        finishes: &finishes,
+        units: &units,
+        counts: &counts,
+        what: "games",
+    };
+    resample(&units, options, replicates, seed, stop)
+}
+
+/// Resampling units (a game, or a deal's games): `units[u]` lists the finishes of unit `u`
+/// (indices into `finishes`), seen `counts[u]` times.
+struct Units<'a> {
+    bots: usize,
+    finishes: &'a [&'a Finish],
+    units: &'a [Vec<usize>],
+    counts: &'a [u64],
+    /// What a unit is, for messages.
+    what: &'static str,
+}
+
+/// The bootstrap over resampling units.
+fn resample(
+    u: &Units<'_>,
+    options: &FitOptions,
+    replicates: u32,
+    seed: u64,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Result<Vec<Interval>, RatingsError> {
+    check_options(u.bots, options)?;
+    if replicates < MIN_REPLICATES {
         return Err(RatingsError::Invalid {
             option: "replicates",
             value: replicates.to_string(),
-            allowed: "at least 2",
+            allowed: "at least 100",
         });
     }
+    let total: u64 = u.counts.iter().sum();
     let total32 = u32::try_from(total).map_err(|_| RatingsError::Invalid {
-        option: "games",
+        option: u.what,
         value: total.to_string(),
-        allowed: "at most 4294967295 games for the bootstrap",
+        allowed: "at most 4294967295 for the bootstrap",
     })?;
-    let finishes: Vec<&Finish> = tally.games.keys().collect();
-    let counts: Vec<u64> = tally.games.values().copied().collect();
+    let mut full = vec![0u64; u.finishes.len()];
+    for (unit, &c) in u.units.iter().zip(u.counts) {
+        for &f in unit {
+            full[f] += c;
+        }
+    }
     // Every replicate starts from the full fit, which is close to its own.
-    let start = fit_counts(tally.bots, &finishes, &counts, options, None, stop)?.strength;
-    let cumulative: Vec<u64> = tally
-        .games
-        .values()
+    let start = fit_counts(u.bots, u.finishes, &full, options, None, stop)?.strength;
+    let cumulative: Vec<u64> = u
+        .counts
+        .iter()
         .scan(0u64, |s, &c| {
             *s += c;
             Some(*s)
@@ -505,18 +653,20 @@ pub fn bootstrap_until(
             if stop() {
                 return Err(RatingsError::Stopped);
             }
-            let mut counts = vec![0u64; finishes.len()];
+            let mut drawn = vec![0u64; u.finishes.len()];
             if total32 > 0 {
                 let mut rng = stream(seed, u64::from(r), BOOTSTRAP_STREAM);
                 for _ in 0..total32 {
                     let x = u64::from(below(&mut rng, total32));
-                    counts[cumulative.partition_point(|&c| c <= x)] += 1;
+                    for &f in &u.units[cumulative.partition_point(|&c| c <= x)] {
+                        drawn[f] += 1;
+                    }
                 }
             }
-            fit_counts(tally.bots, &finishes, &counts, options, Some(&start), stop).map(|f| f.elo)
+            fit_counts(u.bots, u.finishes, &drawn, options, Some(&start), stop).map(|f| f.elo)
         })
         .collect::<Result<_, _>>()?;
-    Ok((0..tally.bots)
+    Ok((0..u.bots)
         .map(|b| {
             let mut v: Vec<f64> = samples.iter().map(|s| s[b]).collect();
             v.sort_by(f64::total_cmp);
@@ -786,10 +936,10 @@ mod tests {
     fn bootstrap_is_deterministic_and_brackets_the_fit() {
         let t = simulate(&[1.0, 2.0, 4.0], 3, 600, false);
         let o = FitOptions::default();
-        let a = bootstrap(&t, &o, 60, 11).unwrap();
-        let b = bootstrap(&t, &o, 60, 11).unwrap();
+        let a = bootstrap(&t, &o, 100, 11).unwrap();
+        let b = bootstrap(&t, &o, 100, 11).unwrap();
         assert_eq!(a, b);
-        assert_ne!(a, bootstrap(&t, &o, 60, 12).unwrap());
+        assert_ne!(a, bootstrap(&t, &o, 100, 12).unwrap());
         let f = fit(&t, &o).unwrap();
         for (bot, iv) in a.iter().enumerate() {
             assert!(iv.low < f.elo[bot] && f.elo[bot] < iv.high, "{iv:?}");
@@ -801,7 +951,45 @@ mod tests {
         for (f, c) in items.into_iter().rev() {
             shuffled.add_count(f, c).unwrap();
         }
-        assert_eq!(bootstrap(&shuffled, &o, 60, 11).unwrap(), a);
+        assert_eq!(bootstrap(&shuffled, &o, 100, 11).unwrap(), a);
+        // Issue 22, item 4: two resamples gave "95%" intervals that excluded the estimate.
+        let e = bootstrap(&t, &o, 99, 11).unwrap_err();
+        assert!(e.to_string().contains("at least 100"), "{e}");
+    }
+
+    /// Issue 22, item 4: a rotated deal's games share its dice, so the bootstrap resamples
+    /// deals. With every deal's four games alike, resampling the games pretends there are four
+    /// times as many independent games: its intervals are about half as wide.
+    #[test]
+    fn the_deal_bootstrap_resamples_whole_deals() {
+        let singles = simulate(&[1.0, 2.0, 4.0], 3, 300, false);
+        let mut deals = DealTally::new(3);
+        let mut games = FinishTally::new(3);
+        for (f, c) in singles.iter() {
+            deals.add_count(vec![f.clone(); 4], c).unwrap();
+            games.add_count(f.clone(), 4 * c).unwrap();
+        }
+        assert_eq!(deals.games(), games);
+        assert_eq!(deals.deals(), 300);
+        let o = FitOptions::default();
+        let by_deal = bootstrap_deals(&deals, &o, 200, 5).unwrap();
+        let by_game = bootstrap(&games, &o, 200, 5).unwrap();
+        for b in 0..3 {
+            let (wd, wg) = (
+                by_deal[b].high - by_deal[b].low,
+                by_game[b].high - by_game[b].low,
+            );
+            assert!(wd > 1.6 * wg && wd < 2.5 * wg, "bot {b}: {wd} vs {wg}");
+        }
+        // Deals of one game each: the same draws as the games' bootstrap.
+        let mut one = DealTally::new(3);
+        for (f, c) in singles.iter() {
+            one.add_count(vec![f.clone()], c).unwrap();
+        }
+        assert_eq!(
+            bootstrap_deals(&one, &o, 100, 9).unwrap(),
+            bootstrap(&singles, &o, 100, 9).unwrap()
+        );
     }
 
     #[test]

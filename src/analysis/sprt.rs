@@ -40,11 +40,18 @@ use std::str::FromStr;
 
 use serde::Serialize;
 
-use super::{Z95, elo_from_score, normal_cdf, score_from_elo};
+pub use super::elo::EloEstimate;
+use super::elo::{Estimate, GroupScores};
+use super::normal_cdf;
+use super::score_from_elo;
 
 /// The largest |elo0|, |elo1| a test takes: far beyond any real difference, and well inside
 /// the range where scores are not 0 or 1 in floating point.
 const MAX_ELO: f64 = 1000.0;
+
+/// The smallest `alpha` or `beta` a test takes: its bound is then `ln(1 / 1e-9)`, about 20.7.
+/// Smaller rates make the bound huge (and `inf` below about 1e-308), a test that never stops.
+pub const MIN_ERROR_RATE: f64 = 1e-9;
 
 /// The count given to empty outcome bins before the LLR is computed (fishtest's `regularize`).
 const EMPTY_BIN: f64 = 1e-3;
@@ -111,8 +118,8 @@ pub enum SprtError {
 }
 
 impl SprtConfig {
-    /// Checks the values: finite Elos with `elo0 < elo1`, `alpha`, `beta` in `(0, 1)` with a sum
-    /// below 1.
+    /// Checks the values: finite Elos with `elo0 < elo1`, `alpha`, `beta` in
+    /// `[MIN_ERROR_RATE, 1)` with a sum below 1.
     pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Result<Self, SprtError> {
         for (key, v) in [("elo0", elo0), ("elo1", elo1)] {
             // Beyond about ±2,000 the expected score rounds to 0 or 1 and the LLR is NaN.
@@ -125,11 +132,11 @@ impl SprtConfig {
             }
         }
         for (key, v) in [("alpha", alpha), ("beta", beta)] {
-            if !(v > 0.0 && v < 1.0) {
+            if !(MIN_ERROR_RATE..1.0).contains(&v) {
                 return Err(SprtError::Invalid {
                     key,
                     value: short_float(v),
-                    allowed: "a probability strictly between 0 and 1",
+                    allowed: "a probability from 1e-9 up to (not including) 1",
                 });
             }
         }
@@ -236,17 +243,6 @@ impl fmt::Display for Verdict {
     }
 }
 
-/// A logistic-Elo difference with its 95% interval.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct EloEstimate {
-    /// The point estimate (infinite when every group was won, or every group lost).
-    pub elo: f64,
-    /// The lower end of the 95% interval.
-    pub low: f64,
-    /// The upper end of the 95% interval.
-    pub high: f64,
-}
-
 /// Everything a result line or `run.json` reports about an SPRT.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SprtSummary {
@@ -270,6 +266,9 @@ pub struct SprtSummary {
     pub elo: EloEstimate,
     /// The likelihood that bot A is the stronger.
     pub los: f64,
+    /// How the interval of the score (and so of the Elo) was made: `normal_by_pair`, or
+    /// `wilson_on_pairs` where too few pairs (or all alike) leave the variance untrusted.
+    pub interval_method: &'static str,
 }
 
 /// An incremental SPRT over rotation groups: integer counts per group outcome plus the config.
@@ -429,40 +428,30 @@ impl Sprt {
         }
     }
 
-    /// Standard error of the mean group score (NaN before any group).
-    fn standard_error(&self) -> f64 {
-        let (n, _, var) = self.moments(self.counts.iter().map(|&c| c as f64));
-        (var / n).sqrt()
+    /// The head-to-head's figures from the same group scores (see [`super::elo`]); `None`
+    /// before any group.
+    pub fn estimate(&self) -> Option<Estimate> {
+        GroupScores::new(self.counts.clone()).estimate()
     }
 
-    /// Bot A's logistic-Elo advantage with a 95% interval, from the mean group score and its
-    /// standard error (normal approximation, mapped through the Elo curve; NaN before any
-    /// group).
+    /// Bot A's logistic-Elo advantage with a 95% interval (see [`super::elo`]: the normal
+    /// interval of the mean group score, never narrower than the Wilson interval on the groups
+    /// where the variance cannot be trusted; NaN before any group).
     pub fn elo(&self) -> EloEstimate {
-        let mu = self.score();
-        let half = Z95 * self.standard_error();
-        EloEstimate {
-            elo: elo_from_score(mu),
-            low: elo_from_score((mu - half).max(0.0)),
-            high: elo_from_score((mu + half).min(1.0)),
-        }
+        self.estimate().map_or(
+            EloEstimate {
+                elo: f64::NAN,
+                low: f64::NAN,
+                high: f64::NAN,
+            },
+            |e| e.elo,
+        )
     }
 
-    /// The likelihood of superiority: the normal approximation of P(bot A is stronger),
-    /// `Phi((mu - 1/2) / se)` over group scores (0.5 before any group).
+    /// The likelihood of superiority: `Phi((mu - 1/2) / se)` over group scores (see
+    /// [`super::elo`]; 0.5 before any group).
     pub fn los(&self) -> f64 {
-        if self.groups() == 0 {
-            return 0.5;
-        }
-        let (mu, se) = (self.score(), self.standard_error());
-        if se == 0.0 {
-            return match mu.partial_cmp(&0.5) {
-                Some(std::cmp::Ordering::Greater) => 1.0,
-                Some(std::cmp::Ordering::Less) => 0.0,
-                _ => 0.5,
-            };
-        }
-        normal_cdf((mu - 0.5) / se)
+        self.estimate().map_or(0.5, |e| e.los)
     }
 
     /// Every reported figure at once.
@@ -478,6 +467,7 @@ impl Sprt {
             verdict: self.status(),
             elo: self.elo(),
             los: self.los(),
+            interval_method: self.estimate().map_or("", |e| e.interval_method.name()),
         }
     }
 }
@@ -524,6 +514,7 @@ pub fn los_from_wins_losses(wins: u64, losses: u64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::{Z95, elo_from_score};
     use rand::Rng;
 
     fn config() -> SprtConfig {
@@ -563,6 +554,13 @@ mod tests {
             err("elo0=0,elo1=5,beta=0"),
             SprtError::Invalid { key: "beta", .. }
         ));
+        // Issue 22, item 3: a rate that makes a bound infinite.
+        for tiny in ["alpha=1e-320", "beta=1e-10", "alpha=0"] {
+            let e = err(&format!("elo0=0,elo1=5,{tiny}"));
+            assert!(e.to_string().contains("from 1e-9"), "{e}");
+        }
+        let edge: SprtConfig = "elo0=0,elo1=5,alpha=1e-9".parse().unwrap();
+        assert!(edge.upper().is_finite());
         assert!(matches!(
             err("elo0=0,elo1=inf"),
             SprtError::Invalid { key: "elo1", .. }
@@ -705,11 +703,17 @@ mod tests {
         assert!(t.llr().is_finite());
         assert_eq!(t.status(), Verdict::AcceptH1);
         assert_eq!(t.elo().elo, f64::INFINITY);
-        assert_eq!(t.los(), 1.0);
+        // All alike: the interval and the LOS use the widest spread a score can have.
+        assert!(
+            t.elo().low.is_finite() && t.elo().low > 0.0,
+            "{:?}",
+            t.elo()
+        );
+        assert!(t.los() > 1.0 - 1e-12 && t.los() < 1.0);
         let mut h0 = Sprt::new(config(), 2);
         h0.add_count(0, 60);
         assert_eq!(h0.status(), Verdict::AcceptH0);
-        assert_eq!(h0.los(), 0.0);
+        assert!(h0.los() < 1e-12);
     }
 
     #[test]

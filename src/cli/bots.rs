@@ -43,6 +43,14 @@ pub fn run(args: BotsArgs) -> anyhow::Result<ExitCode> {
     let mut listed = Vec::new();
     let mut not_loadable = Vec::new();
     for name in known_names(&args.bots_dir) {
+        // A bare kind without a profile file is listed under the kinds below, also when it
+        // cannot be loaded without parameters (`exact` needs its table).
+        if kind_names.contains(&name.as_str())
+            && Profile::builtin(&name).is_none_or(|p| p.origin == "built-in kind")
+            && !args.bots_dir.join(format!("{name}.toml")).exists()
+        {
+            continue;
+        }
         let loaded = load_profile(&name, &args.bots_dir)
             .and_then(|profile| Ok((parse_bot(&name, &args.bots_dir)?, profile)));
         match loaded {

@@ -359,6 +359,17 @@ pub fn open_out(
         .transpose()
 }
 
+/// Says on stderr what a report found wrong with a folder (the page lists it too).
+pub fn warn_problems(dir: &Path, problems: &[String]) {
+    for p in problems {
+        eprintln!(
+            "warning: report of {}: {}",
+            aeroplane::excerpt::path(dir),
+            aeroplane::excerpt::clip_lines(p, 1000)
+        );
+    }
+}
+
 /// The report's last line: where the files are.
 pub fn print_written(w: &mut dyn Write, out: Option<&OutputDir>) -> std::io::Result<()> {
     if let Some(dir) = out {

@@ -7,23 +7,34 @@ use clap::Args;
 
 use aeroplane::config::{RunConfigFile, parse_lineup};
 use aeroplane::experiment::{self, LeagueJob};
+use aeroplane::export::Manifest;
 
 use super::common::{DEFAULT_BOTS_DIR, JobArgs, Launch, launch, load_rules};
 
 /// Arguments of `aeroplane league`.
 #[derive(Args, Debug)]
+#[command(
+    mut_arg("no_rotate_seats", |a| a.hide(true)),
+    mut_arg("rotate_seats", |a| a.hide(true))
+)]
 #[command(after_help = "Examples:
   aeroplane league --bots random,greedy,expectimax --games 500
-  aeroplane league --bots random,greedy,expectimax,montecarlo --players 2 --games 1000 --out results/league")]
+  aeroplane league --bots random,greedy,expectimax,montecarlo --players 2 --games 1000 --out results/league
+  aeroplane league --manifest results/league/run.json --out results/league-again   (reproduce a league)")]
 pub struct LeagueArgs {
     #[command(flatten)]
     pub job: JobArgs,
-    /// Players per table (2-4).
-    #[arg(long, default_value_t = 4)]
-    pub players: usize,
-    /// Bootstrap resamples for the rating intervals.
-    #[arg(long, default_value_t = 200)]
-    pub bootstrap: u32,
+    /// Players per table (2-4) [default: 4].
+    #[arg(long)]
+    pub players: Option<usize>,
+    /// Bootstrap resamples (of the deals) for the rating intervals, 100 to 10,000 [default:
+    /// 200].
+    #[arg(long)]
+    pub bootstrap: Option<u32>,
+    /// Reproduce the league a run.json describes (rules, pool, players, deals, seed,
+    /// bootstrap); the command line and --config override it.
+    #[arg(long)]
+    pub manifest: Option<std::path::PathBuf>,
 }
 
 /// Runs `aeroplane league`. A `--config` is a run config (its `bots` are the pool); the
@@ -46,45 +57,71 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<ExitCode> {
             anyhow::bail!("`{key}` in {file} does not apply to a league");
         }
     }
+    let manifest = match &args.manifest {
+        Some(path) => {
+            let file = path.display().to_string();
+            let m = Manifest::load(path)?;
+            if m.command != "league" {
+                anyhow::bail!(
+                    "{file}: it describes a {}, not a league: give the run.json of an `aeroplane league`",
+                    m.command
+                );
+            }
+            let section = m.league.clone().ok_or_else(|| {
+                anyhow::anyhow!("{file}: a league's manifest needs its `league` section")
+            })?;
+            Some((m, section, file))
+        }
+        None => None,
+    };
     let bots_dir = a
         .bots_dir
         .clone()
         .or(cfg.bots_dir.clone())
         .unwrap_or_else(|| DEFAULT_BOTS_DIR.into());
-    let bots = match (&a.bots, &cfg.bots) {
-        (Some(b), _) => b.clone(),
-        (None, Some(b)) => b.to_arg(),
-        (None, None) => {
-            anyhow::bail!("league needs --bots: the pool, two or more bots, comma-separated")
+    let bots = a.bots.clone().or(cfg.bots.as_ref().map(|b| b.to_arg()));
+    let pool = match (&bots, &manifest) {
+        (Some(b), _) => {
+            let pool = parse_lineup(b, &bots_dir).context("--bots")?;
+            super::common::note_shadowing(b, &bots_dir);
+            pool
         }
+        (None, Some((m, _, file))) => m.bot_specs(file)?,
+        (None, None) => anyhow::bail!(
+            "league needs --bots: the pool, two or more bots, comma-separated (or --manifest)"
+        ),
     };
-    let (rules_name, rules) = match (&a.rules, &cfg.rules) {
-        (Some(r), _) => (r.clone(), load_rules(r).context("--rules")?),
-        (None, Some(v)) => (
+    let (rules_name, rules) = match (&a.rules, &cfg.rules, &manifest) {
+        (Some(r), _, _) => (r.clone(), load_rules(r).context("--rules")?),
+        (None, Some(v), _) => (
             match v {
                 toml::Value::String(s) => s.clone(),
                 _ => format!("inline rules of {file}"),
             },
             cfg.rules(&file)?.expect("set"),
         ),
-        (None, None) => ("appfreegame".into(), load_rules("appfreegame")?),
+        (None, None, Some((m, _, mfile))) => (m.rules_name.clone(), m.rules(mfile)?),
+        (None, None, None) => ("appfreegame".into(), load_rules("appfreegame")?),
     };
-    let pool = parse_lineup(&bots, &bots_dir).context("--bots")?;
-    super::common::note_shadowing(&bots, &bots_dir);
-    super::common::note_shadowing(&bots, &bots_dir);
+    let m = manifest.as_ref().map(|(m, _, _)| m);
     let job = LeagueJob::new(
         rules_name,
         rules,
         pool,
-        args.players,
-        a.games.or(cfg.games).unwrap_or(1000),
-        a.seed.or(cfg.seed).unwrap_or(1),
-        args.bootstrap,
+        args.players.or(m.map(|m| m.players)).unwrap_or(4),
+        a.games.or(cfg.games).or(m.map(|m| m.games)).unwrap_or(1000),
+        a.seed.or(cfg.seed).or(m.map(|m| m.seed)).unwrap_or(1),
+        args.bootstrap
+            .or(manifest.as_ref().map(|(_, l, _)| l.bootstrap))
+            .unwrap_or(200),
     )?;
+    let out = a.out.clone().or(cfg.out.clone());
+    let mut job = experiment::Job::League(job);
+    super::external::attach_job_logs(&mut job, out.as_deref());
     launch(Launch {
-        job: experiment::Job::League(job),
+        job,
         exec: a.exec(cfg.threads, cfg.chunk_size)?,
-        out: a.out.clone().or(cfg.out.clone()),
+        out,
         force: a.force,
         quiet: a.quiet || cfg.quiet.unwrap_or(false),
         shard: a.shard()?,

@@ -98,6 +98,7 @@ pub fn resume(args: ResumeArgs) -> anyhow::Result<ExitCode> {
         return super::grade::resume(&args.dir, args.quiet);
     }
     let (m, mut job) = read_job(&args.dir)?;
+    super::external::attach_job_logs(&mut job, Some(&args.dir));
     let has_checkpoint = std::fs::symlink_metadata(args.dir.join(CHECKPOINT_FILE)).is_ok();
     if let Some(merge) = &m.merge {
         // An unfinished merge: merge the same shards again.

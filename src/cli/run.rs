@@ -194,6 +194,17 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
         });
     };
     let config: SprtConfig = text.parse().with_context(|| format!("--sprt {text}"))?;
+    if a.no_rotate_seats || cfg.rotate_seats == Some(false) {
+        let what = if a.no_rotate_seats {
+            "--no-rotate-seats".to_string()
+        } else {
+            format!("`rotate_seats = false` in {cfg_file}")
+        };
+        anyhow::bail!(
+            "--sprt always rotates seats (each deal's pair of games, seats swapped, is its unit): \
+             {what} does not apply"
+        );
+    }
     if args.recover {
         anyhow::bail!("--recover applies to plain runs, not to --sprt");
     }

@@ -8,7 +8,7 @@ use clap::Args;
 use aeroplane::analysis::Axis;
 use aeroplane::config::SweepConfigFile;
 use aeroplane::experiment::{self, DEFAULT_SORT, SweepJob};
-use aeroplane::export::SortKey;
+use aeroplane::export::{Manifest, SortKey};
 
 use super::common::{DEFAULT_BOTS_DIR, JobArgs, Launch, launch, load_lineup, load_rules};
 
@@ -17,7 +17,8 @@ use super::common::{DEFAULT_BOTS_DIR, JobArgs, Launch, launch, load_lineup, load
 #[command(after_help = "Examples:
   aeroplane sweep --vary overshoot=illegal,bounce --vary home_lane_cells=5,6 --games 5000
   aeroplane sweep --rules classic --vary 'launch_rolls=[6];[5,6]' --bots greedy,greedy --compare 1,2
-  aeroplane sweep --config configs/sweep.toml --out results/sweep --sort -turns_mean")]
+  aeroplane sweep --config configs/sweep.toml --out results/sweep --sort -turns_mean
+  aeroplane sweep --manifest results/sweep/run.json --out results/sweep-again   (reproduce a sweep)")]
 pub struct SweepArgs {
     #[command(flatten)]
     pub job: JobArgs,
@@ -35,6 +36,10 @@ pub struct SweepArgs {
     /// `index` column); without a value, the first two.
     #[arg(long, num_args = 0..=1, default_missing_value = "1,2", value_name = "I,J")]
     pub compare: Option<String>,
+    /// Reproduce the sweep a run.json describes (rules, bots, axes, seed, deals, rotation,
+    /// comparison, order); the command line and --config override it.
+    #[arg(long)]
+    pub manifest: Option<std::path::PathBuf>,
 }
 
 fn parse_compare(text: &str, count: usize) -> anyhow::Result<(usize, usize)> {
@@ -54,55 +59,99 @@ fn parse_compare(text: &str, count: usize) -> anyhow::Result<(usize, usize)> {
 
 fn resolve(args: &SweepArgs) -> anyhow::Result<SweepJob> {
     let a = &args.job;
+    let manifest = match &args.manifest {
+        Some(path) => {
+            let file = path.display().to_string();
+            let m = Manifest::load(path)?;
+            if m.command != "sweep" {
+                anyhow::bail!(
+                    "{file}: it describes a {}, not a sweep: give the run.json of an `aeroplane sweep`",
+                    m.command
+                );
+            }
+            let section = m.sweep.clone().ok_or_else(|| {
+                anyhow::anyhow!("{file}: a sweep's manifest needs its `sweep` section")
+            })?;
+            Some((m, section, file))
+        }
+        None => None,
+    };
     let mut axes: Vec<Axis> = Vec::new();
     let mut cfg = SweepConfigFile::default();
     if let Some(path) = &a.config {
         cfg = SweepConfigFile::load(path)?;
         axes = cfg.axes(&path.display().to_string())?;
-    } else if args.vary.is_empty() {
-        anyhow::bail!("nothing to vary: give --vary OPTION=v1,v2 or a [sweep] table in --config");
     }
-    let rules_name = a
-        .rules
-        .clone()
-        .or(cfg.rules)
-        .unwrap_or_else(|| "appfreegame".to_string());
-    let bots = a
-        .bots
-        .clone()
-        .or(cfg.bots)
-        .unwrap_or_else(|| "greedy,greedy,greedy,greedy".to_string());
-    let base = load_rules(&rules_name).context("--rules")?;
     for t in &args.vary {
         axes.push(
             t.parse::<Axis>()
                 .with_context(|| format!("--vary {}", aeroplane::excerpt::excerpt(t)))?,
         );
     }
-    if axes.is_empty() {
-        anyhow::bail!("nothing to vary: give --vary OPTION=v1,v2 or a [sweep] table in --config");
+    // The manifest's axes (and its comparison and order, which name its variants and columns)
+    // unless the command line or config vary something.
+    let from_manifest = axes.is_empty();
+    if let (true, Some((_, section, file))) = (from_manifest, &manifest) {
+        for t in &section.vary {
+            axes.push(
+                t.parse::<Axis>()
+                    .with_context(|| format!("{file}: sweep.vary `{t}`"))?,
+            );
+        }
     }
-    let count = aeroplane::analysis::variants(base, &axes)?.len();
+    if axes.is_empty() {
+        anyhow::bail!(
+            "nothing to vary: give --vary OPTION=v1,v2, a [sweep] table in --config, or --manifest"
+        );
+    }
+    let (rules_name, base) = match (&a.rules, &cfg.rules, &manifest) {
+        (Some(r), _, _) | (None, Some(r), _) => (r.clone(), load_rules(r).context("--rules")?),
+        (None, None, Some((m, _, file))) => (m.rules_name.clone(), m.rules(file)?),
+        (None, None, None) => ("appfreegame".to_string(), load_rules("appfreegame")?),
+    };
     let bots_dir = a
         .bots_dir
         .clone()
         .unwrap_or_else(|| DEFAULT_BOTS_DIR.into());
-    let lineup = load_lineup(&bots, &bots_dir).context("--bots")?;
-    let compare = args
-        .compare
-        .as_deref()
-        .map(|t| parse_compare(t, count))
-        .transpose()?;
-    let sort = SortKey::parse(args.sort.as_deref().unwrap_or(DEFAULT_SORT));
+    let (lineup, bots) = match (&a.bots, &cfg.bots, &manifest) {
+        (Some(b), _, _) | (None, Some(b), _) => {
+            (load_lineup(b, &bots_dir).context("--bots")?, b.clone())
+        }
+        (None, None, Some((m, section, file))) => (m.bot_specs(file)?, section.bots.clone()),
+        (None, None, None) => {
+            let b = "greedy,greedy,greedy,greedy".to_string();
+            (load_lineup(&b, &bots_dir)?, b)
+        }
+    };
+    let count = aeroplane::analysis::variants(base, &axes)?.len();
+    let kept = manifest
+        .as_ref()
+        .filter(|_| from_manifest)
+        .map(|(_, s, _)| s);
+    let compare = match (&args.compare, kept.and_then(|s| s.compare)) {
+        (Some(t), _) => Some(parse_compare(t, count)?),
+        (None, Some([i, j])) => Some((i.saturating_sub(1), j.saturating_sub(1))),
+        (None, None) => None,
+    };
+    let sort = SortKey::parse(
+        args.sort
+            .as_deref()
+            .or(kept.map(|s| s.sort.as_str()))
+            .unwrap_or(DEFAULT_SORT),
+    );
+    let m = manifest.as_ref().map(|(m, _, _)| m);
     Ok(SweepJob::new(
         rules_name,
         base,
         axes,
         lineup,
         bots,
-        a.seed.or(cfg.seed).unwrap_or(1),
-        a.games.or(cfg.games).unwrap_or(10_000),
-        a.rotate().unwrap_or(false),
+        a.seed.or(cfg.seed).or(m.map(|m| m.seed)).unwrap_or(1),
+        a.games
+            .or(cfg.games)
+            .or(m.map(|m| m.games))
+            .unwrap_or(10_000),
+        a.rotate().or(m.map(|m| m.rotate_seats)).unwrap_or(false),
         compare,
         sort,
     )?)
@@ -110,9 +159,10 @@ fn resolve(args: &SweepArgs) -> anyhow::Result<SweepJob> {
 
 /// Runs `aeroplane sweep`.
 pub fn run(args: SweepArgs) -> anyhow::Result<ExitCode> {
-    let job = resolve(&args)?;
+    let mut job = experiment::Job::Sweep(resolve(&args)?);
+    super::external::attach_job_logs(&mut job, args.job.out.as_deref());
     launch(Launch {
-        job: experiment::Job::Sweep(job),
+        job,
         exec: args.job.exec(None, None)?,
         out: args.job.out.clone(),
         force: args.job.force,

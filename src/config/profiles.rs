@@ -3,7 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::bots::registry::{BUILTIN_PROFILES, BotError, BotSpec, Profile, builtin_names};
+use crate::bots::registry::{
+    BUILTIN_PROFILES, BotError, BotSpec, EXTERNAL, Profile, builtin_names,
+};
 
 /// Why a bot could not be found or resolved.
 #[derive(Debug, thiserror::Error)]
@@ -68,6 +70,17 @@ pub fn load_profile(head: &str, bots_dir: &Path) -> Result<Profile, ProfileError
             origin: aeroplane_core::excerpt::path(Path::new(head)),
         });
     }
+    if head == EXTERNAL {
+        // The kind of bot programs: it needs a command, which only a profile gives.
+        return Err(BotError::Profile {
+            origin: EXTERNAL.into(),
+            message: "it is the kind of bot programs, not a bot: name a profile of kind \
+                      external, a .toml with `command = [\"program\", ...]` (e.g. \
+                      bots/examples/greedy-py.toml)"
+                .into(),
+        }
+        .into());
+    }
     Profile::builtin(head).ok_or_else(|| {
         BotError::Unknown {
             name: aeroplane_core::excerpt::excerpt(head),
@@ -105,9 +118,13 @@ pub fn shadowing_note(head: &str, bots_dir: &Path) -> Option<String> {
     ))
 }
 
-/// Every profile name available: built in and in `bots_dir`, sorted, without duplicates.
+/// Every profile name available: built in and in `bots_dir`, sorted, without duplicates (not
+/// the kind `external`, which only a profile with a command can use).
 pub fn known_names(bots_dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = builtin_names().map(str::to_string).collect();
+    let mut names: Vec<String> = builtin_names()
+        .filter(|&n| n != EXTERNAL)
+        .map(str::to_string)
+        .collect();
     if let Ok(entries) = std::fs::read_dir(bots_dir) {
         for e in entries.flatten() {
             let p = e.path();

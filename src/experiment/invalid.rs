@@ -48,12 +48,14 @@ pub enum InvalidJob {
     Players(usize),
     /// Bootstrap resamples out of range.
     #[error(
-        "the setting `bootstrap` is {found}: give from 2 to {max} resamples (each refits every \
-         rating)"
+        "the setting `bootstrap` is {found}: give from {min} to {max} resamples (fewer cannot \
+         place the 2.5% and 97.5% percentiles of a 95% interval; each refits every rating)"
     )]
     Bootstrap {
         /// The value given.
         found: u32,
+        /// The fewest allowed.
+        min: u32,
         /// The most allowed.
         max: u32,
     },

@@ -153,6 +153,25 @@ impl Job {
         }
     }
 
+    /// Sends the stderr of every bot program the job runs to `dir/<bot>-<n>.log` (not part of
+    /// what the job is: its manifest and results do not change).
+    pub fn set_bot_log_dir(&mut self, dir: &std::path::Path) {
+        let specs: Vec<&mut RunSpec> = match self {
+            Job::Tune(j) => return j.set_bot_log_dir(dir),
+            Job::Run(j) => vec![&mut j.spec],
+            Job::Sprt(j) => vec![&mut j.spec],
+            Job::Sweep(j) => j.parts_mut().iter_mut().collect(),
+            Job::League(j) => j.parts_mut().iter_mut().collect(),
+        };
+        for spec in specs {
+            for bot in &mut spec.lineup {
+                if let Some(ext) = &mut bot.external {
+                    ext.log_dir = Some(dir.to_path_buf());
+                }
+            }
+        }
+    }
+
     /// The job's parts: the runs cut into units in advance (none for a tune, whose runs
     /// depend on its results so far).
     pub fn parts(&self) -> &[RunSpec] {

@@ -10,15 +10,18 @@
 //!
 //! **What the scale means.** A rating is `400 log10` of the bot's Plackett-Luce strength at
 //! these `P`-player tables (mean 0): the chance a bot wins a table is proportional to
-//! `10^(rating / 400)`. It is fitted to multi-player finishing orders (only winners under
-//! `end = first_finisher`) and does not predict a two-player match between the same bots: that
-//! is a different game. The measured head-to-head scores at the league's tables are reported
-//! beside it (`pairs.csv`), with 95% intervals cluster-robust by deal.
+//! `10^(rating / 400)`. At 2-player tables this is Bradley-Terry, a head-to-head Elo: a gap of
+//! `D` predicts a match score of `1 / (1 + 10^(-D/400))`. At 3-4 player tables it is fitted to
+//! multi-player finishing orders (only winners under `end = first_finisher`) and does not
+//! predict a two-player match between the same bots: that is a different game. The measured
+//! head-to-head scores at the league's tables are reported beside it (`pairs.csv`), with 95%
+//! intervals cluster-robust by deal. The rating intervals are bootstrap percentiles over
+//! resampled deals (a deal's rotations share its dice and are resampled together).
 
 use serde::Serialize;
 
 use crate::analysis::ratings::{
-    Finish, FinishTally, FitOptions, RatingsError, bootstrap_until, fit_until,
+    DealTally, Finish, FitOptions, MIN_REPLICATES, RatingsError, bootstrap_deals_until, fit_until,
 };
 use crate::bots::registry::BotSpec;
 use crate::export::{Cell, LeagueSection, Manifest, OutputDir, Table};
@@ -247,9 +250,10 @@ impl LeagueJob {
         if !(2..=4).contains(&players) {
             return Err(InvalidJob::Players(players).into());
         }
-        if !(2..=MAX_BOOTSTRAP).contains(&bootstrap) {
+        if !(MIN_REPLICATES..=MAX_BOOTSTRAP).contains(&bootstrap) {
             return Err(InvalidJob::Bootstrap {
                 found: bootstrap,
+                min: MIN_REPLICATES,
                 max: MAX_BOOTSTRAP,
             }
             .into());
@@ -292,6 +296,11 @@ impl LeagueJob {
     /// The job's parts: one rotated run per table.
     pub fn parts(&self) -> &[RunSpec] {
         &self.parts
+    }
+
+    /// The parts, to change what does not define the job (where bot programs log).
+    pub(crate) fn parts_mut(&mut self) -> &mut [RunSpec] {
+        &mut self.parts
     }
 
     /// Games the league plays.
@@ -366,7 +375,7 @@ impl LeagueJob {
         let k = self.pool.len();
         LeagueFold {
             tables: self.tables.clone(),
-            finishes: FinishTally::new(k),
+            deals: DealTally::new(k),
             counts: vec![BotCounts::default(); k],
             by_deal: vec![PairDeals::default(); k * k],
             error: None,
@@ -392,9 +401,11 @@ impl LeagueJob {
             RatingsError::Stopped => JobError::Interrupted,
             e => e.into(),
         };
-        let ratings = fit_until(&fold.finishes, &options, &stop).map_err(stopped)?;
-        let intervals = bootstrap_until(&fold.finishes, &options, self.bootstrap, self.seed, &stop)
-            .map_err(stopped)?;
+        let games = fold.deals.games();
+        let ratings = fit_until(&games, &options, &stop).map_err(stopped)?;
+        let intervals =
+            bootstrap_deals_until(&fold.deals, &options, self.bootstrap, self.seed, &stop)
+                .map_err(stopped)?;
         let mut order: Vec<usize> = (0..k).collect();
         order.sort_by(|&a, &b| ratings.elo[b].total_cmp(&ratings.elo[a]).then(a.cmp(&b)));
         let names = names(&self.pool);
@@ -419,7 +430,7 @@ impl LeagueJob {
                 }
             })
             .collect();
-        let matrix = fold.finishes.pairs();
+        let matrix = games.pairs();
         let mut pairs = Vec::new();
         for &a in &order {
             for &b in &order {
@@ -468,18 +479,22 @@ pub(crate) struct BotCounts {
 /// A league's state: the finishing orders and per-bot counts of the units folded so far.
 pub(crate) struct LeagueFold {
     tables: Vec<Vec<usize>>,
-    finishes: FinishTally,
+    /// The finishing orders, grouped by deal (the bootstrap resamples deals).
+    deals: DealTally,
     counts: Vec<BotCounts>,
     /// Per ordered pair `a * k + b`: meetings and points, summed by deal.
     by_deal: Vec<PairDeals>,
     error: Option<crate::analysis::ratings::RatingsError>,
 }
 
-/// One unit of a league: its finishing orders (bots best first, how many ranked, how often)
-/// and per-bot counts.
+/// One game's finish in a checkpoint record: the bots best first, and how many are ranked.
+type GameFinish = (Vec<usize>, usize);
+
+/// One unit of a league: its deals' finishing orders (per distinct deal: each game's bots best
+/// first and how many ranked; how many deals finished so) and per-bot counts.
 #[derive(serde::Serialize, serde::Deserialize)]
 pub(crate) struct LeagueRecord {
-    finishes: Vec<(Vec<usize>, usize, u64)>,
+    deals: Vec<(Vec<GameFinish>, u64)>,
     counts: Vec<BotCounts>,
     /// The ranks of a game that gave no finishing order (never, for games the engine plays).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -494,7 +509,8 @@ impl Fold for LeagueFold {
     fn record(&self, unit: &UnitResult) -> LeagueRecord {
         let members = &self.tables[unit.unit.part];
         let k = self.counts.len();
-        let mut finishes = FinishTally::new(k);
+        let mut deals = DealTally::new(k);
+        let mut this_deal: Vec<Finish> = Vec::new();
         let mut counts = vec![BotCounts::default(); k];
         let mut bad_ranks = None;
         let mut by_deal = vec![PairDeals::default(); k * k];
@@ -508,9 +524,19 @@ impl Fold for LeagueFold {
             pts.fill(0);
         };
         let mut deal = None;
+        let mut bad_deal = false;
+        let mut end_deal = |finishes: &mut Vec<Finish>, bad: &mut bool| {
+            if !*bad && !finishes.is_empty() {
+                // Every finish names a table member, so this cannot fail.
+                let _ = deals.add_count(std::mem::take(finishes), 1);
+            }
+            finishes.clear();
+            *bad = false;
+        };
         for row in &unit.rows {
             if deal.is_some_and(|d| d != row.deal) {
                 flush(&mut met_now, &mut pts_now, &mut by_deal);
+                end_deal(&mut this_deal, &mut bad_deal);
             }
             deal = Some(row.deal);
             let rec = &row.played.record;
@@ -545,27 +571,33 @@ impl Fold for LeagueFold {
                             }
                         }
                     }
-                    if finishes.add(finish).is_err() {
-                        bad_ranks.get_or_insert_with(|| entries.iter().map(|e| e.1).collect());
-                    }
+                    this_deal.push(finish);
                 }
                 Err(_) => {
+                    bad_deal = true;
                     bad_ranks.get_or_insert_with(|| entries.iter().map(|e| e.1).collect());
                 }
             }
         }
         flush(&mut met_now, &mut pts_now, &mut by_deal);
+        end_deal(&mut this_deal, &mut bad_deal);
         let pairs = by_deal
             .into_iter()
             .enumerate()
             .filter(|(_, p)| p.deals > 0)
             .collect();
-        let finishes = finishes
+        let deals = deals
             .iter()
-            .map(|(f, n)| (f.entries().collect(), f.ranked(), n))
+            .map(|(d, n)| {
+                let games = d
+                    .iter()
+                    .map(|f| (f.entries().collect(), f.ranked()))
+                    .collect();
+                (games, n)
+            })
             .collect();
         LeagueRecord {
-            finishes,
+            deals,
             counts,
             bad_ranks,
             pairs,
@@ -595,12 +627,18 @@ impl Fold for LeagueFold {
             self.error
                 .get_or_insert(crate::analysis::ratings::RatingsError::BadRanks(ranks));
         }
-        for (entries, ranked, n) in record.finishes {
-            if ranked > entries.len() {
+        for (games, n) in record.deals {
+            if games
+                .iter()
+                .any(|(entries, ranked)| *ranked > entries.len())
+            {
                 continue;
             }
-            let finish = Finish::new(&entries[..ranked], &entries[ranked..]);
-            if let Err(e) = self.finishes.add_count(finish, n) {
+            let finishes = games
+                .iter()
+                .map(|(entries, ranked)| Finish::new(&entries[..*ranked], &entries[*ranked..]))
+                .collect();
+            if let Err(e) = self.deals.add_count(finishes, n) {
                 self.error.get_or_insert(e);
             }
         }
@@ -666,12 +704,24 @@ impl LeagueReport {
              these {}-player tables: a bot's chance to win one is proportional to 10^(rating/400)",
             self.players
         )?;
-        writeln!(
-            out,
-            "(not a head-to-head Elo: rating gaps do not predict 2-player matches; the measured \
-             head-to-head scores follow); 95% intervals: bootstrap percentile, {} resamples of the games",
-            self.bootstrap
-        )?;
+        if self.players == 2 {
+            writeln!(
+                out,
+                "(at 2-player tables this is Bradley-Terry, a head-to-head Elo: a gap of D points \
+                 predicts a score of 1/(1 + 10^(-D/400)) in a match between the two); 95% \
+                 intervals: bootstrap percentile, {} resamples of the deals",
+                self.bootstrap
+            )?;
+        } else {
+            writeln!(
+                out,
+                "(not a head-to-head Elo: a gap at {}-player tables does not predict a 2-player \
+                 match between the same bots, a different game; the measured head-to-head scores \
+                 at these tables follow); 95% intervals: bootstrap percentile, {} resamples of the \
+                 deals",
+                self.players, self.bootstrap
+            )?;
+        }
         let w = self
             .rows
             .iter()

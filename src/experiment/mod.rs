@@ -22,6 +22,7 @@
 
 pub mod bench;
 mod drive;
+pub mod effects;
 pub mod invalid;
 mod job;
 mod league;
@@ -33,14 +34,15 @@ mod sweep;
 pub mod tune;
 
 pub use drive::Shard;
+pub use effects::Effect;
 pub use invalid::InvalidJob;
 pub use job::{Job, Report};
 pub use league::{LEAGUE_HEADER, LeagueJob, LeagueReport, LeagueRow, PAIRS_HEADER, PairRow};
 pub use run::{RunJob, RunReport};
 pub use sprt::{SPRT_CHUNK_DEALS, SprtJob, SprtReport};
 pub use sweep::{
-    COMPARE_HEADER, Comparison, DEFAULT_SORT, SWEEP_HEADER, SweepJob, SweepReport, SweepRow,
-    axis_text,
+    COMPARE_HEADER, Comparison, DEFAULT_SORT, EFFECTS_HEADER, SWEEP_HEADER, SweepJob, SweepReport,
+    SweepRow, axis_text, sweep_header,
 };
 pub use tune::{TuneError, TuneJob, TuneReport, TuneSpec};
 

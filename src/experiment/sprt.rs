@@ -245,6 +245,30 @@ impl Fold for SprtFold {
     }
 }
 
+/// What the verdict means, in one sentence: accepting H1 says the difference is unlikely to be
+/// at or below elo0 (not that it is at least elo1), accepting H0 that it is unlikely to be at
+/// or above elo1.
+pub fn verdict_sentence(s: &SprtSummary, a: &str, b: &str) -> String {
+    let c = &s.config;
+    match s.verdict {
+        Verdict::AcceptH1 => format!(
+            "H1 accepted: {a}'s Elo advantage over {b} is unlikely to be elo0 = {} or less (a test \
+             accepts H1 at most {}% of the time when it is)",
+            c.elo0,
+            100.0 * c.alpha
+        ),
+        Verdict::AcceptH0 => format!(
+            "H0 accepted: {a}'s Elo advantage over {b} is unlikely to be elo1 = {} or more (a test \
+             accepts H0 at most {}% of the time when it is)",
+            c.elo1,
+            100.0 * c.beta
+        ),
+        Verdict::Continue => {
+            "inconclusive: the game limit came before the LLR reached either bound".to_string()
+        }
+    }
+}
+
 /// The manifest's word for a verdict.
 fn verdict_word(v: Verdict) -> &'static str {
     match v {
@@ -271,14 +295,9 @@ impl SprtReport {
         )?;
         writeln!(
             w,
-            "  Elo {:.1} [{:.1}, {:.1}] (95% normal interval of the mean pair score, by pair), LOS {:.4}, score {:.4}",
-            s.elo.elo, s.elo.low, s.elo.high, s.los, s.score
+            "  Elo, LOS and the pair scores: see the head to head above"
         )?;
-        let result = match s.verdict {
-            Verdict::AcceptH1 => "H1 accepted",
-            Verdict::AcceptH0 => "H0 accepted",
-            Verdict::Continue => "inconclusive (game limit reached)",
-        };
+        let result = verdict_sentence(s, &self.bot_a, &self.bot_b);
         writeln!(w, "result: {result}")
     }
 }

@@ -16,11 +16,12 @@ use crate::export::{
     Cell, Manifest, OutputDir, SortKey, SweepSection, Table, format_p, p_equals, seat_test_kind,
 };
 use crate::runner::{Flow, RunSpec, Unit, UnitResult};
-use crate::stats::{Summary, Tally};
+use crate::stats::{PValue, Summary, Tally};
 use aeroplane_core::Rules;
 use aeroplane_core::Seat;
 
 use super::drive::Fold;
+use super::effects::{AxisValues, DealOutcome, Effect, EffectsFold, Metric};
 use super::run::SummaryJson;
 use super::{Context, InvalidJob, JobDef, JobError, Outcome, conduct, names};
 
@@ -28,12 +29,16 @@ use super::{Context, InvalidJob, JobDef, JobError, Outcome, conduct, names};
 /// empty. Rates are fractions; `*_lo95`/`*_hi95` are 95% bounds (Wilson; cluster-robust by deal
 /// when seats are rotated, see `interval_method`); `chi2_p` is the p-value of "all seats win
 /// equally often" for that variant alone; `max_seat_edge` is the largest |seat win rate -
-/// 1/players|; event columns are means per game. Added at the end: `seat_test` (`seat_order`,
+/// the seats' mean win rate| (the mean is 1/players when every game has a winner; empty when no
+/// game has one); event columns are means per game. Added at the end: `seat_test` (`seat_order`,
 /// or `bots_and_seats` when seat j holds bot j), `chi2_p_holm` and `chi2_p_bh` (`chi2_p`
 /// adjusted over all the variants: Holm, family-wise; Benjamini-Hochberg, false discovery
 /// rate), `interval_method` (of the seat intervals: `wilson`, `cluster_by_deal`,
-/// `wilson_on_deals`, or one per seat separated by `;`).
-pub const SWEEP_HEADER: [&str; 37] = [
+/// `wilson_on_deals`, or one per seat separated by `;`), then each lineup entry's win rate with
+/// its 95% interval (`bot0_win` .. `bot3_hi95`, empty for entries not in the lineup). After these
+/// fixed columns, one column per varied option holds the variant's value of it (see
+/// [`SweepReport::header`]).
+pub const SWEEP_HEADER: [&str; 49] = [
     "index",
     "variant",
     "players",
@@ -71,13 +76,52 @@ pub const SWEEP_HEADER: [&str; 37] = [
     "chi2_p_holm",
     "chi2_p_bh",
     "interval_method",
+    "bot0_win",
+    "bot0_lo95",
+    "bot0_hi95",
+    "bot1_win",
+    "bot1_lo95",
+    "bot1_hi95",
+    "bot2_win",
+    "bot2_lo95",
+    "bot2_hi95",
+    "bot3_win",
+    "bot3_lo95",
+    "bot3_hi95",
+];
+
+/// The position of `bot0_win` in [`SWEEP_HEADER`].
+const SWEEP_BOT0: usize = 37;
+
+/// The columns of `effects.csv` (see [`super::effects`]): one row per option value and metric
+/// (`seat0_win`, `turns`, and `bot0_win` when the lineup's bots differ): the level `mean` (the
+/// metric averaged over the variants with that value) with its 95% interval by deal, and its
+/// difference from the option's `reference` value (the base rules' own, else the first), paired
+/// by deal, with its interval and the paired t-test's `p`; `method` says how.
+pub const EFFECTS_HEADER: [&str; 14] = [
+    "option",
+    "value",
+    "variants",
+    "deals",
+    "metric",
+    "mean",
+    "mean_lo95",
+    "mean_hi95",
+    "reference",
+    "diff",
+    "diff_lo95",
+    "diff_hi95",
+    "p",
+    "method",
 ];
 
 /// The columns of `compare.csv`: one row per compared metric (`seat0_win`, `turns`); `p` is
-/// McNemar's test for the win rate and the paired t-test for turns. With seats rotated the deal
-/// (all its rotations) is the pair: the clustered McNemar test and the paired t on deal totals,
-/// with cluster-robust intervals. Added at the end: `deals` (pairs compared) and `method`
-/// (`mcnemar`, `mcnemar_by_deal`, `paired_t`, `paired_t_by_deal`).
+/// McNemar's test for the win rate (with Tango's score interval, which agrees with it) and the
+/// paired t-test for turns. With seats rotated the deal (all its rotations) is the pair: the
+/// clustered McNemar test and the paired t on deal totals, with cluster-robust intervals.
+/// Added at the end: `deals` (pairs compared) and `method` (`mcnemar`, `mcnemar_by_deal`,
+/// `mcnemar_on_deals` where too few deals or no discordant game leave the design effect
+/// unestimated and each deal counts as one pair, `paired_t`, `paired_t_by_deal`).
 pub const COMPARE_HEADER: [&str; 11] = [
     "a",
     "b",
@@ -130,6 +174,21 @@ pub struct SweepJob {
     pub sort: SortKey,
     variants: Vec<Variant>,
     parts: Vec<RunSpec>,
+    /// The main effects' axes (those with at least two values).
+    effect_axes: Vec<EffectAxis>,
+    /// Per variant, its flat value index on every effect axis.
+    of_variant: Vec<Vec<usize>>,
+    /// The per-deal sums fit in memory, so every variant's games are read for the effects.
+    deal_effects: bool,
+}
+
+/// An option of the main effects: name, values as written, the reference value's position.
+#[derive(Clone, Debug, PartialEq)]
+struct EffectAxis {
+    option: &'static str,
+    values: Vec<String>,
+    reference: usize,
+    first_index: usize,
 }
 
 /// One variant's results.
@@ -141,12 +200,13 @@ pub struct SweepRow {
     pub variant: String,
     /// The figures.
     pub summary: Summary,
-    /// The largest |seat win rate - 1/players|.
-    pub max_seat_edge: f64,
+    /// The largest |seat win rate - the seats' mean win rate| (`None` when no game had a
+    /// winner).
+    pub max_seat_edge: Option<f64>,
     /// `chi2_p` adjusted over the sweep's variants by Holm's method.
-    pub chi2_p_holm: Option<f64>,
+    pub chi2_p_holm: Option<PValue>,
     /// `chi2_p` adjusted by Benjamini-Hochberg.
-    pub chi2_p_bh: Option<f64>,
+    pub chi2_p_bh: Option<PValue>,
 }
 
 /// A paired comparison of two variants over the shared deals.
@@ -182,6 +242,10 @@ pub struct SweepReport {
     /// The order of the printed table.
     #[serde(serialize_with = "as_text")]
     pub sort: SortKey,
+    /// The varied options, in product order (one sweep.csv column each).
+    pub options: Vec<&'static str>,
+    /// The main effect of every value of every option varied over two or more values.
+    pub effects: Vec<Effect>,
 }
 
 fn as_text<S: serde::Serializer>(k: &SortKey, s: S) -> Result<S::Ok, S::Error> {
@@ -219,17 +283,54 @@ impl SweepJob {
             })
             .collect();
         parts[0].validate()?;
-        if let Some((a, b)) = compare {
-            if a == b || a >= all.len() || b >= all.len() {
-                return Err(InvalidJob::Compare {
-                    variants: all.len(),
-                }
-                .into());
+        if let Some((a, b)) = compare
+            && (a == b || a >= all.len() || b >= all.len())
+        {
+            return Err(InvalidJob::Compare {
+                variants: all.len(),
             }
+            .into());
         }
-        Table::new("sweep.csv", &SWEEP_HEADER)
+        let options: Vec<&'static str> = axes.iter().map(Axis::option).collect();
+        Table::new("sweep.csv", &sweep_header(&options))
             .column(&sort.column)
             .map_err(InvalidJob::Sort)?;
+        // The main effects: every axis of two or more values, each value's flat index.
+        let mut effect_axes = Vec::new();
+        let mut next = 0;
+        let mut stride = all.len();
+        let mut of_variant = vec![Vec::new(); all.len()];
+        for axis in &axes {
+            let n = axis.settings().len();
+            stride /= n;
+            if n < 2 {
+                continue;
+            }
+            let reference = axis
+                .settings()
+                .iter()
+                .position(|&s| base.with(s) == base)
+                .unwrap_or(0);
+            for (i, ix) in of_variant.iter_mut().enumerate() {
+                ix.push(next + (i / stride) % n);
+            }
+            effect_axes.push(EffectAxis {
+                option: axis.option(),
+                values: axis
+                    .settings()
+                    .iter()
+                    .map(|s| {
+                        let t = s.to_string();
+                        t.split_once('=').map_or(t.clone(), |(_, v)| v.to_string())
+                    })
+                    .collect(),
+                reference,
+                first_index: next,
+            });
+            next += n;
+        }
+        let deal_effects = !effect_axes.is_empty()
+            && (next as u64).saturating_mul(deals) <= super::effects::MAX_CELLS;
         Ok(SweepJob {
             rules_name,
             base,
@@ -243,6 +344,9 @@ impl SweepJob {
             sort,
             variants: all,
             parts,
+            effect_axes,
+            of_variant,
+            deal_effects,
         })
     }
 
@@ -254,6 +358,11 @@ impl SweepJob {
     /// The job's parts: one run per variant.
     pub fn parts(&self) -> &[RunSpec] {
         &self.parts
+    }
+
+    /// The parts, to change what does not define the job (where bot programs log).
+    pub(crate) fn parts_mut(&mut self) -> &mut [RunSpec] {
+        &mut self.parts
     }
 
     /// Games the sweep plays.
@@ -310,12 +419,24 @@ impl SweepJob {
         conduct(ctx, def, &mut fold, |f, out, _| self.report(f, out))
     }
 
-    /// Whether a variant's games are kept for the paired comparison.
+    /// Whether a variant's games are read: for the paired comparison, or for the main
+    /// effects' per-deal sums.
     pub(crate) fn keeps(&self, part: usize) -> bool {
+        self.deal_effects || self.compared(part)
+    }
+
+    fn compared(&self, part: usize) -> bool {
         self.compare.is_some_and(|(a, b)| part == a || part == b)
     }
 
     pub(crate) fn new_fold(&self) -> SweepFold {
+        let values = self.effect_axes.iter().map(|a| a.values.len()).sum();
+        let effects = EffectsFold::new(
+            if self.deal_effects { values } else { 0 },
+            self.of_variant.clone(),
+            0,
+            self.deals,
+        );
         SweepFold {
             tallies: self
                 .parts
@@ -323,7 +444,23 @@ impl SweepJob {
                 .map(|s| Tally::new(s.players(), s.games_per_deal()))
                 .collect(),
             outcomes: vec![Vec::new(); self.parts.len()],
+            compare: self.compare,
+            deal_effects: self.deal_effects,
+            per_deal: self.parts[0].games_per_deal() as usize,
+            effects,
         }
+    }
+
+    /// The metrics of the main effects: seat 0's win rate and the turns, and lineup entry 0's
+    /// win rate when the lineup's bots differ.
+    fn metrics(&self) -> Vec<Metric> {
+        let names = names(&self.lineup);
+        let mut m = vec![Metric::Seat0];
+        if names.iter().any(|n| *n != names[0]) {
+            m.push(Metric::Bot0);
+        }
+        m.push(Metric::Turns);
+        m
     }
 
     pub(crate) fn report(
@@ -350,7 +487,7 @@ impl SweepJob {
                 }
             })
             .collect();
-        let raw: Vec<Option<f64>> = rows
+        let raw: Vec<Option<PValue>> = rows
             .iter()
             .map(|r| r.summary.seat_test.map(|t| t.p_value))
             .collect();
@@ -390,16 +527,61 @@ impl SweepJob {
                 turns: turns.summary(),
             }
         });
+        let axes: Vec<AxisValues> = self
+            .effect_axes
+            .iter()
+            .map(|a| AxisValues {
+                option: a.option.to_string(),
+                values: a.values.clone(),
+                reference: a.reference,
+                first_index: a.first_index,
+            })
+            .collect();
+        let values: usize = axes.iter().map(|a| a.values.len()).sum();
+        let mut variants_per_value = vec![0usize; values];
+        for ix in &self.of_variant {
+            for &v in ix {
+                variants_per_value[v] += 1;
+            }
+        }
+        // A value's level from the variants' tallies (the mean of the variants' figures).
+        let level = |v: usize, metric: Metric| -> f64 {
+            let figures: Vec<f64> = self
+                .of_variant
+                .iter()
+                .zip(&rows)
+                .filter(|(ix, _)| ix.contains(&v))
+                .map(|(_, r)| match metric {
+                    Metric::Seat0 => r.summary.seats.first().map_or(0.0, |s| s.win_rate),
+                    Metric::Bot0 => r.summary.bots.first().map_or(0.0, |b| b.win_rate),
+                    Metric::Turns => r.summary.lengths[0].spread.map_or(0.0, |s| s.mean),
+                })
+                .collect();
+            figures.iter().sum::<f64>() / figures.len().max(1) as f64
+        };
+        let effects = super::effects::effects(
+            &fold.effects,
+            &axes,
+            &self.metrics(),
+            &variants_per_value,
+            spec0.games_per_deal(),
+            &level,
+        );
         let report = SweepReport {
             title: self.title(),
             players: spec0.players(),
             rows,
             comparison,
             sort: self.sort.clone(),
+            options: self.axes.iter().map(Axis::option).collect(),
+            effects,
         };
         if let Some(dir) = out {
             dir.write_table(&report.table())?;
             if let Some(t) = report.compare_table() {
+                dir.write_table(&t)?;
+            }
+            if let Some(t) = report.effects_table() {
                 dir.write_table(&t)?;
             }
             dir.write_json(
@@ -411,35 +593,68 @@ impl SweepJob {
     }
 }
 
-/// A sweep's state: each variant's tally, and per game of the compared variants whether seat
-/// 0 won and the turns.
+/// A sweep's state: each variant's tally, per game of the compared variants whether seat 0 won
+/// and the turns, and the main effects' per-deal sums.
 pub(crate) struct SweepFold {
     tallies: Vec<Tally>,
     outcomes: Vec<Vec<(bool, u32)>>,
+    compare: Option<(usize, usize)>,
+    deal_effects: bool,
+    per_deal: usize,
+    effects: EffectsFold,
 }
 
-/// One unit of a sweep: its tally and, for a compared variant, its games' outcomes.
+/// One unit of a sweep: its tally, for a compared variant its games' outcomes, and for the
+/// main effects each deal's outcome (seat 0's wins, lineup entry 0's wins, turns).
 #[derive(serde::Serialize, serde::Deserialize)]
 pub(crate) struct SweepRecord {
     tally: Tally,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     outcomes: Vec<(bool, u32)>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    deals: Vec<DealOutcome>,
 }
 
 impl Fold for SweepFold {
     type Record = SweepRecord;
 
     fn record(&self, unit: &UnitResult) -> SweepRecord {
-        SweepRecord {
-            tally: unit.tally.clone(),
-            outcomes: unit
-                .rows
+        let part = unit.unit.part;
+        let compared = self.compare.is_some_and(|(a, b)| part == a || part == b);
+        let outcomes = if compared {
+            unit.rows
                 .iter()
                 .map(|r| {
                     let rec = &r.played.record;
                     (rec.winner == Seat::new(0), rec.counters[Counter::Turns])
                 })
-                .collect(),
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let deals = if self.deal_effects {
+            unit.rows
+                .chunks(self.per_deal)
+                .map(|deal| {
+                    deal.iter().fold((0, 0, 0), |(s, b, t), r| {
+                        let rec = &r.played.record;
+                        let winner = rec.winner.map(Seat::index);
+                        let bot0 = winner.is_some_and(|w| r.played.bot_at_seat[w] == 0);
+                        (
+                            s + u32::from(winner == Some(0)),
+                            b + u32::from(bot0),
+                            t + u64::from(rec.counters[Counter::Turns]),
+                        )
+                    })
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        SweepRecord {
+            tally: unit.tally.clone(),
+            outcomes,
+            deals,
         }
     }
 
@@ -449,14 +664,38 @@ impl Fold for SweepFold {
             .get(unit.part)
             .ok_or_else(|| format!("no variant {}", unit.part))?;
         let like = Tally::new(like.players, like.group_size);
-        super::run::check_tally(&record.tally, unit, &like)
+        super::run::check_tally(&record.tally, unit, &like)?;
+        // One outcome per deal for the main effects, one per game for a compared variant.
+        let deals = if self.deal_effects { unit.deals } else { 0 };
+        let compared = self
+            .compare
+            .is_some_and(|(a, b)| unit.part == a || unit.part == b);
+        let games = if compared {
+            unit.deals * like.group_size
+        } else {
+            0
+        };
+        if record.deals.len() as u64 != deals || record.outcomes.len() as u64 != games {
+            return Err(format!(
+                "it holds {} deal outcomes and {} game outcomes where the unit has {deals} and {games}",
+                record.deals.len(),
+                record.outcomes.len()
+            ));
+        }
+        Ok(())
     }
 
     fn fold(&mut self, unit: &Unit, record: SweepRecord) -> Flow {
         self.tallies[unit.part].merge(&record.tally);
         self.outcomes[unit.part].extend(record.outcomes);
+        self.effects.add(unit.part, unit.first_deal, &record.deals);
         Flow::Continue
     }
+}
+
+/// sweep.csv's columns for a sweep of these options: [`SWEEP_HEADER`], then one per option.
+pub fn sweep_header(options: &[&'static str]) -> Vec<&'static str> {
+    SWEEP_HEADER.iter().chain(options).copied().collect()
 }
 
 /// An axis as `--vary` text: `overshoot=illegal,bounce`, `launch_rolls=[6];[2,4,6]`.
@@ -479,16 +718,31 @@ pub fn axis_text(a: &Axis) -> String {
 }
 
 /// The largest |seat win rate - 1/players|.
-fn max_edge(s: &Summary) -> f64 {
-    let fair = 1.0 / s.players as f64;
-    s.seats
-        .iter()
-        .map(|l| (l.win_rate - fair).abs())
-        .fold(0.0, f64::max)
+fn max_edge(s: &Summary) -> Option<f64> {
+    if s.seats.iter().all(|l| l.counts.wins == 0) {
+        return None;
+    }
+    // Each seat's fair share of the games that had a winner: 1/players when all had one.
+    let fair = s.seats.iter().map(|l| l.win_rate).sum::<f64>() / s.seats.len() as f64;
+    Some(
+        s.seats
+            .iter()
+            .map(|l| (l.win_rate - fair).abs())
+            .fold(0.0, f64::max),
+    )
 }
 
 impl SweepRow {
-    fn cells(&self) -> Vec<Cell> {
+    /// The variant's value of `option` (as in its label), if it varies it.
+    fn value_of(&self, option: &str) -> Option<&str> {
+        self.variant
+            .split_whitespace()
+            .filter_map(|t| t.split_once('='))
+            .find(|(o, _)| *o == option)
+            .map(|(_, v)| v)
+    }
+
+    fn cells(&self, options: &[&'static str]) -> Vec<Cell> {
         let s = &self.summary;
         let mut cells = vec![
             Cell::int(self.index as u64),
@@ -506,8 +760,8 @@ impl SweepRow {
                 None => cells.extend([Cell::empty(), Cell::empty(), Cell::empty()]),
             }
         }
-        cells.push(Cell::sci(s.seat_test.map(|c| c.p_value), 3));
-        cells.push(Cell::fixed(Some(self.max_seat_edge)));
+        cells.push(Cell::p_value(s.seat_test.map(|c| c.p_value), 3));
+        cells.push(Cell::fixed(self.max_seat_edge));
         for l in &s.lengths {
             match l.spread {
                 Some(sp) => cells.extend([
@@ -525,8 +779,8 @@ impl SweepRow {
         }
         cells.push(Cell::int(s.unfinished));
         cells.push(Cell::text(seat_test_kind(s)));
-        cells.push(Cell::sci(self.chi2_p_holm, 3));
-        cells.push(Cell::sci(self.chi2_p_bh, 3));
+        cells.push(Cell::p_value(self.chi2_p_holm, 3));
+        cells.push(Cell::p_value(self.chi2_p_bh, 3));
         let methods: Vec<&str> = s
             .seats
             .iter()
@@ -537,18 +791,167 @@ impl SweepRow {
         } else {
             methods.join(";")
         }));
+        for k in 0..4 {
+            match s.bots.get(k) {
+                Some(b) => cells.extend([
+                    Cell::fixed(Some(b.win_rate)),
+                    Cell::fixed(b.interval.map(|i| i.0)),
+                    Cell::fixed(b.interval.map(|i| i.1)),
+                ]),
+                None => cells.extend([Cell::empty(), Cell::empty(), Cell::empty()]),
+            }
+        }
+        for o in options {
+            cells.push(self.value_of(o).map_or_else(Cell::empty, Cell::text));
+        }
         cells
     }
 }
 
+impl Comparison {
+    /// The `method` of seat 0's comparison in compare.csv.
+    pub fn seat0_method(&self) -> &'static str {
+        match self.seat0 {
+            _ if self.group_size == 1 => "mcnemar",
+            Some(p) if p.each_deal_one_pair => "mcnemar_on_deals",
+            _ => "mcnemar_by_deal",
+        }
+    }
+}
+
 impl SweepReport {
+    /// sweep.csv's columns: [`SWEEP_HEADER`], then one per varied option.
+    pub fn header(&self) -> Vec<&'static str> {
+        sweep_header(&self.options)
+    }
+
     /// `sweep.csv`: one row per variant, in product order.
     pub fn table(&self) -> Table {
-        let mut t = Table::new("sweep.csv", &SWEEP_HEADER);
+        let mut t = Table::new("sweep.csv", &self.header());
         for r in &self.rows {
-            t.push(r.cells());
+            t.push(r.cells(&self.options));
         }
         t
+    }
+
+    /// `effects.csv`, when some option has two or more values.
+    pub fn effects_table(&self) -> Option<Table> {
+        if self.effects.is_empty() {
+            return None;
+        }
+        let mut t = Table::new("effects.csv", &EFFECTS_HEADER);
+        for e in &self.effects {
+            t.push(vec![
+                Cell::text(e.option.clone()),
+                Cell::text(e.value.clone()),
+                Cell::int(e.variants as u64),
+                Cell::int(e.deals),
+                Cell::text(e.metric),
+                Cell::fixed(Some(e.mean)),
+                Cell::fixed(e.interval.map(|i| i.0)),
+                Cell::fixed(e.interval.map(|i| i.1)),
+                Cell::text(e.reference.clone()),
+                Cell::fixed(e.diff),
+                Cell::fixed(e.diff_interval.map(|i| i.0)),
+                Cell::fixed(e.diff_interval.map(|i| i.1)),
+                Cell::p_value(e.p, 3),
+                Cell::text(e.method),
+            ]);
+        }
+        Some(t)
+    }
+
+    /// The main effects in words, one line per option value.
+    fn write_effects(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        if self.effects.is_empty() {
+            return Ok(());
+        }
+        writeln!(w)?;
+        let deals = self.effects[0].deals;
+        writeln!(
+            w,
+            "main effects: each value averaged over the other options' values, 95% intervals by \
+             deal ({deals} deals); the difference from the reference value paired by deal"
+        )?;
+        let mut options: Vec<&str> = Vec::new();
+        for e in &self.effects {
+            if !options.contains(&e.option.as_str()) {
+                options.push(&e.option);
+            }
+        }
+        let fmt = |metric: &str, x: f64| {
+            if metric == "turns" {
+                format!("{x:.1}")
+            } else {
+                format!("{:.2}%", 100.0 * x)
+            }
+        };
+        let diff_fmt = |metric: &str, x: f64| {
+            if metric == "turns" {
+                format!("{x:+.1}")
+            } else {
+                format!("{:+.2}", 100.0 * x)
+            }
+        };
+        let variants = self.rows.len();
+        let vw = self
+            .effects
+            .iter()
+            .map(|e| e.value.len())
+            .max()
+            .unwrap_or(5)
+            .clamp(5, crate::export::MAX_COLUMN_WIDTH);
+        for option in options {
+            let rows: Vec<&Effect> = self.effects.iter().filter(|e| e.option == option).collect();
+            let (k, reference) = rows
+                .first()
+                .map_or((0, ""), |e| (e.variants, e.reference.as_str()));
+            writeln!(
+                w,
+                "  {option}, reference {reference} (each value in {k} of the {variants} variants):"
+            )?;
+            let mut metrics: Vec<&str> = Vec::new();
+            for e in &rows {
+                if !metrics.contains(&e.metric) {
+                    metrics.push(e.metric);
+                }
+            }
+            for metric in metrics {
+                for (i, e) in rows.iter().filter(|e| e.metric == metric).enumerate() {
+                    let mut line = format!(
+                        "    {:<9}  {:<vw$}  {:>8}",
+                        if i == 0 { metric } else { "" },
+                        e.value,
+                        fmt(metric, e.mean)
+                    );
+                    if let Some((lo, hi)) = e.interval {
+                        line.push_str(&format!(" [{}, {}]", fmt(metric, lo), fmt(metric, hi)));
+                    }
+                    if let Some(d) = e.diff {
+                        let unit = if metric == "turns" { "" } else { " points" };
+                        line.push_str(&format!("  {}{unit}", diff_fmt(metric, d)));
+                        if let Some((lo, hi)) = e.diff_interval {
+                            line.push_str(&format!(
+                                " [{}, {}]",
+                                diff_fmt(metric, lo),
+                                diff_fmt(metric, hi)
+                            ));
+                        }
+                        if let Some(p) = e.p {
+                            line.push_str(&format!(", {}", p_equals(p)));
+                        }
+                    }
+                    writeln!(w, "{}", line.trim_end())?;
+                }
+            }
+        }
+        if self.effects.iter().any(|e| e.method == "means_only") {
+            writeln!(
+                w,
+                "  (too many variants x deals to keep each deal: means without intervals)"
+            )?;
+        }
+        Ok(())
     }
 
     /// `compare.csv`, with a comparison.
@@ -558,15 +961,7 @@ impl SweepReport {
         let (la, lb) = (&self.rows[c.a].variant, &self.rows[c.b].variant);
         let by_deal = c.group_size > 1;
         for (metric, s, method) in [
-            (
-                "seat0_win",
-                c.seat0.map(|p| p.test),
-                if by_deal {
-                    "mcnemar_by_deal"
-                } else {
-                    "mcnemar"
-                },
-            ),
+            ("seat0_win", c.seat0.map(|p| p.test), c.seat0_method()),
             (
                 "turns",
                 c.turns,
@@ -589,7 +984,7 @@ impl SweepReport {
                     Cell::fixed(Some(s.diff)),
                     Cell::fixed(Some(s.low)),
                     Cell::fixed(Some(s.high)),
-                    Cell::sci(Some(s.p_value), 3),
+                    Cell::p_value(Some(s.p_value), 3),
                 ]),
                 None => r.extend(std::iter::repeat_n(Cell::empty(), 6)),
             }
@@ -623,9 +1018,22 @@ impl SweepReport {
             "  {:>9}  {:>9}  {:>9}  {:>6}  {:>7}  {:>5}  {:>5}  {:>10}",
             "chi2_p", "holm", "bh", "edge", "turns", "med", "p95", "unfinished"
         ));
+        // Per bot, when the lineup's bots differ (with identical bots a bot's rate is the
+        // seats' average).
+        let bots: Vec<&str> = self
+            .rows
+            .first()
+            .map(|r| r.summary.bots.iter().map(|b| b.name.as_str()).collect())
+            .unwrap_or_default();
+        let per_bot = bots.iter().any(|b| *b != bots[0]);
+        if per_bot {
+            for k in 0..bots.len() {
+                head.push_str(&format!("  {:>7}", format!("bot{k}")));
+            }
+        }
         writeln!(w, "{head}")?;
         let short = |x: &Cell| x.value.map(|v| format!("{v:.4}")).unwrap_or_default();
-        let p = |x: Option<f64>| x.map(format_p).unwrap_or_default();
+        let p = |x: Option<PValue>| x.map(format_p).unwrap_or_default();
         for &i in &order {
             let (row, r) = (&self.rows[i], &table.rows[i]);
             let mut line = format!("{:>3}  {:<width$}", row.index, row.variant);
@@ -644,7 +1052,24 @@ impl SweepReport {
                 r[21].text,
                 row.summary.unfinished
             ));
+            if per_bot {
+                for k in 0..bots.len() {
+                    line.push_str(&format!("  {:>7}", short(&r[SWEEP_BOT0 + 3 * k])));
+                }
+            }
             writeln!(w, "{line}")?;
+        }
+        if per_bot {
+            let names: Vec<String> = bots
+                .iter()
+                .enumerate()
+                .map(|(k, b)| format!("bot{k} {b}"))
+                .collect();
+            writeln!(
+                w,
+                "botK: win rate of lineup entry K ({}); 95% intervals in sweep.csv",
+                names.join(", ")
+            )?;
         }
         let tested = self
             .rows
@@ -688,6 +1113,7 @@ impl SweepReport {
                 crate::stats::MIN_DEALS
             )?;
         }
+        self.write_effects(w)?;
         if let Some(c) = &self.comparison {
             writeln!(w)?;
             let unit = if c.group_size > 1 {
@@ -707,18 +1133,38 @@ impl SweepReport {
                 self.rows[c.b].variant
             )?;
             let by_deal = if c.group_size > 1 { " by deal" } else { "" };
+            let mcnemar = match c.seat0_method() {
+                "mcnemar_on_deals" => {
+                    "McNemar with each deal as one pair (too few deals or no \
+                                       discordant game to estimate the design effect)"
+                }
+                "mcnemar_by_deal" => "McNemar by deal",
+                _ => "McNemar",
+            };
             for (metric, s, method) in [
                 (
                     "seat0_win",
                     c.seat0.map(|p| p.test),
-                    format!("McNemar{by_deal}, Wald 95% CI"),
+                    format!("{mcnemar}, Tango score 95% CI"),
                 ),
                 ("turns", c.turns, format!("paired t{by_deal}, t 95% CI")),
             ] {
                 match s {
+                    // A rate as a percentage and its difference in percentage points, turns with
+                    // two decimals (compare.csv keeps six).
+                    Some(s) if metric == "seat0_win" => writeln!(
+                        w,
+                        "  {metric:<10} A {:>7.2}%  B {:>7.2}%  A-B {:>+7.2} points  95% CI [{:+.2}, {:+.2}]  {}  ({method})",
+                        100.0 * s.mean_a,
+                        100.0 * s.mean_b,
+                        100.0 * s.diff,
+                        100.0 * s.low,
+                        100.0 * s.high,
+                        p_equals(s.p_value)
+                    )?,
                     Some(s) => writeln!(
                         w,
-                        "  {metric:<10} A {:>10.6}  B {:>10.6}  A-B {:>10.6}  95% CI [{:.6}, {:.6}]  {}  ({method})",
+                        "  {metric:<10} A {:>8.2}  B {:>8.2}  A-B {:>+7.2}         95% CI [{:+.2}, {:+.2}]  {}  ({method})",
                         s.mean_a,
                         s.mean_b,
                         s.diff,

@@ -471,13 +471,13 @@ impl Manifest {
             )));
         }
         let rules = self.rules(file)?;
-        if let Ok(preset) = self.rules_name.parse::<aeroplane_core::Preset>() {
-            if preset.rules() != rules {
-                return Err(read(format!(
-                    "`rules_name` says the preset {} but `rules` differ from it",
-                    preset.name()
-                )));
-            }
+        if let Ok(preset) = self.rules_name.parse::<aeroplane_core::Preset>()
+            && preset.rules() != rules
+        {
+            return Err(read(format!(
+                "`rules_name` says the preset {} but `rules` differ from it",
+                preset.name()
+            )));
         }
         Ok(())
     }

@@ -13,6 +13,7 @@ mod log_file;
 mod manifest;
 pub(crate) mod no_follow;
 mod out_dir;
+mod reproduce;
 mod table;
 mod tables;
 mod text;
@@ -33,10 +34,11 @@ pub use manifest::{
     TuneParamSection, TuneSection,
 };
 pub use out_dir::{LOCK_FILE, OWN_FILES, OutDirError, OutputDir, PARTIAL_PREFIX, VIEWER_FILES};
+pub use reproduce::{RULES_FILE, Reproduction, quote};
 pub use table::{Cell, NoSuchColumn, SortKey, Table};
 pub use tables::{
-    EVENTS_HEADER, LENGTH_STATS_HEADER, LENGTHS_HEADER, SEATS_HEADER, SUMMARY_HEADER, run_tables,
-    seat_test_kind,
+    EVENTS_HEADER, LENGTH_STATS_HEADER, LENGTHS_HEADER, MATCH_HEADER, SEATS_HEADER, SUMMARY_HEADER,
+    run_tables, seat_test_kind,
 };
 pub use text::{MAX_COLUMN_WIDTH, format_p, p_equals, write_report};
 

@@ -38,7 +38,7 @@ pub const VIEWER_FILES: [&str; 4] = [
 /// Files (and suffixes) this tool writes into an output directory: what `--force` removes and
 /// what makes a directory count as holding results (with [`VIEWER_FILES`] and the decision
 /// log `run.json` names).
-pub const OWN_FILES: [&str; 38] = [
+pub const OWN_FILES: [&str; 42] = [
     "run.json",
     "summary.json",
     "summary.csv",
@@ -50,6 +50,8 @@ pub const OWN_FILES: [&str; 38] = [
     "games.csv.partial",
     "sweep.csv",
     "compare.csv",
+    "effects.csv",
+    "match.csv",
     "league.csv",
     "pairs.csv",
     "sprt.json",
@@ -66,6 +68,8 @@ pub const OWN_FILES: [&str; 38] = [
     "PARTIAL-games.csv",
     "PARTIAL-sweep.csv",
     "PARTIAL-compare.csv",
+    "PARTIAL-effects.csv",
+    "PARTIAL-match.csv",
     "PARTIAL-league.csv",
     "PARTIAL-pairs.csv",
     "PARTIAL-forfeits.csv",

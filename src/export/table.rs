@@ -46,6 +46,30 @@ impl Cell {
         }
     }
 
+    /// A number with six decimals that may be infinite (an Elo of a score of 0 or 1): `inf` or
+    /// `-inf` then; empty when undefined.
+    pub fn fixed_or_inf(x: Option<f64>) -> Cell {
+        match x {
+            Some(v) if v.is_infinite() => Cell {
+                text: if v > 0.0 { "inf" } else { "-inf" }.to_string(),
+                value: Some(v),
+            },
+            _ => Cell::fixed(x),
+        }
+    }
+
+    /// A p-value in scientific notation with `digits` decimals (also below the smallest `f64`:
+    /// `3.214e-412`); empty when undefined.
+    pub fn p_value(x: Option<crate::stats::PValue>, digits: usize) -> Cell {
+        match x {
+            Some(p) => Cell {
+                text: p.sci(digits),
+                value: Some(p.log10()),
+            },
+            None => Cell::empty(),
+        }
+    }
+
     /// A number in scientific notation with `digits` decimals (p-values); empty when undefined.
     pub fn sci(x: Option<f64>, digits: usize) -> Cell {
         match x {

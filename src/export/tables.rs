@@ -53,17 +53,76 @@ pub const LENGTH_STATS_HEADER: [&str; 11] = [
 ];
 /// `events.csv` columns: event totals and means per game.
 pub const EVENTS_HEADER: [&str; 3] = ["event", "total", "per_game"];
+/// `match.csv` columns (two players, seats rotated): one row, lineup entry 0 (`bot`) against
+/// entry 1. `pairs` deals (each a pair of games with the seats swapped); `ll` .. `ww` the
+/// pairs by `bot`'s points (2 per game won, 1 per unfinished game: LL 0, LD 1, DD or WL 2,
+/// WD 3, WW 4); `score` its share of the points with a 95% interval; `elo`, `nelo`
+/// (normalized) with 95% intervals (`inf`/`-inf` for a score of 1 or 0); `los` the likelihood
+/// that `bot` is the stronger; `interval_method` `normal_by_pair` or `wilson_on_pairs` (see
+/// [`crate::analysis::elo`]).
+pub const MATCH_HEADER: [&str; 19] = [
+    "bot",
+    "opponent",
+    "pairs",
+    "ll",
+    "ld",
+    "dd_wl",
+    "wd",
+    "ww",
+    "score",
+    "score_lo95",
+    "score_hi95",
+    "elo",
+    "elo_lo95",
+    "elo_hi95",
+    "nelo",
+    "nelo_lo95",
+    "nelo_hi95",
+    "los",
+    "interval_method",
+];
 
 /// Every end-of-run table of a run, in the order written: summary, seats, lengths,
-/// length_stats, events.
+/// length_stats, events, and match (two players, seats rotated).
 pub fn run_tables(tally: &Tally, summary: &Summary) -> Vec<Table> {
-    vec![
+    let mut tables = vec![
         summary_table(summary),
         seats_table(summary),
         lengths_table(tally),
         length_stats_table(summary),
         events_table(summary),
-    ]
+    ];
+    tables.extend(match_table(summary));
+    tables
+}
+
+fn match_table(s: &Summary) -> Option<Table> {
+    let h = s.head_to_head.as_ref()?;
+    let mut t = Table::new("match.csv", &MATCH_HEADER);
+    let elo = |e: Option<&crate::analysis::elo::EloEstimate>| {
+        [
+            Cell::fixed_or_inf(e.map(|e| e.elo)),
+            Cell::fixed_or_inf(e.map(|e| e.low)),
+            Cell::fixed_or_inf(e.map(|e| e.high)),
+        ]
+    };
+    let mut row = vec![
+        Cell::text(s.bots[0].name.clone()),
+        Cell::text(s.bots[1].name.clone()),
+        Cell::int(h.groups),
+    ];
+    row.extend(h.counts.iter().map(|&c| Cell::int(c)));
+    row.extend([
+        Cell::fixed(Some(h.score)),
+        Cell::fixed(Some(h.score_low)),
+        Cell::fixed(Some(h.score_high)),
+    ]);
+    row.extend(elo(Some(&h.elo)));
+    row.extend(elo(h.nelo.as_ref()));
+    row.push(Cell::fixed(Some(h.los)));
+    row.push(Cell::text(h.interval_method.name()));
+    t.push(row);
+    Some(t)
 }
 
 fn summary_table(s: &Summary) -> Table {
@@ -105,7 +164,7 @@ fn seats_table(s: &Summary) -> Table {
             Cell::fixed(seat.interval.map(|i| i.1)),
             Cell::fixed(test.map(|t| t.statistic)),
             test.map_or_else(Cell::empty, |t| Cell::int(t.df)),
-            Cell::sci(test.map(|t| t.p_value), 6),
+            Cell::p_value(test.map(|t| t.p_value), 6),
             Cell::fixed(seat.method.and_then(|m| m.design_effect)),
             method(seat.method),
             Cell::text(seat_test_kind(s)),

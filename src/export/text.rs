@@ -2,7 +2,8 @@
 
 use std::io::Write;
 
-use crate::stats::{IntervalMethod, MIN_DEALS, RateInterval, Summary};
+use crate::analysis::elo::{EloEstimate, Estimate, ScoreInterval, format_elo};
+use crate::stats::{IntervalMethod, MIN_DEALS, PValue, RateInterval, Summary};
 use aeroplane_core::Counter;
 
 fn pct(x: f64) -> String {
@@ -20,25 +21,16 @@ fn interval(i: Option<(f64, f64)>) -> String {
 /// pad every line (and a width beyond `u16` would not format at all).
 pub const MAX_COLUMN_WIDTH: usize = 60;
 
-/// A p-value for text output, the one form every command prints: four decimals, scientific
-/// (`5.50e-8`) below 1e-4, and `<1e-300` for a value that underflows to 0.
-pub fn format_p(p: f64) -> String {
-    if p >= 1e-4 {
-        format!("{p:.4}")
-    } else if p == 0.0 {
-        "<1e-300".to_string()
-    } else {
-        format!("{p:.2e}")
-    }
+/// A p-value for text output, the one form every command prints: four decimals (more where
+/// four would round across 0.05 or 0.01), scientific (`5.50e-8`) below 1e-4, also below the
+/// smallest `f64` (`3.21e-412`); see [`PValue::text`].
+pub fn format_p(p: PValue) -> String {
+    p.text()
 }
 
-/// `p = 0.0123`, `p = 5.50e-8` or `p < 1e-300`.
-pub fn p_equals(p: f64) -> String {
-    let text = format_p(p);
-    match text.strip_prefix('<') {
-        Some(rest) => format!("p < {rest}"),
-        None => format!("p = {text}"),
-    }
+/// `p = 0.0123`, `p = 5.50e-8`.
+pub fn p_equals(p: PValue) -> String {
+    format!("p = {}", p.text())
 }
 
 /// The method column of a rotated run: `deals` (Wilson on the deals, the floor for an
@@ -62,12 +54,67 @@ fn intervals_line(s: &Summary) -> String {
     if s.group_size > 1 {
         format!(
             "95% intervals: cluster-robust by deal (Wilson on games / d, d = Kish design effect of the \
-             deal); `deals` = Wilson on the {} deals, the floor when d cannot be trusted (under {MIN_DEALS} deals, or d = 0)",
+             deal); `deals` = Wilson on the {} deals, the floor when d cannot be trusted (under {MIN_DEALS} deals, d = 0, or no wins or only wins)",
             s.deals
         )
     } else {
         format!("95% intervals: Wilson score on the {} games", s.games)
     }
+}
+
+/// The head-to-head of a two-player rotated run, as chess testers print a match: Elo, nElo,
+/// LOS, the score and the pentanomial counts of the deals' pairs of games.
+fn head_to_head(out: &mut Vec<u8>, s: &Summary, h: &Estimate) -> std::io::Result<()> {
+    let (a, b) = (&s.bots[0].name, &s.bots[1].name);
+    writeln!(out)?;
+    writeln!(
+        out,
+        "head to head, {a} vs {b}: {} pairs of games (each deal with the seats swapped; the pair is the unit)",
+        h.groups
+    )?;
+    let elo = |e: &EloEstimate| {
+        format!(
+            "{} [{}, {}]",
+            format_elo(e.elo),
+            format_elo(e.low),
+            format_elo(e.high)
+        )
+    };
+    let nelo = h
+        .nelo
+        .as_ref()
+        .map_or_else(|| "- (all pairs alike)".to_string(), elo);
+    writeln!(
+        out,
+        "  Elo {}, nElo {nelo}, LOS {:.2}%",
+        elo(&h.elo),
+        100.0 * h.los
+    )?;
+    writeln!(
+        out,
+        "  score {} [{}, {}] of the points for {a} (a won game 1, an unfinished game 1/2)",
+        pct(h.score),
+        pct(h.score_low),
+        pct(h.score_high)
+    )?;
+    let c = &h.counts;
+    writeln!(
+        out,
+        "  Ptnml(0-2): [{}, {}, {}, {}, {}] (pairs by {a}'s points: LL, LD, DD+WL, WD, WW; D = unfinished)",
+        c[0], c[1], c[2], c[3], c[4]
+    )?;
+    writeln!(
+        out,
+        "  95% intervals: {}",
+        match h.interval_method {
+            ScoreInterval::Normal => "normal on the mean pair score (pentanomial)".to_string(),
+            ScoreInterval::WilsonOnGroups => format!(
+                "Wilson on the {} pairs (too few pairs, or all alike, to trust their variance)",
+                h.groups
+            ),
+        }
+    )?;
+    Ok(())
 }
 
 /// Writes the report: bots, seats with the equal-seats test, game lengths, events.
@@ -213,6 +260,9 @@ fn report(out: &mut Vec<u8>, title: &str, s: &Summary) -> std::io::Result<()> {
             s.deals
         )?;
     }
+    if let Some(h) = &s.head_to_head {
+        head_to_head(out, s, h)?;
+    }
     writeln!(out)?;
     writeln!(
         out,
@@ -249,10 +299,9 @@ mod tests {
 
     #[test]
     fn p_values_have_one_form() {
-        assert_eq!(format_p(0.38654), "0.3865");
-        assert_eq!(format_p(5.503e-8), "5.50e-8");
-        assert_eq!(format_p(0.0), "<1e-300");
-        assert_eq!(p_equals(0.0), "p < 1e-300");
-        assert_eq!(p_equals(0.0066), "p = 0.0066");
+        assert_eq!(format_p(PValue::new(0.38654)), "0.3865");
+        assert_eq!(format_p(PValue::new(5.503e-8)), "5.50e-8");
+        assert_eq!(p_equals(PValue::from_log10(-411.5)), "p = 3.16e-412");
+        assert_eq!(p_equals(PValue::new(0.0066)), "p = 0.0066");
     }
 }

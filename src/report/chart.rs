@@ -179,9 +179,18 @@ pub(crate) struct IntervalChart<'a> {
     pub floor: Option<f64>,
 }
 
+/// The largest magnitude a chart plots: beyond it a value is not a figure of any job (the
+/// report says so), and an axis over it would have no sensible ticks.
+pub(crate) const MAX_PLOTTED: f64 = 1e12;
+
+/// Whether a chart can plot a value.
+pub(crate) fn plottable(v: f64) -> bool {
+    v.is_finite() && v.abs() <= MAX_PLOTTED
+}
+
 fn y_range(values: impl Iterator<Item = f64>, floor: Option<f64>) -> (f64, f64) {
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-    for v in values.filter(|v| v.is_finite()) {
+    for v in values.filter(|&v| plottable(v)) {
         lo = lo.min(v);
         hi = hi.max(v);
     }
@@ -200,8 +209,34 @@ fn y_range(values: impl Iterator<Item = f64>, floor: Option<f64>) -> (f64, f64) 
     (lo, hi + pad)
 }
 
-/// Draws an [`IntervalChart`].
+/// Draws an [`IntervalChart`] (points or interval ends a chart cannot plot are left out).
 pub(crate) fn intervals(c: &IntervalChart<'_>) -> Result<String, ReportError> {
+    let series: Vec<Series> = c
+        .series
+        .iter()
+        .map(|s| Series {
+            name: s.name.clone(),
+            points: s
+                .points
+                .iter()
+                .filter(|p| plottable(p.value))
+                .map(|p| Point {
+                    cat: p.cat,
+                    value: p.value,
+                    interval: p.interval.filter(|(l, h)| plottable(*l) && plottable(*h)),
+                })
+                .collect(),
+        })
+        .collect();
+    let c = &IntervalChart {
+        categories: c.categories.clone(),
+        series,
+        x_label: c.x_label,
+        y_label: c.y_label,
+        reference: c.reference.clone().filter(|r| plottable(r.0)),
+        decimals: c.decimals,
+        floor: c.floor,
+    };
     let n = c.categories.len().max(1);
     let all = c.series.iter().flat_map(|s| {
         s.points.iter().flat_map(|p| {
@@ -313,9 +348,9 @@ pub(crate) fn intervals(c: &IntervalChart<'_>) -> Result<String, ReportError> {
 }
 
 /// A nice bin width covering `span` values in about `target` bins.
-fn bin_width(span: u64, target: u64) -> u64 {
+fn bin_width(span: u128, target: u128) -> u128 {
     let raw = span.div_ceil(target).max(1);
-    let mut step = 1;
+    let mut step: u128 = 1;
     loop {
         for m in [1, 2, 5] {
             if step * m >= raw {
@@ -326,33 +361,82 @@ fn bin_width(span: u64, target: u64) -> u64 {
     }
 }
 
-/// A histogram of counts per value, with the mean and the median marked.
+/// Counts per value binned into at most about 140 bars of a round width, for a histogram:
+/// built in two passes over a table (the range first), so memory does not grow with the
+/// number of distinct values.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Bins {
+    start: u128,
+    width: u128,
+    counts: Vec<u64>,
+}
+
+impl Bins {
+    /// Empty bins covering `min..=max`.
+    pub fn new(min: u64, max: u64) -> Bins {
+        let (min, max) = (u128::from(min), u128::from(max.max(min)));
+        let width = bin_width(max - min + 1, 70);
+        let start = min / width * width;
+        let n = ((max - start) / width + 1) as usize;
+        Bins {
+            start,
+            width,
+            counts: vec![0; n],
+        }
+    }
+
+    /// Adds `count` games of length `value` (ignored outside the range).
+    pub fn add(&mut self, value: u64, count: u64) {
+        let v = u128::from(value);
+        if v < self.start {
+            return;
+        }
+        if let Some(b) = self
+            .counts
+            .get_mut(((v - self.start) / self.width) as usize)
+        {
+            *b = b.saturating_add(count);
+        }
+    }
+
+    /// Bins of a list of (value, count).
+    #[cfg(test)]
+    pub fn of(counts: &[(u64, u64)]) -> Option<Bins> {
+        let min = counts.iter().map(|c| c.0).min()?;
+        let max = counts.iter().map(|c| c.0).max()?;
+        let mut b = Bins::new(min, max);
+        for &(v, c) in counts {
+            b.add(v, c);
+        }
+        Some(b)
+    }
+}
+
+/// A histogram of games per length, with the mean and the median marked.
 pub(crate) fn histogram(
-    counts: &[(u64, u64)],
+    bins: Option<&Bins>,
     mean: Option<f64>,
     median: Option<f64>,
     unit: &str,
 ) -> Result<String, ReportError> {
-    let (Some(min), Some(max)) = (
-        counts.iter().map(|c| c.0).min(),
-        counts.iter().map(|c| c.0).max(),
-    ) else {
+    let Some(Bins {
+        start,
+        width: w,
+        counts: bins,
+    }) = bins.filter(|b| b.counts.iter().any(|&c| c > 0))
+    else {
         return svg(120, |root| {
             root.draw(&Text::new("no games", (20, 50), (FONT, DESC).into_font()))
                 .map_err(e)
         });
     };
-    let w = bin_width(max - min + 1, 70);
-    let start = min / w * w;
-    let nbins = ((max - start) / w + 1) as usize;
-    let mut bins = vec![0u64; nbins];
-    for &(v, c) in counts {
-        bins[((v - start) / w) as usize] += c;
-    }
+    let (start, w) = (*start, *w);
+    let nbins = bins.len();
     let top = bins.iter().copied().max().unwrap_or(1).max(1) as f64 * 1.1;
-    let end = start + nbins as u64 * w;
+    let end = start + nbins as u128 * w;
+    let (start, w) = (start as f64, w as f64);
     let mut entries = vec![(
-        if w == 1 {
+        if w == 1.0 {
             format!("games per {unit} count")
         } else {
             format!("games per {w} {unit}")
@@ -375,7 +459,7 @@ pub(crate) fn histogram(
             .margin_bottom(6)
             .x_label_area_size(52)
             .y_label_area_size(70)
-            .build_cartesian_2d(start as f64..end as f64, 0.0..top)
+            .build_cartesian_2d(start..end as f64, 0.0..top)
             .map_err(e)?;
         chart
             .configure_mesh()
@@ -383,7 +467,7 @@ pub(crate) fn histogram(
             .max_light_lines(0)
             .bold_line_style(GRID)
             .x_desc(format!("game length ({unit})"))
-            .y_desc(if w == 1 {
+            .y_desc(if w == 1.0 {
                 "games".to_string()
             } else {
                 format!("games per {w} {unit}")
@@ -400,8 +484,8 @@ pub(crate) fn histogram(
                     .enumerate()
                     .filter(|(_, c)| **c > 0)
                     .map(|(i, &c)| {
-                        let x0 = (start + i as u64 * w) as f64;
-                        Rectangle::new([(x0, 0.0), (x0 + w as f64, c as f64)], PALETTE[5].filled())
+                        let x0 = start + i as f64 * w;
+                        Rectangle::new([(x0, 0.0), (x0 + w, c as f64)], PALETTE[5].filled())
                     }),
             )
             .map_err(e)?;
@@ -412,11 +496,8 @@ pub(crate) fn histogram(
                     .enumerate()
                     .filter(|(_, c)| **c > 0)
                     .map(|(i, &c)| {
-                        let x0 = (start + i as u64 * w) as f64;
-                        Rectangle::new(
-                            [(x0, 0.0), (x0 + w as f64, c as f64)],
-                            PALETTE[0].stroke_width(1),
-                        )
+                        let x0 = start + i as f64 * w;
+                        Rectangle::new([(x0, 0.0), (x0 + w, c as f64)], PALETTE[0].stroke_width(1))
                     }),
             )
             .map_err(e)?;
@@ -451,6 +532,11 @@ pub(crate) fn bars(
     decimals: usize,
 ) -> Result<String, ReportError> {
     let n = labels.len().max(1);
+    let values: Vec<f64> = values
+        .iter()
+        .map(|&v| if plottable(v) { v } else { 0.0 })
+        .collect();
+    let values = &values[..];
     let top = values.iter().copied().fold(0.0, f64::max).max(1e-9) * 1.2;
     let longest = labels.iter().map(|l| l.len()).max().unwrap_or(4) as u32;
     svg(60 + 34 * n as u32, |root| {
@@ -504,6 +590,8 @@ pub(crate) fn bars(
 
 /// An SPRT's log-likelihood ratio over games against its two bounds.
 pub(crate) fn llr_path(path: &[(u64, f64)], lower: f64, upper: f64) -> Result<String, ReportError> {
+    let path: Vec<(u64, f64)> = path.iter().copied().filter(|p| plottable(p.1)).collect();
+    let path = &path[..];
     let last = path.last().map_or(1, |p| p.0).max(1) as f64;
     let (y0, y1) = y_range(path.iter().map(|p| p.1).chain([lower, upper, 0.0]), None);
     let entries = vec![
@@ -544,7 +632,10 @@ pub(crate) fn llr_path(path: &[(u64, f64)], lower: f64, upper: f64) -> Result<St
             .y_label_formatter(&|y| format!("{y:.1}"))
             .draw()
             .map_err(e)?;
-        for (b, c, dash) in [(upper, PALETTE[2], 10), (lower, PALETTE[1], 4)] {
+        for (b, c, dash) in [(upper, PALETTE[2], 10), (lower, PALETTE[1], 4)]
+            .into_iter()
+            .filter(|x| plottable(x.0))
+        {
             chart
                 .draw_series(DashedLineSeries::new(
                     vec![(0.0, b), (last * 1.02, b)],
@@ -647,8 +738,8 @@ pub(crate) fn heat_map(
             let y = (n - 1 - i) as f64;
             for (j, cell) in row.iter().enumerate() {
                 let x = j as f64;
-                let (fill, text, ink) = match cell {
-                    Some(v) => (
+                let (fill, text, ink) = match cell.filter(|v| (0.0..=1.0).contains(v)) {
+                    Some(ref v) => (
                         blues(*v),
                         format!("{v:.3}"),
                         // Pure black, not INK: the page gives INK labels a white halo.
@@ -799,6 +890,7 @@ mod tests {
     #[test]
     fn bins_are_round_and_cover_the_span() {
         assert_eq!(bin_width(50, 70), 1);
+        assert_eq!(bin_width(u128::from(u64::MAX), 70), 500_000_000_000_000_000);
         assert_eq!(bin_width(71, 70), 2);
         assert_eq!(bin_width(400, 70), 10);
         assert_eq!(bin_width(3000, 70), 50);
@@ -814,15 +906,19 @@ mod tests {
     #[test]
     fn charts_are_svg_documents() {
         let svg = histogram(
-            &[(10, 3), (11, 5), (14, 1)],
+            Bins::of(&[(10, 3), (11, 5), (14, 1)]).as_ref(),
             Some(11.2),
             Some(11.0),
             "turns",
         )
         .unwrap();
+        // A damaged table's lengths up to u64::MAX: a few wide bins, no overflow.
+        let huge = Bins::of(&[(0, 1), (u64::MAX, 1)]).unwrap();
+        assert!(huge.counts.len() <= 140);
+        assert!(histogram(Some(&huge), None, None, "turns").is_ok());
         assert!(svg.trim_start().starts_with("<svg"));
         assert!(svg.contains("mean 11.2 turns") && svg.contains("median 11 turns"));
-        let empty = histogram(&[], None, None, "turns").unwrap();
+        let empty = histogram(None, None, None, "turns").unwrap();
         assert!(empty.contains("no games"));
     }
 }

@@ -310,7 +310,7 @@ pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
     }
 
     page.h2("blunders", "Worst decisions");
-    match f.csv("blunders.csv")? {
+    match f.csv("blunders.csv") {
         Some(csv) if csv.rows().next().is_some() => {
             page.p(&format!(
                 "The {SHOWN} worst of each bot (blunders.csv has them all). Each position is the decision node in the position notation (the roll waiting), so it can be set up again with Game::from_notation under the table's rules."
@@ -349,5 +349,5 @@ pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
         let text: Vec<&str> = cmds.iter().filter_map(Value::as_str).collect();
         page.pre(&text.join("\n"));
     }
-    Ok(page.finish(&run::footer(f)))
+    Ok(page.finish(&run::footer(f), &f.problems()))
 }

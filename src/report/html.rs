@@ -45,6 +45,7 @@ pub(crate) fn json_text(v: &Value) -> String {
 }
 
 /// A table cell: its text (escaped when rendered) and whether it is a number.
+#[derive(Clone)]
 pub(crate) struct Td {
     text: String,
     num: bool,
@@ -77,6 +78,9 @@ h3 { font-size: 1.05rem; margin: 1.2rem 0 .4rem 0; }
 p.sub { color: #444; margin: 0 0 1rem 0; }
 p.finding { font-size: 1.05rem; background: #f2f6fa; border-left: 4px solid #0072B2; padding: .5rem .8rem; }
 p.note { color: #444; font-size: .92rem; border-left: 4px solid #E69F00; padding: .3rem .8rem; background: #fffaf0; }
+div.problems { border: 2px solid #D55E00; background: #fff3ec; padding: .4rem .9rem; margin: .8rem 0 1rem 0; }
+div.problems h2 { border-bottom: none; margin: .2rem 0 .3rem 0; color: #8a2f00; }
+div.problems li { margin: .15rem 0; overflow-wrap: anywhere; }
 figure { margin: .8rem 0 1rem 0; }
 figure svg { display: block; max-width: 100%; height: auto; }
 /* A white halo keeps dark chart labels readable where a line crosses them. */
@@ -87,6 +91,7 @@ table { border-collapse: collapse; margin: .5rem 0 1rem 0; font-size: .9rem; }
 th, td { border: 1px solid #bbb; padding: .2rem .5rem; text-align: left; vertical-align: top; }
 th { background: #eef1f4; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td { overflow-wrap: anywhere; }
 tr.best td { background: #fff0c2; font-weight: bold; }
 code, pre { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: .88rem; }
 pre { background: #f4f4f4; padding: .6rem .8rem; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
@@ -104,10 +109,16 @@ footer { margin-top: 2.5rem; font-size: .85rem; color: #555; border-top: 1px sol
 }
 "##;
 
+/// The most columns one table shows: a wider one is split into several, each repeating its
+/// key columns, so no table is cut off at the page's edge (or in print).
+pub(crate) const MAX_COLUMNS: usize = 8;
+
 /// A report page under construction.
 pub(crate) struct Page {
     title: String,
     body: String,
+    /// Where the folder's problems go: after the subtitle.
+    problems_at: usize,
 }
 
 impl Page {
@@ -121,6 +132,7 @@ impl Page {
         ));
         Page {
             title: title.to_string(),
+            problems_at: body.len(),
             body,
         }
     }
@@ -153,10 +165,19 @@ impl Page {
             .push_str(&format!("<p class=\"note\">{}</p>\n", esc(text)));
     }
 
-    /// Preformatted text (a command line).
+    /// Preformatted text (a command, a file).
     pub fn pre(&mut self, text: &str) {
         self.body
             .push_str(&format!("<pre><code>{}</code></pre>\n", esc(text)));
+    }
+
+    /// Preformatted text with an id (tests find the command that made a folder by it).
+    pub fn pre_id(&mut self, id: &str, text: &str) {
+        self.body.push_str(&format!(
+            "<pre id=\"{}\"><code>{}</code></pre>\n",
+            esc(id),
+            esc(text)
+        ));
     }
 
     /// A list of links: (relative address, text).
@@ -192,6 +213,31 @@ impl Page {
         ));
     }
 
+    /// A table; the row at `highlight` is marked (bold on a tinted background). Wider than
+    /// [`MAX_COLUMNS`], it is split into tables that each repeat the first `keys` columns.
+    pub fn table_keyed(
+        &mut self,
+        head: &[&str],
+        rows: Vec<Vec<Td>>,
+        highlight: Option<usize>,
+        keys: usize,
+    ) {
+        if head.len() <= MAX_COLUMNS || keys >= head.len() {
+            return self.table(head, rows, highlight);
+        }
+        let per = MAX_COLUMNS.saturating_sub(keys).max(1);
+        let rest: Vec<usize> = (keys..head.len()).collect();
+        for part in rest.chunks(per) {
+            let cols: Vec<usize> = (0..keys).chain(part.iter().copied()).collect();
+            let h: Vec<&str> = cols.iter().map(|&c| head[c]).collect();
+            let r: Vec<Vec<Td>> = rows
+                .iter()
+                .map(|row| cols.iter().filter_map(|&c| row.get(c).cloned()).collect())
+                .collect();
+            self.table(&h, r, highlight);
+        }
+    }
+
     /// A table; the row at `highlight` is marked (bold on a tinted background).
     pub fn table(&mut self, head: &[&str], rows: Vec<Vec<Td>>, highlight: Option<usize>) {
         self.body
@@ -219,8 +265,18 @@ impl Page {
         self.body.push_str("</tbody>\n</table>\n</div>\n");
     }
 
-    /// The finished document.
-    pub fn finish(self, footer: &str) -> String {
+    /// The finished document, with the folder's problems listed after the subtitle.
+    pub fn finish(mut self, footer: &str, problems: &[String]) -> String {
+        if !problems.is_empty() {
+            let mut block = String::from(
+                "<div class=\"problems\" id=\"problems\">\n<h2>This folder's files are damaged or disagree</h2>\n<p>The figures below come from these files; where a file is wrong it is left out or marked. Re-run the job (see Reproduce) for sound files.</p>\n<ul>\n",
+            );
+            for p in problems {
+                block.push_str(&format!("<li>{}</li>\n", esc(p)));
+            }
+            block.push_str("</ul>\n</div>\n");
+            self.body.insert_str(self.problems_at, &block);
+        }
         format!(
             "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n{}<footer>{}</footer>\n</body>\n</html>\n",
             esc(&self.title),

@@ -20,6 +20,7 @@
 //! | tune | [`tune`] | each parameter over the iterations, the match results, the confirming SPRT |
 
 mod chart;
+mod check;
 mod grade;
 mod html;
 mod league;
@@ -28,6 +29,7 @@ mod run;
 mod sprt;
 mod sweep;
 mod tune;
+mod views;
 mod watch;
 
 use std::path::{Path, PathBuf};
@@ -77,8 +79,19 @@ pub enum ReportError {
     Export(#[from] ExportError),
 }
 
-/// The report of the job whose files are in `dir`, as XHTML text.
-pub fn render(dir: &Path) -> Result<String, ReportError> {
+/// A rendered report: the page, and what is wrong with the folder's files (also listed at the
+/// top of the page).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rendered {
+    /// The XHTML page.
+    pub page: String,
+    /// Each problem found (a damaged table, files that disagree), in words.
+    pub problems: Vec<String>,
+}
+
+/// The report of the job whose files are in `dir`. A damaged folder still gets a page that
+/// says what is wrong; only a folder that holds no job's files is an error.
+pub fn render(dir: &Path) -> Result<Rendered, ReportError> {
     let folder = load::Folder::open(dir)?;
     let page = match folder.kind()? {
         Kind::Run => run::render(&folder),
@@ -88,7 +101,10 @@ pub fn render(dir: &Path) -> Result<String, ReportError> {
         Kind::Grade => grade::render(&folder),
         Kind::Tune => tune::render(&folder),
     }?;
-    Ok(visible_controls(page))
+    Ok(Rendered {
+        page: visible_controls(page),
+        problems: folder.problems(),
+    })
 }
 
 /// The page with every control character a file could carry into it (an escape sequence in a
@@ -111,8 +127,9 @@ fn visible_controls(page: String) -> String {
 }
 
 /// Renders the report of the job in `dir` and writes it there as [`REPORT_FILE`] (under a
-/// temporary name, then renamed into place). Returns its path.
-pub fn write(dir: &OutputDir) -> Result<PathBuf, ReportError> {
+/// temporary name, then renamed into place), with the viewers of a run's games to watch.
+/// Returns its path and the folder's problems.
+pub fn write(dir: &OutputDir) -> Result<(PathBuf, Vec<String>), ReportError> {
     let folder = load::Folder::open(dir.path())?;
     if folder.kind()? == Kind::Run
         && let Some(picks) = watch::pick(dir.path(), run::seed(&folder))?
@@ -120,7 +137,7 @@ pub fn write(dir: &OutputDir) -> Result<PathBuf, ReportError> {
         // What could not be replayed is said on the page (its viewer is missing).
         watch::write_viewers(dir, &picks)?;
     }
-    let page = render(dir.path())?;
-    dir.write(REPORT_FILE, page.as_bytes())?;
-    Ok(dir.file(REPORT_FILE))
+    let r = render(dir.path())?;
+    dir.write(REPORT_FILE, r.page.as_bytes())?;
+    Ok((dir.file(REPORT_FILE), r.problems))
 }

@@ -1,21 +1,24 @@
-//! The report of `aeroplane run`: bots, seats, game lengths, events, and how to reproduce it.
+//! The report of `aeroplane run`: bots, seats, the head-to-head of a two-bot match, game
+//! lengths, events, and how to reproduce it.
 
 use serde_json::Value;
 
+use crate::analysis::elo::format_elo;
 use crate::export::format_p;
 
 use super::ReportError;
-use super::chart::{self, IntervalChart, Point, Series};
+use super::chart::{self, Bins, IntervalChart, Point, Series};
+use super::check;
 use super::html::{Page, json_text, pct, pct_interval, td, tn};
-use super::load::{Csv, Folder};
+use super::load::{Csv, Folder, Row};
 
 /// The run report.
 pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
     let mut page = header(f, "aeroplane run report", "run");
     sections(&mut page, f)?;
     super::watch::section(&mut page, &f.path, seed(f))?;
-    reproduce(&mut page, f, "run");
-    Ok(page.finish(&footer(f)))
+    reproduce(&mut page, f);
+    Ok(page.finish(&footer(f), &f.problems()))
 }
 
 /// The run's master seed (0 when the folder does not say).
@@ -73,11 +76,11 @@ pub(crate) fn header(f: &Folder, heading: &str, command: &str) -> Page {
     } else {
         page.facts(&facts);
     }
-    if let Some(m) = &f.manifest {
-        if m.get("status").and_then(Value::as_str) != Some("complete") && m.get("status").is_some()
-        {
-            page.note("The job did not complete: these figures cover only the games it finished.");
-        }
+    if let Some(m) = &f.manifest
+        && m.get("status").and_then(Value::as_str) != Some("complete")
+        && m.get("status").is_some()
+    {
+        page.note("The job did not complete: these figures cover only the games it finished.");
     }
     page
 }
@@ -99,9 +102,9 @@ fn fallback_title(f: &Folder, command: &str) -> String {
 pub(crate) fn footer(f: &Folder) -> String {
     let version = f
         .manifest_field("version")
-        .or_else(|| f.summary.as_ref().and_then(|s| s.get("version")))
         .or_else(|| f.grade.as_ref().and_then(|s| s.get("version")))
         .and_then(Value::as_str)
+        .or_else(|| f.summary.as_ref()?.version.as_deref())
         .unwrap_or("unknown");
     format!(
         "Made by aeroplane {} report from the files in {} (results written by aeroplane {version}).",
@@ -110,25 +113,112 @@ pub(crate) fn footer(f: &Folder) -> String {
     )
 }
 
-/// The run's sections: bots, seats, lengths, events.
+/// Deals played, games per deal, and whether they are too few to trust the intervals.
+fn deals(f: &Folder) -> Option<(u64, bool)> {
+    let json = f.report().and_then(|r| r.run_summary());
+    let deals = json.and_then(|s| s.deals).or_else(|| {
+        let played = f.manifest_field("games_played")?.as_u64()?;
+        let players = f.manifest_field("players")?.as_u64()?.max(1);
+        let rotated = f.manifest_field("rotate_seats")?.as_bool()?;
+        Some(if rotated { played / players } else { played })
+    })?;
+    Some((deals, deals < crate::stats::MIN_DEALS))
+}
+
+/// The run's sections: bots, seats, a two-bot match, lengths, events.
 pub(crate) fn sections(page: &mut Page, f: &Folder) -> Result<(), ReportError> {
-    let summary = f.need("summary.csv", "run")?;
-    let players = summary.rows().count();
-    bots(page, &summary, players)?;
-    match f.csv("seats.csv")? {
-        Some(seats) => seats_section(page, f, &seats, players)?,
-        None => page.note("seats.csv is missing from this folder: no seat figures."),
+    let summary = f.need("summary.csv", "run");
+    let seats = f.csv("seats.csv");
+    let sound_bots = summary
+        .as_deref()
+        .map(|s| check::table(f, "summary.csv", s));
+    let sound_seats = seats.as_deref().map(|s| check::table(f, "seats.csv", s));
+    check::run_tables(f, summary.as_deref(), seats.as_deref());
+    let players = f
+        .manifest_field("players")
+        .and_then(Value::as_u64)
+        .map(|p| p as usize)
+        .or(summary.as_ref().map(|s| s.len()))
+        .unwrap_or(0);
+    if let Some((deals, true)) = deals(f) {
+        page.note(&format!(
+            "Only {deals} deals: too few to trust these intervals and tests (give at least {}); where the design effect cannot be trusted the intervals are Wilson intervals on the deals.",
+            crate::stats::MIN_DEALS
+        ));
     }
+    match (&summary, &sound_bots) {
+        (Some(s), Some(sound)) => bots(page, s, sound, players)?,
+        _ => page.note("No bot figures: summary.csv is missing or unreadable."),
+    }
+    match (&seats, &sound_seats) {
+        (Some(s), Some(sound)) => seats_section(page, f, s, sound, players)?,
+        _ => page.note("seats.csv is missing or unreadable: no seat figures."),
+    }
+    head_to_head(page, f);
     lengths(page, f)?;
     events(page, f)?;
     Ok(())
 }
 
-fn interval_of(row: &super::load::Row<'_>, lo: &str, hi: &str) -> Option<(f64, f64)> {
+fn interval_of(row: &Row<'_>, lo: &str, hi: &str) -> Option<(f64, f64)> {
     Some((row.num(lo)?, row.num(hi)?))
 }
 
-fn bots(page: &mut Page, summary: &Csv, players: usize) -> Result<(), ReportError> {
+/// How one row's interval was made, in words.
+fn method_words(row: &Row<'_>) -> String {
+    let d = row
+        .num("design_effect")
+        .map(|d| format!(", d = {d:.2}"))
+        .unwrap_or_default();
+    match row.text("interval_method") {
+        "wilson" => "Wilson on the games".into(),
+        "cluster_by_deal" => format!("cluster-robust by deal{d}"),
+        "wilson_on_deals" => format!("Wilson on the deals (floor){d}"),
+        "" => "-".into(),
+        other => aeroplane_core::excerpt::excerpt(other),
+    }
+}
+
+/// The caption of a table's intervals: the methods its rows use.
+fn methods_caption(csv: &Csv) -> String {
+    let mut used: Vec<&str> = csv.rows().map(|r| r.text("interval_method")).collect();
+    used.sort_unstable();
+    used.dedup();
+    let says: Vec<&str> = used
+        .iter()
+        .filter_map(|m| match *m {
+            "wilson" => Some("Wilson: the Wilson score interval on the games"),
+            "cluster_by_deal" => Some(
+                "cluster-robust by deal: Wilson on games / d, d the Kish design effect of the deal (narrower than plain Wilson where d < 1)",
+            ),
+            "wilson_on_deals" => Some(
+                "Wilson on the deals: the floor where d cannot be trusted (under 30 deals, d = 0, or no wins or only wins)",
+            ),
+            _ => None,
+        })
+        .collect();
+    if says.is_empty() {
+        "95% intervals (this folder does not say how they were made).".into()
+    } else {
+        format!(
+            "95% intervals, each row's method named: {}.",
+            says.join("; ")
+        )
+    }
+}
+
+/// A rate cell: the rate with its interval, or `?` where the file's value is bad.
+fn rate_cell(r: &Row<'_>, sound: bool, rate: &str, lo: &str, hi: &str) -> String {
+    match (sound, r.num(rate)) {
+        (true, Some(x)) => {
+            let iv = interval_of(r, lo, hi);
+            pct_interval(x, iv.map(|x| x.0), iv.map(|x| x.1))
+        }
+        _ => "?".into(),
+    }
+}
+
+fn bots(page: &mut Page, summary: &Csv, sound: &[bool], players: usize) -> Result<(), ReportError> {
     page.h2("bots", "Win rate per bot");
     let fair = 1.0 / players.max(1) as f64;
     let mut cats = Vec::new();
@@ -137,20 +227,24 @@ fn bots(page: &mut Page, summary: &Csv, players: usize) -> Result<(), ReportErro
     for (i, r) in summary.rows().enumerate() {
         let name = r.text("name");
         cats.push(format!("{}: {name}", r.text("bot")));
-        let rate = r.num("win_rate").unwrap_or(0.0);
-        let iv = interval_of(&r, "win_lo95", "win_hi95");
-        points.push(Point {
-            cat: i,
-            value: 100.0 * rate,
-            interval: iv.map(|(l, h)| (100.0 * l, 100.0 * h)),
-        });
+        let ok = sound.get(i).copied().unwrap_or(false);
+        if let (true, Some(rate)) = (ok, r.num("win_rate")) {
+            let iv = interval_of(&r, "win_lo95", "win_hi95");
+            points.push(Point {
+                cat: i,
+                value: 100.0 * rate,
+                interval: iv.map(|(l, h)| (100.0 * l, 100.0 * h)),
+            });
+        }
         rows.push(vec![
             tn(r.text("bot")),
             td(name),
             tn(r.text("games")),
             tn(r.text("wins")),
-            tn(pct_interval(rate, iv.map(|x| x.0), iv.map(|x| x.1))),
-            tn(r.text("mean_rank")),
+            tn(rate_cell(&r, ok, "win_rate", "win_lo95", "win_hi95")),
+            td(method_words(&r)),
+            tn(r.num("mean_rank")
+                .map_or(String::new(), |m| format!("{m:.3}"))),
         ]);
     }
     let svg = chart::intervals(&IntervalChart {
@@ -170,7 +264,10 @@ fn bots(page: &mut Page, summary: &Csv, players: usize) -> Result<(), ReportErro
     })?;
     page.figure(
         &svg,
-        "Share of its games each lineup entry won; bars are 95% Wilson intervals (widened for the correlation of a deal's rotations when seats are rotated).",
+        &format!(
+            "Share of its games each lineup entry won, with its {}",
+            methods_caption(summary)
+        ),
     );
     page.table(
         &[
@@ -179,6 +276,7 @@ fn bots(page: &mut Page, summary: &Csv, players: usize) -> Result<(), ReportErro
             "games",
             "wins",
             "win rate [95% interval]",
+            "interval",
             "mean rank",
         ],
         rows,
@@ -193,13 +291,14 @@ pub(crate) fn seat_sentence(seats: &Csv, players: usize) -> Option<String> {
     let (seat, colour, rate) = seats
         .rows()
         .filter_map(|r| Some((r.text("seat"), r.text("colour"), r.num("win_rate")?)))
+        .filter(|x| (0.0..=1.0).contains(&x.2))
         .max_by(|a, b| (a.2 - fair).abs().total_cmp(&(b.2 - fair).abs()))?;
     let row = seats.rows().next()?;
     let gap = 100.0 * (rate - fair);
     let way = if gap >= 0.0 { "more" } else { "less" };
-    let test = match (row.num("p_all_equal"), row.num("chi2"), row.text("df")) {
+    let test = match (row.p("p_all_equal"), row.num("chi2"), row.text("df")) {
         (Some(p), Some(chi2), df) => {
-            let verdict = if p < 0.05 {
+            let verdict = if p.value() < 0.05 {
                 "the seats differ"
             } else {
                 "no detectable difference between the seats"
@@ -217,16 +316,15 @@ pub(crate) fn seat_sentence(seats: &Csv, players: usize) -> Option<String> {
         pct(rate),
         pct(fair)
     );
-    if seat != "0" {
-        if let Some(first) = seats.rows().find(|r| r.text("seat") == "0") {
-            if let Some(r0) = first.num("win_rate") {
-                text.push_str(&format!(
-                    " The first player (seat 0) wins {} ({:+.1} points).",
-                    pct(r0),
-                    100.0 * (r0 - fair)
-                ));
-            }
-        }
+    if seat != "0"
+        && let Some(first) = seats.rows().find(|r| r.text("seat") == "0")
+        && let Some(r0) = first.num("win_rate")
+    {
+        text.push_str(&format!(
+            " The first player (seat 0) wins {} ({:+.1} points).",
+            pct(r0),
+            100.0 * (r0 - fair)
+        ));
     }
     Some(text)
 }
@@ -243,11 +341,14 @@ fn seats_section(
     page: &mut Page,
     f: &Folder,
     seats: &Csv,
+    sound: &[bool],
     players: usize,
 ) -> Result<(), ReportError> {
     page.h2("seats", "Seats: the first-player question");
     let fair = 1.0 / players.max(1) as f64;
-    if let Some(s) = seat_sentence(seats, players) {
+    if sound.iter().all(|&s| s)
+        && let Some(s) = seat_sentence(seats, players)
+    {
         page.finding(&s);
     }
     match seats_are_comparable(f) {
@@ -264,20 +365,24 @@ fn seats_section(
     let mut rows = Vec::new();
     for (i, r) in seats.rows().enumerate() {
         cats.push(format!("seat {} ({})", r.text("seat"), r.text("colour")));
-        let rate = r.num("win_rate").unwrap_or(0.0);
-        let iv = interval_of(&r, "win_lo95", "win_hi95");
-        points.push(Point {
-            cat: i,
-            value: 100.0 * rate,
-            interval: iv.map(|(l, h)| (100.0 * l, 100.0 * h)),
-        });
+        let ok = sound.get(i).copied().unwrap_or(false);
+        let rate = r.num("win_rate").filter(|_| ok);
+        if let Some(rate) = rate {
+            let iv = interval_of(&r, "win_lo95", "win_hi95");
+            points.push(Point {
+                cat: i,
+                value: 100.0 * rate,
+                interval: iv.map(|(l, h)| (100.0 * l, 100.0 * h)),
+            });
+        }
         rows.push(vec![
             tn(r.text("seat")),
             td(r.text("colour")),
             tn(r.text("games")),
             tn(r.text("wins")),
-            tn(pct_interval(rate, iv.map(|x| x.0), iv.map(|x| x.1))),
-            tn(format!("{:+.2}", 100.0 * (rate - fair))),
+            tn(rate_cell(&r, ok, "win_rate", "win_lo95", "win_hi95")),
+            td(method_words(&r)),
+            tn(rate.map_or("?".into(), |x| format!("{:+.2}", 100.0 * (x - fair)))),
         ]);
     }
     let svg = chart::intervals(&IntervalChart {
@@ -297,7 +402,10 @@ fn seats_section(
     })?;
     page.figure(
         &svg,
-        "Share of games won from each seat, against the fair share 1/n; seat 0 moves first.",
+        &format!(
+            "Share of games won from each seat, against the fair share 1/n; seat 0 moves first. {}",
+            methods_caption(seats)
+        ),
     );
     page.table(
         &[
@@ -306,6 +414,7 @@ fn seats_section(
             "games",
             "wins",
             "win rate [95% interval]",
+            "interval",
             "points above fair",
         ],
         rows,
@@ -314,82 +423,238 @@ fn seats_section(
     Ok(())
 }
 
-fn lengths(page: &mut Page, f: &Folder) -> Result<(), ReportError> {
-    page.h2("lengths", "Game length");
-    let stats = f.csv("length_stats.csv")?;
-    let turns_stats = stats
-        .as_ref()
-        .and_then(|s| s.rows().find(|r| r.text("measure") == "turns"));
-    match f.csv("lengths.csv")? {
-        Some(h) => {
-            let counts: Vec<(u64, u64)> = h
-                .rows()
-                .filter(|r| r.text("measure") == "turns")
-                .filter_map(|r| Some((r.int("value")?, r.int("games")?)))
-                .collect();
-            let mean = turns_stats.and_then(|r| r.num("mean"));
-            let median = turns_stats.and_then(|r| r.num("median"));
-            if let (Some(m), Some(md)) = (mean, median) {
-                page.finding(&format!(
-                    "A game lasts {m:.1} turns on average (median {md:.0}); half of all games take between {} and {} turns, 90% between {} and {}.",
-                    turns_stats.map_or("", |r| r.text("p25")),
-                    turns_stats.map_or("", |r| r.text("p75")),
-                    turns_stats.map_or("", |r| r.text("p5")),
-                    turns_stats.map_or("", |r| r.text("p95")),
-                ));
-            }
-            let svg = chart::histogram(&counts, mean, median, "turns")?;
-            page.figure(
-                &svg,
-                "Games by length in turns (a turn is one player's roll and any extra rolls after a 6), with the mean and the median marked.",
+/// A two-bot rotated match (match.csv): Elo, nElo, LOS and the pentanomial pair counts.
+fn head_to_head(page: &mut Page, f: &Folder) {
+    let Some(m) = f.csv("match.csv") else {
+        return;
+    };
+    let sound = check::table(f, "match.csv", &m);
+    let Some(r) = m.rows().next() else {
+        return;
+    };
+    page.h2("match", "Head to head");
+    let counts: Vec<Option<u64>> = ["ll", "ld", "dd_wl", "wd", "ww"]
+        .iter()
+        .map(|c| r.int(c))
+        .collect();
+    if let (Some(pairs), true) = (r.int("pairs"), counts.iter().all(Option::is_some)) {
+        let sum: u64 = counts.iter().flatten().sum();
+        if sum != pairs {
+            f.problem(format!(
+                "match.csv: the pair counts add up to {sum}, not the {pairs} pairs it names"
+            ));
+        }
+    }
+    if let Some(h) = f
+        .report()
+        .and_then(|r| r.run_summary()?.head_to_head.as_ref())
+    {
+        let csv: Vec<u64> = counts.iter().flatten().copied().collect();
+        if !h.counts.is_empty() && h.counts != csv {
+            check::disagree(
+                f,
+                "the pair counts",
+                ("match.csv", format!("{csv:?}")),
+                ("summary.json", format!("{:?}", h.counts)),
             );
         }
-        None => page.note("lengths.csv is missing from this folder: no histogram."),
+    }
+    if !sound.first().copied().unwrap_or(false) {
+        page.note("match.csv holds values no match can have: see the problems above.");
+        return;
+    }
+    let (a, b) = (r.text("bot"), r.text("opponent"));
+    let elo = |c: &str| r.num_or_inf(c).map_or("?".to_string(), format_elo);
+    let los = r.num("los").unwrap_or(f64::NAN);
+    page.finding(&format!(
+        "{a} against {b}: Elo {} [{}, {}], LOS {:.2}% ({} pairs of games, seats swapped).",
+        elo("elo"),
+        elo("elo_lo95"),
+        elo("elo_hi95"),
+        100.0 * los,
+        r.text("pairs")
+    ));
+    let method = match r.text("interval_method") {
+        "normal_by_pair" => "normal interval of the mean pair score (pentanomial)",
+        "wilson_on_pairs" => {
+            "Wilson interval on the pairs: too few pairs (under 30), or all alike, to trust their variance"
+        }
+        _ => "as recorded",
+    };
+    page.p(&format!(
+        "Score {} [{}, {}] of the points for {a} (a won game 1, an unfinished game 1/2); normalized Elo {} [{}, {}]; 95% intervals: {method}.",
+        r.num("score").map_or("?".into(), pct),
+        r.num("score_lo95").map_or("?".into(), pct),
+        r.num("score_hi95").map_or("?".into(), pct),
+        elo("nelo"),
+        elo("nelo_lo95"),
+        elo("nelo_hi95"),
+    ));
+    let rows = vec![
+        ["LL", "LD", "DD or WL", "WD", "WW"]
+            .iter()
+            .zip(["ll", "ld", "dd_wl", "wd", "ww"])
+            .map(|(_, c)| tn(r.text(c)))
+            .collect(),
+    ];
+    page.table(
+        &[
+            "LL (0 points)",
+            "LD (1/2)",
+            "DD or WL (1)",
+            "WD (3/2)",
+            "WW (2)",
+        ],
+        rows,
+        None,
+    );
+}
+
+fn lengths(page: &mut Page, f: &Folder) -> Result<(), ReportError> {
+    page.h2("lengths", "Game length");
+    let stats = f.csv("length_stats.csv");
+    let sound = stats
+        .as_deref()
+        .map(|s| check::table(f, "length_stats.csv", s))
+        .unwrap_or_default();
+    let turns_stats = stats
+        .as_deref()
+        .and_then(|s| {
+            s.rows()
+                .zip(&sound)
+                .find(|(r, _)| r.text("measure") == "turns")
+        })
+        .filter(|(_, ok)| **ok)
+        .map(|(r, _)| r);
+    let played = check::games_played(f);
+    if let (Some(t), Some(p)) = (turns_stats, played)
+        && let Some(g) = t.int("games")
+        && g != p
+    {
+        check::disagree(
+            f,
+            "the games measured",
+            ("length_stats.csv", g.to_string()),
+            ("run.json", format!("{p} games played")),
+        );
+    }
+    // lengths.csv can be long: two passes, the range then the bins.
+    let (mut range, mut total, mut said) = (None::<(u64, u64)>, 0u64, 0usize);
+    let present = f
+        .each_row("lengths.csv", |r| {
+            if r.text("measure") != "turns" {
+                return;
+            }
+            if !check::row_ok(f, "lengths.csv", &r, &mut said) {
+                return;
+            }
+            let (Some(v), Some(g)) = (r.int("value"), r.int("games")) else {
+                return;
+            };
+            range = Some(range.map_or((v, v), |(lo, hi)| (lo.min(v), hi.max(v))));
+            total = total.saturating_add(g);
+        })
+        .is_some();
+    if present {
+        if let Some(p) = played
+            && total != p
+        {
+            check::disagree(
+                f,
+                "the games counted by length",
+                ("lengths.csv", total.to_string()),
+                ("run.json", format!("{p} games played")),
+            );
+        }
+        let bins = range.map(|(lo, hi)| {
+            let mut b = Bins::new(lo, hi);
+            f.each_row("lengths.csv", |r| {
+                if r.text("measure") == "turns"
+                    && let (Some(v), Some(g)) = (r.int("value"), r.int("games"))
+                {
+                    b.add(v, g);
+                }
+            });
+            b
+        });
+        let mean = turns_stats.and_then(|r| r.num("mean"));
+        let median = turns_stats.and_then(|r| r.num("median"));
+        if let (Some(m), Some(md), Some(t)) = (mean, median, turns_stats) {
+            page.finding(&format!(
+                "A game lasts {m:.1} turns on average (median {md:.0}); half of all games take between {} and {} turns, 90% between {} and {}.",
+                t.text("p25"),
+                t.text("p75"),
+                t.text("p5"),
+                t.text("p95"),
+            ));
+        }
+        let svg = chart::histogram(bins.as_ref(), mean, median, "turns")?;
+        page.figure(
+            &svg,
+            "Games by length in turns (a turn is one player's roll and any extra rolls after a 6), with the mean and the median marked.",
+        );
+    } else {
+        page.note("lengths.csv is missing or unreadable: no histogram.");
     }
     match stats {
         Some(s) => {
             let rows = s
                 .rows()
                 .map(|r| {
-                    let mut row = vec![td(r.text("measure"))];
-                    for c in [
-                        "games", "mean", "sd", "min", "p5", "p25", "median", "p75", "p95", "max",
-                    ] {
+                    let mut row = vec![td(r.text("measure")), tn(r.text("games"))];
+                    for c in ["mean", "sd"] {
+                        row.push(tn(r.num(c).map_or("?".into(), |x| format!("{x:.2}"))));
+                    }
+                    for c in ["min", "p5", "p25", "median", "p75", "p95", "max"] {
                         row.push(tn(r.text(c)));
                     }
                     row
                 })
                 .collect();
-            page.table(
+            page.table_keyed(
                 &[
                     "measure", "games", "mean", "sd", "min", "p5", "p25", "median", "p75", "p95",
                     "max",
                 ],
                 rows,
                 None,
+                1,
             );
         }
-        None => page.note("length_stats.csv is missing from this folder: no percentiles."),
+        None => page.note("length_stats.csv is missing or unreadable: no percentiles."),
     }
     Ok(())
 }
 
 fn events(page: &mut Page, f: &Folder) -> Result<(), ReportError> {
     page.h2("events", "Events per game");
-    let Some(ev) = f.csv("events.csv")? else {
-        page.note("events.csv is missing from this folder: no event counts.");
+    let Some(ev) = f.csv("events.csv") else {
+        page.note("events.csv is missing or unreadable: no event counts.");
         return Ok(());
     };
+    let sound = check::table(f, "events.csv", &ev);
+    let played = check::games_played(f);
     let mut labels = Vec::new();
     let mut values = Vec::new();
     let mut rows = Vec::new();
-    for r in ev.rows() {
+    for (r, ok) in ev.rows().zip(&sound) {
+        let per = r.num("per_game").filter(|_| *ok);
+        if let (Some(per), Some(total), Some(p)) = (per, r.int("total"), played)
+            && p > 0
+            && (per - total as f64 / p as f64).abs() > 1e-6 * per.max(1.0)
+        {
+            f.problem(format!(
+                "events.csv row {}: per_game {} is not {total} / {p} games played",
+                r.line,
+                check::short(per)
+            ));
+        }
         labels.push(r.text("event").to_string());
-        values.push(r.num("per_game").unwrap_or(0.0));
+        values.push(per.unwrap_or(0.0));
         rows.push(vec![
             td(r.text("event")),
             tn(r.text("total")),
-            tn(r.text("per_game")),
+            tn(per.map_or("?".into(), |x| format!("{x:.2}"))),
         ]);
     }
     let svg = chart::bars(&labels, &values, "mean per game", 2)?;
@@ -401,100 +666,47 @@ fn events(page: &mut Page, f: &Folder) -> Result<(), ReportError> {
     Ok(())
 }
 
-/// How to reproduce the job: the command line, the seed, every rule and the tool version.
-pub(crate) fn reproduce(page: &mut Page, f: &Folder, command: &str) {
+/// How to reproduce the job: the command line (from the typed manifest), the seed, every rule
+/// and the tool version.
+pub(crate) fn reproduce(page: &mut Page, f: &Folder) {
     page.h2("reproduce", "Reproduce");
     let Some(m) = &f.manifest else {
         page.note("run.json is missing from this folder: the command that made it is unknown.");
         return;
     };
-    let s = |k: &str| m.get(k).map(json_text).unwrap_or_default();
-    let bots: Vec<String> = m
-        .get("bots")
-        .and_then(Value::as_array)
-        .map(|b| {
-            b.iter()
-                .filter_map(|x| x.get("name").and_then(Value::as_str).map(String::from))
-                .collect()
-        })
-        .unwrap_or_default();
-    let rotate = m.get("rotate_seats").and_then(Value::as_bool) == Some(true);
-    let mut line = match command {
-        "league" => format!(
-            "aeroplane league --rules {} --bots {} --players {} --games {} --seed {}",
-            s("rules_name"),
-            bots.join(","),
-            s("players"),
-            s("games"),
-            s("seed")
+    match &f.typed {
+        Some(typed) => {
+            let r = typed.reproduction();
+            if let Some(text) = &r.rules_file {
+                page.p(&format!(
+                    "The rules are neither a preset nor a file that still holds them: save them as {} first (every option written out):",
+                    crate::export::RULES_FILE
+                ));
+                page.pre_id("rules-file", text);
+            }
+            page.p(
+                "The command that made these results (results do not depend on threads or chunk size):",
+            );
+            page.pre_id("command", &r.shell("DIR"));
+            for c in &r.caveats {
+                page.note(c);
+            }
+            page.p("or, exactly as recorded in this folder's manifest:");
+            page.pre_id(
+                "manifest-command",
+                &format!(
+                    "aeroplane {} --manifest {}{} --out DIR",
+                    typed.command,
+                    crate::export::quote(&f.path.join("run.json").display().to_string()),
+                    if typed.report { " --report" } else { "" }
+                ),
+            );
+        }
+        None => page.note(
+            "run.json cannot be read as a manifest by this version: the command that made the folder is unknown (see the problems above).",
         ),
-        "sweep" => {
-            let mut l = format!(
-                "aeroplane sweep --rules {} --bots {} --games {} --seed {}",
-                s("rules_name"),
-                bots.join(","),
-                s("games"),
-                s("seed")
-            );
-            if let Some(sw) = m.get("sweep") {
-                for v in sw
-                    .get("vary")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                {
-                    l.push_str(&format!(" --vary '{}'", json_text(v)));
-                }
-                if let Some(c) = sw.get("compare").and_then(Value::as_array) {
-                    let c: Vec<String> = c.iter().map(json_text).collect();
-                    l.push_str(&format!(" --compare {}", c.join(",")));
-                }
-            }
-            if rotate {
-                l.push_str(" --rotate-seats");
-            }
-            l
-        }
-        _ => {
-            let mut l = format!(
-                "aeroplane run --rules {} --bots {} --games {} --seed {}",
-                s("rules_name"),
-                bots.join(","),
-                s("games"),
-                s("seed")
-            );
-            if m.get("first_game").and_then(Value::as_u64).unwrap_or(0) > 0 {
-                l.push_str(&format!(" --first-game {}", s("first_game")));
-            }
-            if let Some(sp) = m.get("sprt").filter(|v| !v.is_null()) {
-                let test = sp.get("test").map(json_text).unwrap_or_default();
-                let chunk = sp.get("chunk_deals").map(json_text).unwrap_or_default();
-                l = format!(
-                    "aeroplane run --rules {} --bots {} --sprt {test} --max-games {} --chunk-size {chunk} --seed {}",
-                    s("rules_name"),
-                    bots.join(","),
-                    s("games"),
-                    s("seed")
-                );
-            } else if rotate {
-                l.push_str(" --rotate-seats");
-            }
-            if m.get("per_game").and_then(Value::as_bool) == Some(true) {
-                l.push_str(" --per-game");
-            }
-            l
-        }
-    };
-    line.push_str(" --out DIR");
-    page.p("The command that made these results (results do not depend on threads or chunk size):");
-    page.pre(&line);
-    if command != "sweep" && command != "league" {
-        page.p("or, exactly as recorded in this folder's manifest:");
-        page.pre(&format!(
-            "aeroplane run --manifest {}",
-            f.path.join("run.json").display()
-        ));
     }
+    let s = |k: &str| m.get(k).map(json_text).unwrap_or_default();
     page.facts(&[
         ("seed", s("seed")),
         ("tool", format!("{} {}", s("tool"), s("version"))),
@@ -503,6 +715,7 @@ pub(crate) fn reproduce(page: &mut Page, f: &Folder, command: &str) {
             m.get("format").map(json_text).unwrap_or_else(|| "0".into()),
         ),
     ]);
+    let command = m.get("command").and_then(Value::as_str).unwrap_or("run");
     if let Some(rules) = m.get("rules").and_then(Value::as_object) {
         page.h3(if command == "sweep" {
             "Base rules (every variant changes only its varied options)"

@@ -3,8 +3,6 @@
 
 use serde_json::Value;
 
-use crate::export::format_p;
-
 use super::ReportError;
 use super::chart::{self, Trace};
 use super::html::{Page, json_text, td, tn};
@@ -36,14 +34,15 @@ fn every(stride: usize) -> String {
 pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
     let title = f.title(|| "aeroplane tune".to_string());
     let mut page = Page::new("aeroplane tune report", &title);
-    let report = f.report();
+    let summary_report = f.report_value();
+    let report = summary_report.as_ref();
     let m = |k: &str| f.manifest_field(k);
     let t = |k: &str| m("tune").and_then(|t| t.get(k));
     let mut facts = Vec::new();
     if let Some(r) = m("rules_name").and_then(Value::as_str) {
         facts.push(("rules", r.to_string()));
     }
-    let bots = bot_names(f.manifest.as_ref());
+    let bots = f.bot_names();
     let opponent = t("opponent").and_then(Value::as_bool) == Some(true);
     if let Some(b) = bots.first() {
         facts.push(("bot tuned", b.clone()));
@@ -168,7 +167,7 @@ pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
             None,
         );
     }
-    let history = f.csv("history.csv")?;
+    let history = f.csv("history.csv");
     match &history {
         Some(h) => parameter_charts(&mut page, h, &params)?,
         None if report
@@ -198,7 +197,7 @@ pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
         page.pre(p);
     }
     reproduce(&mut page, f);
-    Ok(page.finish(&run::footer(f)))
+    Ok(page.finish(&run::footer(f), &f.problems()))
 }
 
 /// The confirmation's outcome in one sentence.
@@ -360,7 +359,7 @@ fn confirmation(page: &mut Page, c: &Value) -> Result<(), ReportError> {
     if let (Some(el), Some(lo), Some(hi)) = (e("elo"), e("low"), e("high")) {
         page.p(&format!(
             "Estimated Elo of the tuned profile over the start: {el:.1} [{lo:.1}, {hi:.1}] (95%); likelihood of superiority {}; mean deal score {:.4}.",
-            num("los").map_or("?".into(), format_p),
+            num("los").map_or("?".into(), |x| format!("{:.2}%", 100.0 * x)),
             num("score").unwrap_or(f64::NAN)
         ));
     }
@@ -394,19 +393,6 @@ fn confirmation(page: &mut Page, c: &Value) -> Result<(), ReportError> {
     Ok(())
 }
 
-/// The names of the manifest's bots (the tuned bot, then any opponent).
-fn bot_names(manifest: Option<&Value>) -> Vec<String> {
-    manifest
-        .and_then(|m| m.get("bots"))
-        .and_then(Value::as_array)
-        .map(|b| {
-            b.iter()
-                .filter_map(|x| x.get("name").and_then(Value::as_str).map(String::from))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 /// How to run the tune again.
 fn reproduce(page: &mut Page, f: &Folder) {
     page.h2("reproduce", "Reproduce");
@@ -417,7 +403,7 @@ fn reproduce(page: &mut Page, f: &Folder) {
     let s = |k: &str| m.get(k).map(json_text).unwrap_or_default();
     let t = m.get("tune");
     let tk = |k: &str| t.and_then(|t| t.get(k)).map(json_text).unwrap_or_default();
-    let bots = bot_names(Some(m));
+    let bots = f.bot_names();
     let mut line = format!(
         "aeroplane tune --rules {} --bot '{}'",
         s("rules_name"),

@@ -1,6 +1,8 @@
 //! Confidence intervals and the test of equal seat win rates.
 
-use statrs::distribution::{ChiSquared, ContinuousCDF, Normal};
+use statrs::distribution::{ContinuousCDF, Normal};
+
+use super::PValue;
 
 /// The two-sided normal quantile for a confidence level, e.g. 1.959964 for 0.95.
 pub fn z_for(confidence: f64) -> f64 {
@@ -13,37 +15,42 @@ pub fn wilson(successes: u64, trials: u64, n_eff: f64, z: f64) -> Option<(f64, f
     if trials == 0 {
         return None;
     }
-    let p = successes as f64 / trials as f64;
-    if n_eff.is_infinite() {
-        return Some((p, p));
+    Some(wilson_rate(successes as f64 / trials as f64, n_eff, z))
+}
+
+/// The Wilson score interval of a rate `p` in `[0, 1]` observed on `n` samples (any positive
+/// `n`; an infinite `n` gives `[p, p]`). At `p` of 0 or 1 the bound is exactly 0 or 1.
+pub fn wilson_rate(p: f64, n: f64, z: f64) -> (f64, f64) {
+    if n.is_infinite() {
+        return (p, p);
     }
     let z2 = z * z;
-    let denom = 1.0 + z2 / n_eff;
-    let centre = (p + z2 / (2.0 * n_eff)) / denom;
-    let half = z * (p * (1.0 - p) / n_eff + z2 / (4.0 * n_eff * n_eff)).sqrt() / denom;
+    let denom = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).max(0.0).sqrt() / denom;
     // At 0 or all successes the bound is exactly 0 or 1 (rounding would leave a speck).
-    let lo = if successes == 0 {
+    let lo = if p <= 0.0 {
         0.0
     } else {
         (centre - half).max(0.0)
     };
-    let hi = if successes == trials {
+    let hi = if p >= 1.0 {
         1.0
     } else {
         (centre + half).min(1.0)
     };
-    Some((lo, hi))
+    (lo, hi)
 }
 
 /// The design effect (Kish) of counting wins in groups of `m` correlated games (the rotations
 /// of one deal): the observed variance of the per-group win counts over its binomial value
-/// `m p (1 - p)`. `groups` groups, `wins` = Σ y_g, `wins_sq` = Σ y_g². 1 when it cannot be
-/// estimated (fewer than two groups, groups of one game, or p of 0 or 1); 0 when every group
-/// has the same count.
-pub fn design_effect(groups: u64, m: u64, wins: u64, wins_sq: u64) -> f64 {
+/// `m p (1 - p)`. `groups` groups, `wins` = Σ y_g, `wins_sq` = Σ y_g². `None` when it cannot be
+/// estimated: fewer than two groups, groups of one game, or no wins or only wins (p of 0 or 1,
+/// where the binomial variance is 0); 0 when every group has the same count.
+pub fn design_effect(groups: u64, m: u64, wins: u64, wins_sq: u64) -> Option<f64> {
     let total = groups * m;
     if groups < 2 || m < 2 || wins == 0 || wins >= total {
-        return 1.0;
+        return None;
     }
     let (g, m, w, q) = (
         u128::from(groups),
@@ -54,7 +61,7 @@ pub fn design_effect(groups: u64, m: u64, wins: u64, wins_sq: u64) -> f64 {
     // s² / (m p (1-p)) with s² = (gQ - W²) / (g(g-1)) and m p (1-p) = W (gm - W) / (g² m).
     let num = (g * q - w * w) * g * m;
     let den = (g - 1) * w * (g * m - w);
-    num as f64 / den as f64
+    Some(num as f64 / den as f64)
 }
 
 /// Fewer deals than this are too few to trust an interval or a test: the design effect of
@@ -71,9 +78,10 @@ pub enum IntervalMethod {
     /// Rotated runs: the Wilson interval on the effective sample size `games / d` (Kish design
     /// effect `d` of the deal, the unit of randomisation): cluster-robust by deal.
     ClusterByDeal,
-    /// Rotated runs whose design effect cannot be trusted (fewer than [`MIN_DEALS`] deals, or
-    /// `d = 0`) and whose cluster-robust interval is narrower than the Wilson interval on the
-    /// number of deals: that Wilson interval (each deal one sample) is reported instead.
+    /// Rotated runs whose design effect cannot be trusted (fewer than [`MIN_DEALS`] deals,
+    /// `d = 0`, or no estimate of `d` at all because the bot or seat never won or always won)
+    /// and whose cluster-robust interval is narrower than the Wilson interval on the number of
+    /// deals: that Wilson interval (each deal one sample) is reported instead.
     WilsonOnDeals,
 }
 
@@ -97,7 +105,8 @@ pub struct RateInterval {
     pub high: f64,
     /// The method.
     pub method: IntervalMethod,
-    /// The estimated design effect of the deal (rotated runs only).
+    /// The estimated design effect of the deal (rotated runs whose win counts allow an
+    /// estimate: not with no wins or only wins).
     pub design_effect: Option<f64>,
 }
 
@@ -105,9 +114,10 @@ pub struct RateInterval {
 /// games each; `wins_sq` = Σ over deals of (wins in the deal)². Without rotation
 /// (`group_size == 1`) the Wilson interval on the games. With rotation, the cluster-robust
 /// (Kish) Wilson interval on `games / d`. When `d` cannot be trusted (fewer than
-/// [`MIN_DEALS`] deals, or `d = 0`: every deal alike, which would make the interval a point),
-/// the interval is never narrower than the Wilson interval on the number of deals (each deal
-/// one sample). That floor is not applied to larger samples: `d` is at most about `m`, so the
+/// [`MIN_DEALS`] deals; `d = 0`: every deal alike, which would make the interval a point; or no
+/// estimate of `d` at all, with no wins or only wins, where the plain Wilson interval on the
+/// games would pretend the games were independent) the interval is never narrower than the
+/// Wilson interval on the number of deals (each deal one sample). That floor is not applied to larger samples: `d` is at most about `m`, so the
 /// cluster-robust interval is nearly always the narrower one, and with enough deals it is the
 /// right one (rotation genuinely cancels seat luck). `None` without games.
 pub fn rate_interval(
@@ -128,14 +138,14 @@ pub fn rate_interval(
         });
     }
     let deff = design_effect(deals, group_size, wins, wins_sq);
-    let n_eff = if deff > 0.0 {
-        games as f64 / deff
-    } else {
-        f64::INFINITY
+    let n_eff = match deff {
+        Some(d) if d > 0.0 => games as f64 / d,
+        Some(_) => f64::INFINITY,
+        None => games as f64,
     };
     let (klo, khi) = wilson(wins, games, n_eff, z)?;
     let (flo, fhi) = wilson(wins, games, deals as f64, z)?;
-    let trusted = deals >= MIN_DEALS && deff > 0.0;
+    let trusted = deals >= MIN_DEALS && deff.is_some_and(|d| d > 0.0);
     let (low, high, method) = if trusted || (klo <= flo && khi >= fhi) {
         (klo, khi, IntervalMethod::ClusterByDeal)
     } else {
@@ -145,7 +155,7 @@ pub fn rate_interval(
         low,
         high,
         method,
-        design_effect: Some(deff),
+        design_effect: deff,
     })
 }
 
@@ -157,7 +167,7 @@ pub struct ChiSquare {
     /// Degrees of freedom: seats - 1.
     pub df: u32,
     /// P-value: the chance of a statistic at least this large if all seats were equal.
-    pub p_value: f64,
+    pub p_value: PValue,
 }
 
 /// Pearson's goodness-of-fit test of equal win counts across seats (every seat plays every
@@ -183,12 +193,7 @@ pub fn equal_rates(wins: &[u64], deff: f64) -> Option<ChiSquare> {
     } else {
         0.0
     };
-    let dist = ChiSquared::new(f64::from(df)).expect("df >= 1");
-    let p_value = if statistic.is_infinite() {
-        0.0
-    } else {
-        dist.sf(statistic)
-    };
+    let p_value = PValue::chi_square(statistic, df);
     Some(ChiSquare {
         statistic,
         df,
@@ -221,22 +226,29 @@ mod tests {
     #[test]
     fn design_effect_of_identical_groups_is_zero_and_of_binomial_like_groups_near_one() {
         // Every group of 4 has exactly one win: no spread at all.
-        assert_eq!(design_effect(100, 4, 100, 100), 0.0);
+        assert_eq!(design_effect(100, 4, 100, 100), Some(0.0));
         // Groups all-or-nothing: maximal correlation, deff = m.
-        let d = design_effect(100, 4, 200, 50 * 16);
+        let d = design_effect(100, 4, 200, 50 * 16).unwrap();
         assert!((d - 4.0 * 100.0 / 99.0).abs() < 1e-9, "{d}");
-        assert_eq!(design_effect(1, 4, 2, 4), 1.0);
+        // No estimate: one group, no wins, only wins.
+        assert_eq!(design_effect(1, 4, 2, 4), None);
+        assert_eq!(design_effect(50, 4, 0, 0), None);
+        assert_eq!(design_effect(50, 4, 200, 50 * 16), None);
     }
 
     #[test]
     fn chi_square_of_equal_and_unequal_counts() {
         let eq = equal_rates(&[250, 250, 250, 250], 1.0).unwrap();
         assert_eq!((eq.statistic, eq.df), (0.0, 3));
-        assert!((eq.p_value - 1.0).abs() < 1e-12);
+        assert!((eq.p_value.value() - 1.0).abs() < 1e-12);
         // (30-25)² / 25 * 2 = 2 with 1 df: p = 0.1573.
         let t = equal_rates(&[30, 20], 1.0).unwrap();
         assert!((t.statistic - 2.0).abs() < 1e-12);
-        assert!((t.p_value - 0.157_299).abs() < 1e-5, "{}", t.p_value);
+        assert!(
+            (t.p_value.value() - 0.157_299).abs() < 1e-5,
+            "{:?}",
+            t.p_value
+        );
         let halved = equal_rates(&[30, 20], 2.0).unwrap();
         assert!((halved.statistic - 1.0).abs() < 1e-12);
         assert!(equal_rates(&[0, 0], 1.0).is_none());
@@ -270,5 +282,25 @@ mod tests {
         let r = rate_interval(81, 263, 263, 1, 81, z).unwrap();
         assert_eq!((r.low, r.high), wilson(81, 263, 263.0, z).unwrap());
         assert_eq!((r.method, r.design_effect), (IntervalMethod::Wilson, None));
+    }
+
+    /// Issue 22, item 1: a seat that never won (or always won) in 50 rotated deals has no
+    /// estimate of its design effect; the interval is the Wilson interval on the deals, not the
+    /// plain Wilson interval on the games that treating `d` as 1 gave ([0, 0.0188] for 0 of 200
+    /// games in 50 deals, where Wilson on the deals is [0, 0.0713]).
+    #[test]
+    fn no_wins_or_only_wins_floor_at_wilson_on_the_deals_at_any_sample_size() {
+        let z = z_for(0.95);
+        let r = rate_interval(0, 200, 50, 4, 0, z).unwrap();
+        assert_eq!(r.method, IntervalMethod::WilsonOnDeals);
+        assert_eq!(r.design_effect, None);
+        assert_eq!((r.low, r.high), wilson(0, 200, 50.0, z).unwrap());
+        assert!((r.high - 0.0713).abs() < 5e-4, "{r:?}");
+        let all = rate_interval(200, 200, 50, 4, 50 * 16, z).unwrap();
+        assert_eq!(all.method, IntervalMethod::WilsonOnDeals);
+        assert_eq!((all.low, all.high), wilson(200, 200, 50.0, z).unwrap());
+        // Ten thousand deals: still the floor, never the games' interval.
+        let big = rate_interval(0, 40_000, 10_000, 4, 0, z).unwrap();
+        assert_eq!((big.low, big.high), wilson(0, 40_000, 10_000.0, z).unwrap());
     }
 }

@@ -4,13 +4,15 @@
 
 mod histogram;
 mod interval;
+mod pvalue;
 mod summary;
 mod tally;
 
 pub use histogram::{Histogram, Spread};
 pub use interval::{
     ChiSquare, IntervalMethod, MIN_DEALS, RateInterval, design_effect, equal_rates, rate_interval,
-    wilson, z_for,
+    wilson, wilson_rate, z_for,
 };
+pub use pvalue::PValue;
 pub use summary::{BotLine, LengthLine, SeatLine, Summary};
 pub use tally::{Entrant, NO_BOT, Played, Tally};

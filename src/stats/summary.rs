@@ -7,6 +7,7 @@ use super::interval::{
     ChiSquare, MIN_DEALS, RateInterval, design_effect, equal_rates, rate_interval, z_for,
 };
 use super::tally::{Entrant, Tally};
+use crate::analysis::elo::{Estimate, GroupScores};
 use aeroplane_core::Counters;
 
 /// Confidence level of every interval.
@@ -85,6 +86,10 @@ pub struct Summary {
     pub lengths: [LengthLine; 2],
     /// Totals of every counter (turns and rolls included).
     pub counters: Counters<u64>,
+    /// Two players with the seats rotated: lineup entry 0's match score against entry 1 on the
+    /// deals' pairs of games (the pentanomial model: Elo, normalized Elo, LOS; see
+    /// [`crate::analysis::elo`]).
+    pub head_to_head: Option<Estimate>,
 }
 
 impl Summary {
@@ -95,7 +100,7 @@ impl Summary {
     /// divided by the seats' mean design effect (see [`design_effect`]).
     pub fn new(t: &Tally, names: &[String]) -> Summary {
         let z = z_for(CONFIDENCE);
-        let rate = |e: &Entrant| -> (f64, Option<RateInterval>, f64) {
+        let rate = |e: &Entrant| -> (f64, Option<RateInterval>, Option<f64>) {
             let deff = design_effect(t.deals, t.group_size, e.wins, e.group_wins_sq);
             let r = if e.games > 0 {
                 e.wins as f64 / e.games as f64
@@ -138,10 +143,17 @@ impl Summary {
                 }
             })
             .collect();
-        let mut mean_deff = deffs.iter().sum::<f64>() / deffs.len().max(1) as f64;
-        // As for the intervals: a design effect from too few deals, or of 0, is not trusted;
-        // the test then counts each deal as one sample (d = games per deal) at the least.
-        if t.group_size > 1 && (t.deals < MIN_DEALS || deffs.contains(&0.0)) {
+        let known: Vec<f64> = deffs.iter().flatten().copied().collect();
+        let mut mean_deff = known.iter().sum::<f64>() / known.len().max(1) as f64;
+        if known.is_empty() {
+            mean_deff = 1.0;
+        }
+        // As for the intervals: a design effect from too few deals, of 0, or with no estimate
+        // for some seat (it never won, or always won) is not trusted; the test then counts each
+        // deal as one sample (d = games per deal) at the least.
+        if t.group_size > 1
+            && (t.deals < MIN_DEALS || known.contains(&0.0) || known.len() < deffs.len())
+        {
             mean_deff = mean_deff.max(t.group_size as f64);
         }
         let wins: Vec<u64> = seats.iter().map(|s| s.counts.wins).collect();
@@ -171,6 +183,9 @@ impl Summary {
                 },
             ],
             counters: t.counters,
+            head_to_head: (t.players == 2 && t.group_size == 2)
+                .then(|| GroupScores::new(t.pairs.to_vec()).estimate())
+                .flatten(),
         }
     }
 }
@@ -227,6 +242,39 @@ mod tests {
         let s = Summary::new(&t, &names);
         assert!(s.bots.iter().all(|b| b.mean_rank.is_none()), "{:?}", s.bots);
         assert!(s.too_few_deals);
+    }
+
+    /// Issue 22, item 1: a seat without wins has no design effect; the seat test must not use
+    /// 1 for it (which, averaged with the other seats, made the test reject far too often) but
+    /// count each deal as one sample, as the intervals do.
+    #[test]
+    fn a_seat_without_wins_floors_the_seat_test_at_one_sample_per_deal() {
+        let mut t = Tally::new(3, 3);
+        for d in 0..60 {
+            // Seat 1 wins deal d's three games when d is even, seat 2 when odd; seat 0 never.
+            let w = 1 + d % 2;
+            let mut ranks = [0; 4];
+            ranks[w] = 1;
+            let g = game(ranks, w);
+            t.add_deal(&[g, g, g]);
+        }
+        let names = ["a", "b", "c"].map(String::from);
+        let s = Summary::new(&t, &names);
+        assert_eq!(s.seats[0].counts.wins, 0);
+        assert_eq!(s.seats[0].method.unwrap().design_effect, None);
+        assert_eq!(
+            s.seats[0].method.unwrap().method,
+            crate::stats::IntervalMethod::WilsonOnDeals
+        );
+        // Raw chi-square: wins 0, 90, 90 of 180, expected 60 each: 60 + 15 + 15 = 90. Seats 1
+        // and 2 win all or nothing of a deal (d = 3 * 60 / 59); seat 0 has no estimate, so the
+        // mean is not trusted and is floored at 3, which it already exceeds.
+        let test = s.seat_test.unwrap();
+        assert!(
+            (test.statistic - 90.0 / (3.0 * 60.0 / 59.0)).abs() < 1e-9,
+            "{test:?}"
+        );
+        // Treating seat 0's d as 1 would have given 90 / ((1 + 2 * 3.05) / 3) = 38.
     }
 
     #[test]

@@ -79,6 +79,11 @@ pub struct Tally {
     pub rolls: Histogram,
     /// Totals of every counter over all games (turns and rolls included).
     pub counters: Counters<u64>,
+    /// Two players with the seats rotated (each deal a pair of games, seats swapped): deals by
+    /// lineup entry 0's points in them, 2 per game won and 1 per unfinished game (index 0..=4:
+    /// the pentanomial LL, LD, DD or WL, WD, WW). Zero for other runs.
+    #[serde(default)]
+    pub pairs: [u64; 5],
 }
 
 impl Tally {
@@ -95,6 +100,7 @@ impl Tally {
             turns: Histogram::with_capacity(512),
             rolls: Histogram::with_capacity(1024),
             counters: Counters::default(),
+            pairs: [0; 5],
         }
     }
 
@@ -103,8 +109,14 @@ impl Tally {
         debug_assert_eq!(games.len() as u64, self.group_size);
         let mut bot_wins = [0u64; 4];
         let mut seat_wins = [0u64; 4];
+        let mut points = 0;
         for p in games {
             let r = &p.record;
+            points += match r.winner {
+                Some(w) if p.bot_at_seat[w.index()] == 0 => 2,
+                Some(_) => 0,
+                None => 1,
+            };
             self.games += 1;
             self.unfinished += u64::from(r.unfinished);
             self.turns.add(r.counters[Counter::Turns]);
@@ -128,6 +140,9 @@ impl Tally {
             }
         }
         self.deals += 1;
+        if self.players == 2 && self.group_size == 2 {
+            self.pairs[points] += 1;
+        }
         for (b, w) in self.bots.iter_mut().zip(bot_wins) {
             b.group_wins_sq += w * w;
         }
@@ -158,5 +173,8 @@ impl Tally {
         self.turns.merge(&o.turns);
         self.rolls.merge(&o.rolls);
         self.counters.merge(&o.counters);
+        for (a, b) in self.pairs.iter_mut().zip(o.pairs) {
+            *a += b;
+        }
     }
 }

@@ -403,7 +403,7 @@ fn sweeps_and_leagues_too_big_to_be_meant_are_refused_before_playing() {
         .arg("greedy,random")
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("give from 2 to 10000 resamples"));
+        .stderr(predicate::str::contains("give from 100 to 10000 resamples"));
 }
 
 #[test]

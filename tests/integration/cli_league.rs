@@ -28,7 +28,7 @@ fn league(dir: &Path, threads: &str) -> String {
             "--seed",
             "9",
             "--bootstrap",
-            "50",
+            "100",
             "--quiet",
             "--threads",
             threads,

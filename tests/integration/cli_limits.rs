@@ -56,7 +56,7 @@ fn a_bot_name_past_the_format_width_limit_neither_panics_nor_pads_every_line() {
             "--players",
             "2",
             "--bootstrap",
-            "3",
+            "100",
             "-q",
             "--bots",
         ])

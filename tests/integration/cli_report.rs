@@ -118,16 +118,22 @@ fn run_report_draws_the_csv_numbers() {
     }
     let (h, rows) = csv(&d.join("length_stats.csv"));
     let turns = rows.iter().find(|r| r[0] == "turns").unwrap();
-    for c in ["mean", "sd", "p5", "median", "p95", "max"] {
+    for c in ["p5", "median", "p95", "max"] {
         assert!(html.contains(&turns[col(&h, c)]), "{c}");
+    }
+    // Means with two decimals, not the CSV's six.
+    for c in ["mean", "sd"] {
+        let v: f64 = turns[col(&h, c)].parse().unwrap();
+        assert!(html.contains(&format!(">{v:.2}<")), "{c}");
+        assert!(!html.contains(&turns[col(&h, c)]), "{c} with six decimals");
     }
     let mean: f64 = turns[col(&h, "mean")].parse().unwrap();
     assert!(svg.contains(&format!("mean {mean:.1} turns")));
     assert!(svg.contains(&format!("median {} turns", turns[col(&h, "median")])));
     let (h, rows) = csv(&d.join("events.csv"));
     for r in &rows {
-        assert!(html.contains(&format!(">{}<", r[col(&h, "per_game")])));
         let v = format!("{:.2}", r[col(&h, "per_game")].parse::<f64>().unwrap());
+        assert!(html.contains(&format!(">{v}<")), "per game {v}");
         assert!(svg.contains(&v), "event bar label {v}");
     }
     for text in ["games won (%)", "game length (turns)", "fair: 1/4 = 25.0%"] {
@@ -197,7 +203,7 @@ fn sweep_report_sorts_by_fairness_and_shows_the_comparison() {
         &d,
     );
     let (html, svg, charts) = parse(&d);
-    assert_eq!(charts, 4, "two charts per varied option");
+    assert_eq!(charts, 4, "two main-effect charts per varied option");
     let (h, rows) = csv(&d.join("sweep.csv"));
     let edge = col(&h, "max_seat_edge");
     let fairest = rows
@@ -209,22 +215,40 @@ fn sweep_report_sorts_by_fairness_and_shows_the_comparison() {
         .unwrap();
     let label = &fairest[col(&h, "variant")];
     assert!(html.contains(&format!(
-        "<tr class=\"best\"><td class=\"n\">{}</td><td>{label} (fairest",
+        "<tr class=\"best\"><td class=\"n\">{}</td><td>{label}",
         fairest[0]
     )));
+    assert!(html.contains(&format!(
+        "Fairest-looking: {label} (variant {})",
+        fairest[0]
+    )));
+    assert!(
+        html.contains("winner"),
+        "the fairest-looking pick says it is partly luck"
+    );
+    assert!(html.contains("Holm"));
     for r in &rows {
-        assert!(html.contains(&r[col(&h, "turns_mean")]));
-        assert!(html.contains(&pct(&r[col(&h, "seat0_win")])));
         let v = format!("{:.1}", r[col(&h, "turns_mean")].parse::<f64>().unwrap());
-        assert!(svg.contains(&v), "mean length {v} on the chart");
+        assert!(html.contains(&format!(">{v}<")), "mean turns {v}");
+        assert!(html.contains(&pct(&r[col(&h, "seat0_win")])));
     }
-    for v in ["illegal", "bounce", "home_lane_cells=5", "overshoot=bounce"] {
+    let (eh, effects) = csv(&d.join("effects.csv"));
+    for r in effects.iter().filter(|r| r[col(&eh, "metric")] == "turns") {
+        let v = format!("{:.1}", r[col(&eh, "mean")].parse::<f64>().unwrap());
+        assert!(svg.contains(&v), "main effect {v} on the chart");
+    }
+    for v in ["illegal", "bounce", "home_lane_cells", "overshoot"] {
         assert!(svg.contains(v), "{v} on a chart");
     }
     let (h, rows) = csv(&d.join("compare.csv"));
     for r in &rows {
-        assert!(html.contains(&r[col(&h, "mean_a")]));
-        assert!(html.contains(&r[col(&h, "diff")]));
+        let d: f64 = r[col(&h, "diff")].parse().unwrap();
+        let shown = if r[col(&h, "metric")] == "turns" {
+            format!("{d:.2}")
+        } else {
+            format!("{d:.4}")
+        };
+        assert!(html.contains(&format!(">{shown}<")), "a - b = {shown}");
     }
     assert!(html.contains("McNemar"));
     assert!(
@@ -252,7 +276,7 @@ fn league_report_shows_ratings_and_the_pair_matrix() {
             "--games",
             "100",
             "--bootstrap",
-            "20",
+            "100",
         ],
         &d,
     );
@@ -351,4 +375,48 @@ fn report_errors_name_what_is_wrong() {
         .assert()
         .failure()
         .stderr(predicate::str::contains("--report writes report.html"));
+}
+
+/// A tune's history.csv has a row per iteration: the page reads every one (it stopped at 4,
+/// the default limit of a table, and called the rest damage).
+#[test]
+fn a_tunes_history_is_read_whole() {
+    let tmp = TempDir::new().unwrap();
+    let out = tmp.path().join("tune");
+    let o = aeroplane()
+        .args([
+            "tune",
+            "--bot",
+            "expectimax:depth=1",
+            "--param",
+            "hangar=0..60",
+            "--rules",
+            "classic",
+            "--iterations",
+            "12",
+            "--pairs-per-iteration",
+            "4",
+            "--no-confirm",
+            "--report",
+            "-q",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(!stderr.contains("warning: report"), "{stderr}");
+    let html = fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(
+        !html.contains("damaged or disagree"),
+        "the page lists problems"
+    );
+    let o = aeroplane().arg("report").arg(&out).output().unwrap();
+    assert!(o.status.success());
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }

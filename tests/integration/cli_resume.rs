@@ -78,7 +78,7 @@ fn jobs() -> Vec<(&'static str, Vec<&'static str>)> {
                 "--games",
                 "40",
                 "--bootstrap",
-                "20",
+                "100",
                 "--chunk-size",
                 "10",
             ],

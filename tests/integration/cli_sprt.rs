@@ -50,7 +50,7 @@ fn a_stronger_bot_is_accepted_early_and_identically_for_any_thread_count() {
     assert_eq!(one, two);
     assert!(one.contains("result: H1 accepted"), "{one}");
     let games = games_played(&one);
-    assert!(games < 10_000 && games % 32 == 0, "{games}\n{one}");
+    assert!(games < 10_000 && games.is_multiple_of(32), "{games}\n{one}");
     assert!(one.contains("LOS") && one.contains("Elo"), "{one}");
     // Reversed, the weaker bot is bot A: H0 (no advantage) is accepted.
     let rev = sprt("2", "random,greedy", &[]);

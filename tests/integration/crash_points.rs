@@ -121,7 +121,7 @@ fn kind(name: &str) -> Kind {
                 "--games",
                 "10",
                 "--bootstrap",
-                "20",
+                "100",
                 "--chunk-size",
                 "5",
                 "-q",

@@ -358,7 +358,7 @@ const LEAGUE: &[&str] = &[
     "--games",
     "6",
     "--bootstrap",
-    "20",
+    "100",
     "--seed",
     "1",
     "-q",

@@ -413,6 +413,41 @@ fn jump_captures_at_the_jumps_landing() {
 }
 
 #[test]
+fn nothing_blocks_a_move() {
+    // Red 5 = yellow 44: red passes over a yellow pair (a stack under move_together) and an
+    // own plane, and lands beyond; nothing on the cells passed over is touched.
+    for rules in [appfree(), together()] {
+        check(
+            rules,
+            4,
+            "red 3 4; yellow 44 44",
+            &[(4, "3")],
+            "red 4 7; yellow 44 44",
+        );
+    }
+}
+
+#[test]
+fn jump_does_not_capture_what_it_passes_over() {
+    // Red rolls 3 from 3 onto 6 and jumps to 10 over red 7..9; red 8 = blue 34 stays.
+    check(
+        appfree(),
+        4,
+        "red 3; blue 34",
+        &[(3, "3")],
+        "red 10; blue 34",
+    );
+    // The flight from 18 to 30 crosses no ring cell: yellow on red 20 (yellow 7) stays.
+    check(
+        appfree(),
+        4,
+        "red 14; yellow 7",
+        &[(4, "14")],
+        "red 30; yellow 7",
+    );
+}
+
+#[test]
 fn jump_at_most_one_per_move() {
     // 22 jumps to 26, which is own colour too, but there is no second jump.
     check(appfree(), 4, "red 19", &[(3, "19")], "red 26");

@@ -37,7 +37,7 @@ q=(--quiet --force --report --out)
     "${q[@]}" "$work/sprt" >/dev/null
 "$bin" sweep --vary overshoot=illegal,bounce --vary 'launch_rolls=[6];[5,6];[2,4,6]' \
     --bots greedy,greedy,greedy,greedy --games 2000 --compare 1,2 "${q[@]}" "$work/sweep" >/dev/null
-"$bin" league --bots random,greedy,expectimax:depth=1 --players 2 --games 300 --bootstrap 50 \
+"$bin" league --bots random,greedy,expectimax:depth=1 --players 2 --games 300 --bootstrap 100 \
     "${q[@]}" "$work/league" >/dev/null
 "$bin" solve --rules classic --planes 1 --quiet --force --out "$work/table" >/dev/null
 "$bin" grade --table "$work/table" --bots random,greedy,expectimax:depth=1,expectimax:depth=2 \

@@ -109,6 +109,17 @@ pub struct TuneJob {
 }
 
 impl TuneJob {
+    /// Sends the stderr of the bot programs among the tuned bot and its opponent to
+    /// `dir/<bot>-<n>.log` (not part of what the job is).
+    pub(crate) fn set_bot_log_dir(&mut self, dir: &std::path::Path) {
+        let bots = std::iter::once(&mut self.spec.bot).chain(self.spec.opponent.as_mut());
+        for bot in bots {
+            if let Some(ext) = &mut bot.external {
+                ext.log_dir = Some(dir.to_path_buf());
+            }
+        }
+    }
+
     /// Checks a tune: players, parameters against the bot's kind, ranges, settings, the
     /// confirmation, and that its deal indices fit.
     pub fn new(spec: TuneSpec) -> Result<TuneJob, TuneError> {
@@ -460,10 +471,10 @@ impl TuneJob {
     /// The report of a finished tune, its confirmation's outcome recorded in the manifest.
     fn finished(&self, state: &TuneState, manifest: &mut Manifest) -> Result<TuneReport, JobError> {
         let r = self.report(state)?;
-        if let (Some(t), Some(c)) = (manifest.tune.as_mut(), &r.confirm) {
-            if let Some(section) = t.confirm.as_mut() {
-                section.result = Some(report::verdict_word(c.sprt.verdict).to_string());
-            }
+        if let (Some(t), Some(c)) = (manifest.tune.as_mut(), &r.confirm)
+            && let Some(section) = t.confirm.as_mut()
+        {
+            section.result = Some(report::verdict_word(c.sprt.verdict).to_string());
         }
         Ok(r)
     }
