@@ -22,7 +22,7 @@
 mod chart;
 mod check;
 mod grade;
-mod html;
+pub(crate) mod html;
 mod league;
 mod load;
 mod run;
@@ -36,7 +36,6 @@ use std::path::{Path, PathBuf};
 
 use crate::export::{ExportError, OutputDir};
 
-pub(crate) use html::esc;
 pub use load::Kind;
 pub use watch::VIEWER_FILES;
 

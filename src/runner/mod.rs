@@ -17,7 +17,7 @@ use std::sync::{Condvar, Mutex, mpsc};
 
 use crate::bots::Bot;
 use crate::bots::registry::BotSpec;
-use crate::decision_log::{LogEncoder, LogFormat};
+use crate::decision_log::encode::{LogEncoder, LogFormat};
 use crate::stats::{Played, Tally};
 use aeroplane_core::{Game, SetupError};
 

@@ -14,7 +14,7 @@ pub mod svg;
 use serde::Serialize;
 
 use crate::experiment::replay::ReplayReport;
-use crate::report::esc;
+use crate::report::html::esc;
 use crate::trajectory::PositionJson;
 use aeroplane_core::Seat;
 use layout::{Layout, PLANE_RADIUS, SIZE};

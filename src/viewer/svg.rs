@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use super::layout::{Layout, PLANE_RADIUS, Point, SIZE, UNIT};
-use crate::report::esc;
+use crate::report::html::esc;
 use aeroplane_core::board::{self, FLIGHT_FROM, HANGAR, TURN_CELL};
 use aeroplane_core::{Game, Seat};
 
