@@ -471,6 +471,7 @@ pub fn run(
             rules_name,
             per_game,
             log_games: None,
+            log_positions: aeroplane::decision_log::DEFAULT_LOG_POSITIONS,
             recover,
         });
         return conduct(py, job, exec, output, lineup);

@@ -9,7 +9,7 @@ use std::sync::atomic::Ordering;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::decision_log::LogFormat;
+use crate::decision_log::LogStyle;
 use crate::export::{
     Checkpoint, CheckpointError, ExportError, GamesCsv, LogFile, RowsAt, RowsReader, Stored,
 };
@@ -278,7 +278,7 @@ pub(crate) fn drive<F: Fold>(
     fold: &mut F,
     rows_for: &(dyn Fn(usize) -> bool + Sync),
     mut games: Option<&mut GamesCsv>,
-    mut log: Option<(&mut LogFile, LogFormat)>,
+    mut log: Option<(&mut LogFile, LogStyle)>,
     mut checkpoint: Option<&mut Checkpoint>,
     played: &mut u64,
 ) -> Result<Ended, JobError> {
@@ -286,13 +286,13 @@ pub(crate) fn drive<F: Fold>(
     let interrupt = ctx.interrupt;
     let mut folded_here = 0usize;
     let games_of = |u: &Unit| u.deals * parts[u.part].games_per_deal();
-    let format = log.as_ref().map(|(_, f)| *f);
+    let style = log.as_ref().map(|(_, s)| *s);
     runner::execute_logged(
         parts,
         units,
         ctx.exec,
         rows_for,
-        format,
+        style,
         &mut |result| {
             let rows = match games.as_deref_mut() {
                 Some(g) => Some(g.append(&result.rows).map_err(sink_error)?),

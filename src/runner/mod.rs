@@ -17,7 +17,7 @@ use std::sync::{Condvar, Mutex, mpsc};
 
 use crate::bots::Bot;
 use crate::bots::registry::BotSpec;
-use crate::decision_log::encode::{LogEncoder, LogFormat};
+use crate::decision_log::encode::{LogEncoder, LogStyle};
 use crate::stats::{Played, Tally};
 use aeroplane_core::{Game, SetupError};
 
@@ -477,7 +477,7 @@ pub fn execute_units(
     )
 }
 
-/// [`execute_units`] that also writes every game's decisions in the decision log's `format`
+/// [`execute_units`] that also writes every game's decisions in the decision log's `style`
 /// ([`UnitResult::log`]), when it is given. Without it, games are played unwatched.
 #[allow(clippy::too_many_arguments)]
 pub fn execute_logged(
@@ -485,7 +485,7 @@ pub fn execute_logged(
     units: Units<'_>,
     exec: Exec,
     rows_for: &(dyn Fn(usize) -> bool + Sync),
-    log: Option<LogFormat>,
+    log: Option<LogStyle>,
     on_unit: &mut dyn FnMut(UnitResult) -> Result<Flow, RunError>,
     progress: &AtomicU64,
     interrupt: Option<&AtomicBool>,
@@ -517,7 +517,7 @@ fn execute_at(
     at: &(dyn Fn(u64) -> Unit + Sync),
     exec: Exec,
     rows_for: &(dyn Fn(usize) -> bool + Sync),
-    log: Option<LogFormat>,
+    log: Option<LogStyle>,
     on_unit: &mut dyn FnMut(UnitResult) -> Result<Flow, RunError>,
     progress: &AtomicU64,
     interrupt: Option<&AtomicBool>,
