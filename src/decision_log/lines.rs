@@ -155,12 +155,10 @@ fn push_value(out: &mut Vec<u8>, v: f32) {
     }
 }
 
-/// Appends the rolls as a JSON string of digits (`"632"`; `""` for none).
-fn push_digits(out: &mut Vec<u8>, rolls: &[u8]) {
+/// Appends ASCII digits as a JSON string (`"632"`; `""` for none).
+fn push_digits(out: &mut Vec<u8>, digits: &[u8]) {
     out.push(b'"');
-    for &r in rolls {
-        out.push(b'0' + r);
-    }
+    out.extend_from_slice(digits);
     out.push(b'"');
 }
 
@@ -178,7 +176,9 @@ pub struct GameLines {
     bot_at_seat: [u8; 4],
     /// Decision lines written for the game so far.
     decisions: u32,
-    /// Rolls played without a choice since the last decision line.
+    /// The next decision line that carries the position.
+    next_key: u32,
+    /// Rolls played without a choice since the last decision line, as ASCII digits.
     forced: Vec<u8>,
     /// The current roll was a decision (its line is written).
     chose: bool,
@@ -202,6 +202,7 @@ impl GameLines {
             game: 0,
             bot_at_seat: [NO_BOT; 4],
             decisions: 0,
+            next_key: 0,
             forced: Vec::new(),
             chose: false,
             last: None,
@@ -218,6 +219,7 @@ impl GameLines {
         self.prefix.push(b',');
         self.bot_at_seat = bot_at_seat;
         self.decisions = 0;
+        self.next_key = 0;
         self.forced.clear();
         self.chose = false;
         self.last = Some(*start);
@@ -302,42 +304,67 @@ impl Observer for GameLines {
         if self.chose {
             self.chose = false;
         } else {
-            self.forced.push(outcome.roll);
+            self.forced.push(b'0' + outcome.roll);
         }
     }
 
     fn on_choice(&mut self, game: &Game, roll: u8, moves: &[Move], chosen: usize, bot: &dyn Bot) {
         // `[game,seat,bot,roll,"legal",action,"forced"` then, when there are any, the values
-        // and the position (a key line): the fields that change from line to line come last
-        // but one, for the compressor.
-        let seat = game.to_move();
-        let out = &mut self.out;
-        out.reserve(64);
-        out.extend_from_slice(&self.prefix);
-        out.extend_from_slice(&[b'0' + seat.index() as u8, b',']);
-        push_u64(out, u64::from(self.bot_at_seat[seat.index()]));
-        out.extend_from_slice(&[b',', b'0' + roll, b',', b'"']);
-        // Action ids ascending (the state API's order); `order[id]` is the move's index.
-        let mut order = [u8::MAX; aeroplane_core::NUM_ACTIONS];
-        for (k, m) in moves.iter().enumerate() {
-            order[ActionId::of_move(m).index()] = k as u8;
+        // and the position (a key line). A run writes millions of lines: the fixed part is
+        // put together on the stack and appended at once.
+        let seat = game.to_move().index();
+        // The legal action ids as a bit set (ascending ids are the state API's order).
+        let mut legal = 0u8;
+        for m in moves {
+            legal |= 1 << ActionId::of_move(m).index();
         }
-        for (id, &k) in order.iter().enumerate() {
-            if k != u8::MAX {
-                out.push(b'0' + id as u8);
+        // The line up to its forced rolls: `[game,` (at most 22 bytes), then at most 26 more.
+        let mut buf = [0u8; 48];
+        let mut n = self.prefix.len();
+        buf[..n].copy_from_slice(&self.prefix);
+        buf[n] = b'0' + seat as u8;
+        buf[n + 1] = b',';
+        n += 2;
+        let bot_index = self.bot_at_seat[seat];
+        if bot_index >= 10 {
+            let i = 2 * usize::from(bot_index % 100);
+            if bot_index >= 100 {
+                buf[n] = b'0' + bot_index / 100;
+                n += 1;
             }
+            buf[n..n + 2].copy_from_slice(&PAIRS[i..i + 2]);
+            n += 2;
+        } else {
+            buf[n] = b'0' + bot_index;
+            n += 1;
         }
-        out.extend_from_slice(&[
-            b'"',
-            b',',
-            b'0' + ActionId::of_move(&moves[chosen]).index() as u8,
-            b',',
-        ]);
-        push_digits(out, &self.forced);
+        buf[n..n + 4].copy_from_slice(&[b',', b'0' + roll, b',', b'"']);
+        n += 4;
+        let mut ids = legal;
+        while ids != 0 {
+            buf[n] = b'0' + ids.trailing_zeros() as u8;
+            n += 1;
+            ids &= ids - 1;
+        }
+        let action = ActionId::of_move(&moves[chosen]).index() as u8;
+        buf[n..n + 5].copy_from_slice(&[b'"', b',', b'0' + action, b',', b'"']);
+        n += 5;
+        let out = &mut self.out;
+        out.reserve(n + self.forced.len() + 4);
+        out.extend_from_slice(&buf[..n]);
+        out.extend_from_slice(&self.forced);
+        out.push(b'"');
         self.forced.clear();
-        let values = bot.move_values().filter(|v| v.len() == moves.len());
-        let key = self.decisions % self.positions == 0;
-        if let Some(values) = values {
+        let key = self.decisions == self.next_key;
+        if key {
+            self.next_key += self.positions;
+        }
+        if let Some(values) = bot.move_values().filter(|v| v.len() == moves.len()) {
+            // In ascending id order: `order[id]` is the move's index.
+            let mut order = [u8::MAX; aeroplane_core::NUM_ACTIONS];
+            for (k, m) in moves.iter().enumerate() {
+                order[ActionId::of_move(m).index()] = k as u8;
+            }
             out.extend_from_slice(b",[");
             let mut first = true;
             for &k in order.iter().filter(|&&k| k != u8::MAX) {
