@@ -27,9 +27,9 @@ fn main() {
     let games: u64 = std::env::args()
         .nth(1)
         .map_or(10_000, |a| a.parse().expect("a number of games"));
-    let positions: u32 = std::env::args()
-        .nth(2)
-        .map_or(DEFAULT_LOG_POSITIONS, |a| a.parse().expect("a key-line interval"));
+    let positions: u32 = std::env::args().nth(2).map_or(DEFAULT_LOG_POSITIONS, |a| {
+        a.parse().expect("a key-line interval")
+    });
     let spec = RunSpec {
         rules: Preset::AppFreeGame.rules(),
         lineup: parse_lineup("greedy,greedy,greedy,greedy", "bots".as_ref()).expect("bots"),

@@ -245,7 +245,10 @@ impl Checker<'_> {
             return Err(self.fail(
                 line,
                 at,
-                format!("the log's turns {} are not the engine's {turns}", r.result.turns),
+                format!(
+                    "the log's turns {} are not the engine's {turns}",
+                    r.result.turns
+                ),
             ));
         }
         if let Some(counters) = &r.result.counters

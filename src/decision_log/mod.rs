@@ -272,7 +272,10 @@ mod tests {
         let header: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
         assert_eq!(header["version"], 2);
         assert_eq!(header["log_positions"], 4);
-        assert_eq!(header["decision_fields"], serde_json::json!(DECISION_FIELDS));
+        assert_eq!(
+            header["decision_fields"],
+            serde_json::json!(DECISION_FIELDS)
+        );
         let mut per_game = [0usize; 2];
         for line in lines {
             let v: serde_json::Value = serde_json::from_str(line).unwrap();
@@ -282,7 +285,12 @@ mod tests {
                 per_game[game] += 1;
                 let seat = a[1].as_u64().unwrap();
                 assert!(a[4].as_str().unwrap().bytes().all(|b| b.is_ascii_digit()));
-                assert!(a[6].as_str().unwrap().bytes().all(|b| (b'1'..=b'6').contains(&b)));
+                assert!(
+                    a[6].as_str()
+                        .unwrap()
+                        .bytes()
+                        .all(|b| (b'1'..=b'6').contains(&b))
+                );
                 // Values from expectimax (bot 0, seat 0), the position on every 4th line.
                 let len = match (seat == 0, k % 4 == 0) {
                     (true, true) | (false, true) => 9,
@@ -424,7 +432,10 @@ mod tests {
         let d2 = d + 1;
         let mut fields: Vec<serde_json::Value> = serde_json::from_str(lines[d2]).unwrap();
         let legal = fields[4].as_str().unwrap().to_string();
-        let other = legal.bytes().find(|&b| u64::from(b - b'0') != fields[5]).unwrap();
+        let other = legal
+            .bytes()
+            .find(|&b| u64::from(b - b'0') != fields[5])
+            .unwrap();
         fields[5] = serde_json::json!(other - b'0');
         let e = check_all(edit(d2, serde_json::to_string(&fields).unwrap()))
             .unwrap_err()
@@ -478,8 +489,38 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("no game 3"), "{e}");
-        let e = reader(zst).unwrap().find_game(30).unwrap_err().to_string();
+        let e = reader(zst.clone())
+            .unwrap()
+            .find_game(30)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("no game 30") && e.contains("5..=29"), "{e}");
+        // Found by skipping frames: the same game as read from the start.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("g.jsonl.zst");
+        std::fs::write(&path, &zst).unwrap();
+        for want in [5, 6, 17, 29] {
+            let (h, g) = read::seek_game(&path, want).unwrap();
+            assert_eq!(&h, reader(zst.clone()).unwrap().header());
+            let mut r = reader(zst.clone()).unwrap();
+            let slow = r.find_game(want).unwrap();
+            assert_eq!(g.game, want);
+            assert_eq!(g.decisions.len(), slow.decisions.len());
+            for ((_, a), (_, b)) in g.decisions.iter().zip(&slow.decisions) {
+                assert_eq!(a, b);
+            }
+            assert_eq!(g.result.1, slow.result.1);
+        }
+        for absent in [3, 30, 1000] {
+            assert!(read::seek_game(&path, absent).is_none());
+        }
+        // A plain log, and a log cut short, are left to the reader that names lines.
+        let plain = dir.path().join("g.jsonl");
+        std::fs::write(&plain, log_games(&s, 5..30, LogFormat::Plain).unwrap()).unwrap();
+        assert!(read::seek_game(&plain, 17).is_none());
+        std::fs::write(&path, &zst[..zst.len() - 100]).unwrap();
+        assert!(read::seek_game(&path, 29).is_none());
+        assert!(read::seek_game(&path, 17).is_some());
         let _ = Game::new(s.rules, 4).unwrap();
     }
 }

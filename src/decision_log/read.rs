@@ -574,7 +574,11 @@ impl LogReader {
             None => (text.strip_prefix('['), false),
         };
         let game = rest
-            .map(|rest| rest.bytes().take_while(u8::is_ascii_digit).collect::<Vec<u8>>())
+            .map(|rest| {
+                rest.bytes()
+                    .take_while(u8::is_ascii_digit)
+                    .collect::<Vec<u8>>()
+            })
             .filter(|d| !d.is_empty() && d.len() <= 20)
             .and_then(|d| String::from_utf8(d).ok()?.parse::<u64>().ok())
             .ok_or_else(|| {
@@ -732,4 +736,113 @@ impl LogReader {
 
 fn short(text: &str) -> String {
     crate::excerpt::clip_lines(&text.chars().take(60).collect::<String>(), 60)
+}
+
+/// The bytes of one zstd frame read from `file` at its current offset (its header and block
+/// headers read, its blocks skipped when `keep` is false), or `None` at the end of the file
+/// or at anything but a whole frame of the standard format.
+fn next_frame<R: Read + std::io::Seek>(file: &mut BufReader<R>, keep: bool) -> Option<Vec<u8>> {
+    let mut frame = vec![0u8; 18];
+    // The frame header: magic, descriptor, then at most 13 bytes.
+    file.read_exact(&mut frame[..5]).ok()?;
+    if frame[..4] != ZSTD_MAGIC {
+        return None;
+    }
+    let fhd = frame[4];
+    let single_segment = fhd & 0x20 != 0;
+    let rest = usize::from(!single_segment)
+        + [0, 1, 2, 4][usize::from(fhd & 3)]
+        + match fhd >> 6 {
+            0 => usize::from(single_segment),
+            1 => 2,
+            2 => 4,
+            _ => 8,
+        };
+    file.read_exact(&mut frame[5..5 + rest]).ok()?;
+    frame.truncate(5 + rest);
+    loop {
+        let mut h = [0u8; 3];
+        file.read_exact(&mut h).ok()?;
+        let header = u32::from(h[0]) | u32::from(h[1]) << 8 | u32::from(h[2]) << 16;
+        let size = match (header >> 1) & 3 {
+            0 | 2 => header >> 3,
+            1 => 1,
+            _ => return None,
+        };
+        if keep {
+            frame.extend_from_slice(&h);
+            let at = frame.len();
+            frame.resize(at + size as usize, 0);
+            file.read_exact(&mut frame[at..]).ok()?;
+        } else {
+            file.seek_relative(i64::from(size)).ok()?;
+        }
+        if header & 1 == 1 {
+            break;
+        }
+    }
+    if fhd & 0x04 != 0 {
+        let mut sum = [0u8; 4];
+        file.read_exact(&mut sum).ok()?;
+        frame.extend_from_slice(&sum);
+    }
+    Some(frame)
+}
+
+/// Game `game` of the compressed log at `path`, found by skipping whole frames (a compressed
+/// log holds its header, then one frame per game with consecutive game indices): frames are
+/// walked by their headers, and only the header's, the first game's and the game's own are
+/// decompressed. `None` whenever this cannot be sure (a plain log, a frame that is not where
+/// it should be, a game that is not the one expected, any error): the caller then reads the
+/// log from its start, which names the line of any problem.
+pub fn seek_game(path: &Path, game: u64) -> Option<(Header, LoggedGame)> {
+    let mut file = BufReader::with_capacity(1 << 16, File::open(path).ok()?);
+    let header = next_frame(&mut file, true)?;
+    let first = next_frame(&mut file, true)?;
+    let read = |frame: &[u8]| -> Option<(Header, LoggedGame)> {
+        let bytes = [&header[..], frame].concat();
+        let mut r = LogReader::new(std::io::Cursor::new(bytes), String::new()).ok()?;
+        let g = r.next_game().ok()??;
+        Some((r.header, g))
+    };
+    let (h, g) = read(&first)?;
+    let skip = game.checked_sub(g.game)?;
+    if skip == 0 {
+        return Some((h, g));
+    }
+    for _ in 1..skip {
+        next_frame(&mut file, false)?;
+    }
+    let frame = next_frame(&mut file, true)?;
+    let (h, g) = read(&frame)?;
+    (g.game == game).then_some((h, g))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_are_walked_by_their_headers() {
+        for text in [&b""[..], b"x\n", &[b'7'; 300_000], &[b'a'; 5]] {
+            for level in [1, 3] {
+                let mut c = zstd::bulk::Compressor::new(level).unwrap();
+                c.include_checksum(level == 1).unwrap();
+                let frame = c.compress(text).unwrap();
+                let two = [&frame[..], b"rest"].concat();
+                let mut r = BufReader::new(std::io::Cursor::new(two.clone()));
+                assert_eq!(next_frame(&mut r, true).unwrap(), frame);
+                let mut r = BufReader::new(std::io::Cursor::new(two));
+                assert!(next_frame(&mut r, false).is_some());
+                let mut rest = String::new();
+                r.read_to_string(&mut rest).unwrap();
+                assert_eq!(rest, "rest");
+                let cut = &frame[..frame.len() - 1];
+                let mut r = BufReader::new(std::io::Cursor::new(cut.to_vec()));
+                assert_eq!(next_frame(&mut r, true), None);
+            }
+        }
+        let mut r = BufReader::new(std::io::Cursor::new(b"{\"format\"".to_vec()));
+        assert_eq!(next_frame(&mut r, true), None);
+    }
 }
