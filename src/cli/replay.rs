@@ -165,7 +165,7 @@ fn replay_log(args: &ReplayArgs, path: &std::path::Path) -> anyhow::Result<ExitC
         let range = span.map_or("none".to_string(), |(a, b)| format!("{a}..={b}"));
         writeln!(
             std::io::stdout().lock(),
-            "{file}: {games} games ({range}), {decisions} decisions: every logged position, legal move list and result agrees with the engine"
+            "{file}: {games} games ({range}), {decisions} decisions: every game replays with the engine, and every seat, bot, legal move list, logged position and result agrees with it"
         )?;
         return Ok(ExitCode::SUCCESS);
     }

@@ -249,7 +249,7 @@ mod tests {
                         let expectimax = s.bot_at_seat(game.result.1.rotation)[d.seat] == 0;
                         assert_eq!(d.values.is_some(), expectimax);
                         // The key lines, and only they, carry the position: the engine's.
-                        let key = k as u32 % positions == 0;
+                        let key = (k as u32).is_multiple_of(positions);
                         assert_eq!(d.position.is_some(), key, "decision {k}");
                         if let Some(p) = &d.position {
                             assert_eq!(*p, step.decision().to_string());
