@@ -120,7 +120,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let exec = Exec {
         threads,
         chunk_deals: 16,
-        recover: false,
+        ..Exec::default()
     };
     let counter = if greedy_like {
         "count-greedy"

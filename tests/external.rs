@@ -899,7 +899,7 @@ fn the_library_reports_a_fault_as_a_typed_error_and_recovers_when_told() {
     let exec = Exec {
         threads: 2,
         chunk_deals: 2,
-        recover: false,
+        ..Exec::default()
     };
     match runner::run(&s, exec, None, &std::sync::atomic::AtomicU64::new(0)) {
         Err(RunError::Bot { fault, seed, .. }) => {
@@ -1201,4 +1201,84 @@ fn a_fault_keeps_the_games_finished_before_it() {
         stderr(&out)
     );
     f.assert_no_processes();
+}
+
+#[test]
+fn with_recover_a_stop_inside_a_unit_keeps_the_forfeited_games_it_finished() {
+    let f = Fixture::new();
+    let p = f.profile("crash", "crash", 25, "");
+    let bots = format!("{p},greedy");
+    let job = |dir: &Path| -> Vec<String> {
+        [
+            "run",
+            "-q",
+            "--bots",
+            &bots,
+            "--games",
+            "6",
+            "--seed",
+            "7",
+            "--threads",
+            "1",
+            "--recover",
+            "--per-game",
+            "--rotate-seats",
+            "--chunk-size",
+            "100",
+            "--out",
+            dir.to_str().unwrap(),
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let whole = f.path().join("whole");
+    let out = Command::new(BIN)
+        .args(job(&whole))
+        .current_dir(ROOT)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let forfeits = std::fs::read_to_string(whole.join("forfeits.csv")).unwrap();
+    assert!(
+        forfeits.lines().count() > 1,
+        "the crashing bot forfeits games"
+    );
+
+    let dir = f.path().join("stopped");
+    let out = Command::new(BIN)
+        .args(job(&dir))
+        .current_dir(ROOT)
+        .env("AEROPLANE_TEST_SIGNAL_AFTER_GAMES", "7")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("interrupted after 7 of 12 games"),
+        "{}",
+        stderr(&out)
+    );
+    let out = Command::new(BIN)
+        .args(["resume", "-q", dir.to_str().unwrap()])
+        .current_dir(ROOT)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("7 games finished before the stop"),
+        "{}",
+        stderr(&out)
+    );
+    for name in [
+        "games.csv",
+        "forfeits.csv",
+        "summary.csv",
+        "summary.json",
+        "run.json",
+    ] {
+        assert_eq!(
+            std::fs::read(dir.join(name)).unwrap(),
+            std::fs::read(whole.join(name)).unwrap(),
+            "{name}"
+        );
+    }
 }

@@ -1,9 +1,9 @@
 //! `aeroplane.run`, `sweep` and `league`: the command line's jobs from Python, with the same
 //! defaults, the same output folder (byte for byte) and the same report, as a dict of
 //! `summary.json`. The job runs on a thread of its own with the GIL released; the calling
-//! thread checks for signals every 50 ms, so Ctrl-C stops the job after the units in flight
-//! (the output folder then says `interrupted` and can be resumed by `aeroplane resume`) and
-//! raises `KeyboardInterrupt`.
+//! thread checks for signals every 50 ms, so Ctrl-C stops the job after the games in flight,
+//! keeping every finished game (the output folder then says `interrupted` and can be resumed by
+//! `aeroplane resume`) and raises `KeyboardInterrupt`.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
@@ -183,7 +183,7 @@ fn exec(
     Ok(Exec {
         threads,
         chunk_deals,
-        recover: false,
+        ..Exec::default()
     })
 }
 
@@ -392,11 +392,11 @@ fn conduct(
 fn interrupted(py: Python<'_>, e: PyErr, dir: Option<&OutputDir>) -> PyErr {
     let note = match dir {
         Some(d) => format!(
-            "aeroplane: the job stopped after its finished units; they are kept in {}. To resume, run: aeroplane resume {}",
-            d.file(aeroplane::export::CHECKPOINT_FILE).display(),
+            "aeroplane: the job stopped; every finished game is kept in {}. To resume, run: aeroplane resume {}",
+            d.path().display(),
             d.path().display()
         ),
-        None => "aeroplane: the job stopped; nothing was kept (give out=DIR to keep finished units and resume)".to_string(),
+        None => "aeroplane: the job stopped; nothing was kept (give out=DIR to keep finished games and resume)".to_string(),
     };
     let _ = e.value(py).call_method1("add_note", (note,));
     e

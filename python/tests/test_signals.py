@@ -118,7 +118,7 @@ def test_sigint_interrupts_a_long_run(tmp_path, mode):
     assert ("finish in the background" in notes) == (mode == "slow-games"), notes
     manifest = json.loads((out / "run.json").read_text())
     assert manifest["status"] == "interrupted"
-    # Units in flight are dropped: the Python bot's first unit had not finished.
+    # The job stopped long before its end; every game it finished is counted.
     assert manifest["games_played"] < 50_000_000
     if mode == "rust-bots":
         assert manifest["games_played"] > 0

@@ -171,7 +171,10 @@ pub fn launch(l: Launch) -> anyhow::Result<ExitCode> {
         }
     };
     let ctx = experiment::Context {
-        exec: l.exec,
+        exec: Exec {
+            on_game: test_game_hook(),
+            ..l.exec
+        },
         out: out.as_ref(),
         progress: progress.counter(),
         interrupt: Some(interrupt_flag()),
@@ -202,6 +205,32 @@ pub fn test_signal_hook(units: usize) {
     if *after != Some(units) {
         return;
     }
+    raise_test_signal();
+}
+
+/// A test hook: with `AEROPLANE_TEST_SIGNAL_AFTER_GAMES=N` (and optionally
+/// `AEROPLANE_TEST_SIGNAL`) the worker that finishes the N-th game of the job (counting those
+/// kept from earlier stops) sends the process that signal, so tests stop a job in the middle of
+/// its units through the real signal path.
+pub fn test_game_hook() -> Option<fn(u64)> {
+    static AFTER: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();
+    fn hook(games: u64) {
+        if AFTER.get().copied().flatten() == Some(games) {
+            raise_test_signal();
+        }
+    }
+    AFTER
+        .get_or_init(|| {
+            std::env::var("AEROPLANE_TEST_SIGNAL_AFTER_GAMES")
+                .ok()
+                .and_then(|v| v.parse().ok())
+        })
+        .map(|_| hook as fn(u64))
+}
+
+/// Sends the process the signal `AEROPLANE_TEST_SIGNAL` names (INT, TERM, HUP, USR1; INT
+/// when unset).
+fn raise_test_signal() {
     #[cfg(unix)]
     {
         use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM, SIGUSR1};
@@ -249,8 +278,8 @@ pub fn finish(
         JobEnd::Interrupted => {
             match out {
                 Some(dir) => say!(
-                    "interrupted after {counts}; the finished units are kept in {}.\nTo resume, run: aeroplane resume {}",
-                    aeroplane::excerpt::path(&dir.file(aeroplane::export::CHECKPOINT_FILE)),
+                    "interrupted after {counts}; every finished game is kept in {}.\nTo resume, run: aeroplane resume {}",
+                    aeroplane::excerpt::path(dir.path()),
                     aeroplane::excerpt::path(dir.path())
                 ),
                 None => say!(
@@ -302,7 +331,7 @@ impl JobArgs {
         let exec = Exec {
             threads: self.threads.or(threads).unwrap_or(0),
             chunk_deals: self.chunk_size.or(chunk).unwrap_or(DEFAULT_CHUNK_DEALS),
-            recover: false,
+            ..Exec::default()
         };
         if exec.chunk_deals == 0 {
             anyhow::bail!("--chunk-size must be at least 1 deal");

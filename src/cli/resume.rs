@@ -141,7 +141,7 @@ pub fn resume(args: ResumeArgs) -> anyhow::Result<ExitCode> {
         exec: Exec {
             threads: args.threads,
             chunk_deals: m.unit_deals,
-            recover: false,
+            ..Exec::default()
         },
         out,
         force: false,

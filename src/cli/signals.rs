@@ -1,8 +1,10 @@
 //! Clean stops: SIGINT (Ctrl-C), SIGTERM, SIGHUP (the terminal closed) and SIGUSR1 (what Slurm
 //! sends before a time limit with `--signal`) set one flag that running jobs poll; the job
-//! keeps its finished units, marks its run.json `interrupted` and says how to resume. The
-//! games in flight are dropped (their units are played again on resume), so waits on bot
-//! programs give up at once ([`request_stop`]) and the bots are closed as usual.
+//! keeps every finished game (its whole units in the checkpoint, the others in
+//! `checkpoint.games`), marks its run.json `interrupted` and says how to resume. The games in
+//! flight end: a built-in bot's game is played to its end and kept, while waits on bot programs
+//! give up at once ([`request_stop`]: that game is played again on resume) and the bots are
+//! closed as usual.
 //!
 //! A second SIGINT, SIGTERM or SIGHUP (an impatient Ctrl-C, or GNU `timeout`, which signals
 //! the process and its group) kills every bot program at once ([`stop_all`]), for a bot that
@@ -17,7 +19,7 @@ static FLAG: AtomicBool = AtomicBool::new(false);
 
 /// What the first Ctrl-C says on a terminal (written by the handler with one `write`).
 const FIRST: &[u8] =
-    b"\nstopping: the finished units are kept (press Ctrl-C again to kill bot programs at once)\n";
+    b"\nstopping: every finished game is kept (press Ctrl-C again to kill bot programs at once)\n";
 
 /// The flag, registered for the signals on first use.
 pub fn interrupt_flag() -> &'static AtomicBool {

@@ -157,7 +157,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
         exec: Exec {
             threads: args.threads,
             chunk_deals: args.chunk_size,
-            recover: false,
+            ..Exec::default()
         },
         out: args.out.clone(),
         force: args.force,

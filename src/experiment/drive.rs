@@ -13,7 +13,7 @@ use crate::decision_log::LogStyle;
 use crate::export::{
     Checkpoint, CheckpointError, ExportError, GamesCsv, LogFile, RowsAt, RowsReader, Stored,
 };
-use crate::runner::{self, Flow, Plan, RunSpec, Unit, UnitResult, Units};
+use crate::runner::{self, Flow, KeptGames, Plan, RunSpec, Unit, UnitResult, Units};
 
 use super::{Context, InvalidJob, JobError};
 
@@ -267,7 +267,9 @@ pub(crate) fn fold_kept<F: Fold>(
 
 /// Plays and folds the units of `units` (in order), appending each unit's record to the
 /// checkpoint and its rows to `games.csv.partial`, synced together (rows first) at most
-/// [`crate::export::SYNC_EVERY`] apart. `rows_for(part)` says which parts' games are kept
+/// [`crate::export::SYNC_EVERY`] apart. With `kept`, games finished at an earlier stop are
+/// used, not played again, and at a stop the games finished beyond the folded units are
+/// added to it (see [`runner::execute_logged`]). `rows_for(part)` says which parts' games are kept
 /// as rows. `played` counts the games folded before (a resume) and goes up as units are
 /// folded, so it is right even when an error ends the drive.
 #[allow(clippy::too_many_arguments)]
@@ -280,6 +282,7 @@ pub(crate) fn drive<F: Fold>(
     mut games: Option<&mut GamesCsv>,
     mut log: Option<(&mut LogFile, LogStyle)>,
     mut checkpoint: Option<&mut Checkpoint>,
+    kept: Option<&mut KeptGames>,
     played: &mut u64,
 ) -> Result<Ended, JobError> {
     let mut ended = Ended::Complete;
@@ -293,6 +296,7 @@ pub(crate) fn drive<F: Fold>(
         ctx.exec,
         rows_for,
         style,
+        kept,
         &mut |result| {
             let rows = match games.as_deref_mut() {
                 Some(g) => Some(g.append(&result.rows).map_err(sink_error)?),
@@ -336,14 +340,10 @@ pub(crate) fn drive<F: Fold>(
                 ended = Ended::Decided;
                 return Ok(Flow::Stop);
             }
-            // A stop after the last unit leaves nothing to stop: the job finishes (and a
-            // league's rating fit, which checks the flag itself, stops there).
-            if interrupt.is_some_and(|i| i.load(Ordering::Relaxed))
-                && (folded_here as u64) < units.len()
-            {
-                ended = Ended::Interrupted;
-                return Ok(Flow::Stop);
-            }
+            // After a stop the executor delivers no more units and ends the drive with an
+            // interrupt once the workers have handed back their finished games (a stop after
+            // the last unit leaves nothing to stop: the job finishes, and a league's rating
+            // fit, which checks the flag itself, stops there).
             Ok(Flow::Continue)
         },
         ctx.progress,

@@ -51,10 +51,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64};
 use crate::decision_log::{LogFormat, LogStyle};
 use crate::export::LogFile;
 use crate::export::{
-    CHECKPOINT_FILE, Checkpoint, CheckpointError, ExportError, GamesCsv, JobStatus, MANIFEST_FILE,
-    Manifest, ManifestError, OutputDir, RowsReader, Scan, ShardSection,
+    CHECKPOINT_FILE, Checkpoint, CheckpointError, ExportError, GamesCsv, JobStatus,
+    KEPT_GAMES_FILE, MANIFEST_FILE, Manifest, ManifestError, OutputDir, RowsReader, Scan,
+    ShardSection, read_kept_games, write_kept_games,
 };
-use crate::runner::{Exec, RunError, RunSpec, Units};
+use crate::runner::{Exec, KeptGames, RunError, RunSpec, Units};
 
 pub use crate::runner::{Plan, Unit};
 
@@ -326,6 +327,7 @@ pub(crate) fn conduct<F: Fold, R>(
             None,
             None,
             None,
+            None,
             &mut played,
         )?;
         if ended == Ended::Interrupted {
@@ -352,6 +354,7 @@ pub(crate) fn conduct<F: Fold, R>(
         mut games,
         mut log,
         kept,
+        mut finished,
     } = opened;
     let style = def.log.as_ref().map(LogDef::style);
     let mut played = kept.played;
@@ -367,6 +370,7 @@ pub(crate) fn conduct<F: Fold, R>(
             games.as_mut(),
             log.as_mut().zip(style),
             Some(&mut checkpoint),
+            Some(&mut finished),
             &mut played,
         )
     };
@@ -378,11 +382,21 @@ pub(crate) fn conduct<F: Fold, R>(
     };
     match ended {
         Ended::Interrupted => {
+            // The games finished beyond the folded units, kept beside the checkpoint.
+            match write_kept_games(&dir.file(KEPT_GAMES_FILE), checkpoint.key(), &finished) {
+                Ok(()) => played += finished.len() as u64,
+                Err(e) => notes.push(format!(
+                    "the {} games finished beyond the last whole unit could not be kept ({}): the resume plays them again",
+                    finished.len(),
+                    chain(&e)
+                )),
+            }
             manifest.finish(JobStatus::Interrupted, played, None);
             write_status(dir, &manifest)?;
             return Ok(outcome(JobEnd::Interrupted, played, notes));
         }
         Ended::Complete | Ended::Decided if ctx.shard.is_some() => {
+            dir.remove(KEPT_GAMES_FILE)?;
             manifest.finish(JobStatus::Complete, played, None);
             write_status(dir, &manifest)?;
             return Ok(outcome(
@@ -423,6 +437,8 @@ struct Opened {
     games: Option<GamesCsv>,
     log: Option<LogFile>,
     kept: drive::Kept,
+    /// Games finished at the last stop beyond the units kept, to use rather than play.
+    finished: KeptGames,
 }
 
 /// Why a folder could not be opened for a job.
@@ -498,6 +514,7 @@ fn start_folder(
         games,
         log,
         kept: drive::Kept::default(),
+        finished: KeptGames::new(),
     })
 }
 
@@ -594,6 +611,11 @@ fn resume_folder<F: Fold>(
     };
     drop(rows);
     drop(log_rows);
+    let finished = if kept.decided {
+        KeptGames::new()
+    } else {
+        read_finished(dir, &scan, units.skip(kept.units), ctx, notes)
+    };
     // Checked: from here on, the folder is changed.
     let open = || -> Result<Opened, JobError> {
         if def.per_game && exists(&done) {
@@ -639,13 +661,18 @@ fn resume_folder<F: Fold>(
             _ => None,
         };
         let mut running = manifest.clone();
-        running.finish(JobStatus::Running, kept.played, None);
+        running.finish(
+            JobStatus::Running,
+            kept.played + finished.len() as u64,
+            None,
+        );
         write_status(dir, &running)?;
         Ok(Opened {
             checkpoint,
             games,
             log,
             kept,
+            finished,
         })
     };
     let opened = open().map_err(Opening::Failed)?;
@@ -656,6 +683,41 @@ fn resume_folder<F: Fold>(
         ));
     }
     Ok(opened)
+}
+
+/// The games a stop kept beside the checkpoint (`checkpoint.games`) that belong to units of
+/// `rest` (those not folded yet), counted as progress; none, with a note, when the file cannot
+/// be used (its games are played again).
+fn read_finished(
+    dir: &OutputDir,
+    scan: &Scan,
+    rest: Units<'_>,
+    ctx: &Context<'_>,
+    notes: &mut Vec<String>,
+) -> KeptGames {
+    let file = dir.file(KEPT_GAMES_FILE);
+    match read_kept_games(&file, scan.key()) {
+        Ok(None) => KeptGames::new(),
+        Ok(Some(mut games)) => {
+            games.retain(|g| rest.hold_game(g.part, g.game));
+            if !games.is_empty() {
+                ctx.progress
+                    .fetch_add(games.len() as u64, std::sync::atomic::Ordering::Relaxed);
+                notes.push(format!(
+                    "{} games finished before the stop, beyond the whole units kept, are used: they are not played again",
+                    games.len()
+                ));
+            }
+            games
+        }
+        Err(why) => {
+            notes.push(format!(
+                "{} cannot be used ({why}): its games are played again",
+                crate::excerpt::path(&file)
+            ));
+            KeptGames::new()
+        }
+    }
 }
 
 /// Syncs the rows, then marks and syncs the checkpoint's records.
@@ -707,6 +769,7 @@ fn commit(dir: &OutputDir, manifest: &Manifest) -> Result<(), JobError> {
         if manifest.report {
             crate::report::write(dir)?;
         }
+        dir.remove(KEPT_GAMES_FILE)?;
         dir.remove(CHECKPOINT_FILE)?;
         dir.sync()?;
         Ok(())

@@ -94,7 +94,7 @@ pub fn fnv1a_from(mut h: u64, bytes: &[u8]) -> u64 {
 }
 
 /// The checksum of a line after the header: bound to the job by the header's checksum.
-fn bound_sum(key: u64, json: &str) -> u64 {
+pub(crate) fn bound_sum(key: u64, json: &str) -> u64 {
     fnv1a_from(
         fnv1a_from(0xcbf2_9ce4_8422_2325, &key.to_le_bytes()),
         json.as_bytes(),
@@ -140,6 +140,12 @@ impl Scan {
     /// Where the header line ends (the checkpoint with no record kept).
     pub fn header_end(&self) -> u64 {
         self.header_end
+    }
+
+    /// The header's checksum, which binds the checkpoint's lines (and the games kept beside
+    /// it) to its job.
+    pub fn key(&self) -> u64 {
+        self.key
     }
 }
 
@@ -336,6 +342,11 @@ impl Checkpoint {
             synced: Instant::now(),
             unsynced: false,
         })
+    }
+
+    /// The header's checksum ([`Scan::key`]).
+    pub fn key(&self) -> u64 {
+        self.key
     }
 
     /// Appends one record (one `write`).

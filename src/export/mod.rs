@@ -9,6 +9,7 @@ mod checkpoint;
 mod forfeits;
 pub(crate) mod fsops;
 mod games;
+mod kept_games;
 mod log_file;
 mod manifest;
 pub(crate) mod no_follow;
@@ -27,6 +28,7 @@ pub use forfeits::{
 };
 pub use fsops::write_whole;
 pub use games::{FORFEIT_COLUMNS, GAMES_HEADER, GamesCsv, RowsAt, RowsReader, write_game_row};
+pub use kept_games::{KEPT_GAMES_FILE, read_kept_games, write_kept_games};
 pub use log_file::LogFile;
 pub use manifest::{
     ConfirmSection, JobStatus, LeagueSection, MANIFEST_FILE, MANIFEST_FORMAT, Manifest,

@@ -38,7 +38,7 @@ pub const VIEWER_FILES: [&str; 4] = [
 /// Files (and suffixes) this tool writes into an output directory: what `--force` removes and
 /// what makes a directory count as holding results (with [`VIEWER_FILES`] and the decision
 /// log `run.json` names).
-pub const OWN_FILES: [&str; 42] = [
+pub const OWN_FILES: [&str; 43] = [
     "run.json",
     "summary.json",
     "summary.csv",
@@ -58,6 +58,7 @@ pub const OWN_FILES: [&str; 42] = [
     "history.csv",
     "tuned.toml",
     "checkpoint",
+    "checkpoint.games",
     "report.html",
     "forfeits.csv",
     "PARTIAL-summary.csv",

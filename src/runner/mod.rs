@@ -7,9 +7,13 @@
 //! any order, and per-game rows reach the [`GameSink`] in game order: the calling thread puts
 //! finished chunks back in order and hands each on as soon as every earlier chunk is done.
 
+mod kept;
 mod spec;
 
+pub use kept::{FinishedGame, KeptGames};
 pub use spec::RunSpec;
+
+use kept::UnitGames;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -171,6 +175,9 @@ pub struct Exec {
     pub chunk_deals: u64,
     /// A failing bot program forfeits the game in progress instead of stopping the run.
     pub recover: bool,
+    /// Called by the worker that finished a game, with the number of games finished so far
+    /// (the progress count): for progress displays and for tests that stop a job at a game.
+    pub on_game: Option<fn(u64)>,
 }
 
 impl Default for Exec {
@@ -179,6 +186,7 @@ impl Default for Exec {
             threads: 0,
             chunk_deals: DEFAULT_CHUNK_DEALS,
             recover: false,
+            on_game: None,
         }
     }
 }
@@ -372,6 +380,21 @@ impl<'a> Units<'a> {
         })
     }
 
+    /// Whether game `game` of part `part` belongs to one of these units.
+    pub fn hold_game(&self, part: usize, game: u64) -> bool {
+        let Some(p) = self.plan.parts.get(part) else {
+            return false;
+        };
+        let deal = game / p.games_per_deal.max(1);
+        if deal < p.first_deal || deal - p.first_deal >= p.deals {
+            return false;
+        }
+        let unit = p.first_unit + (deal - p.first_deal) / self.plan.chunk_deals;
+        unit >= self.start
+            && (unit - self.start).is_multiple_of(self.step)
+            && (unit - self.start) / self.step < self.len
+    }
+
     /// Those after the first `n`.
     pub fn skip(&self, n: u64) -> Units<'a> {
         let n = n.min(self.len);
@@ -400,6 +423,25 @@ pub struct UnitResult {
     /// The unit's games as decision-log bytes (see [`crate::decision_log`]), in game order;
     /// empty unless the job logs its decisions.
     pub log: Vec<u8>,
+    /// Each game's result and the end of its log bytes: what the unit is kept as when a stop
+    /// comes before it can be delivered.
+    pub(crate) games: UnitGames,
+}
+
+impl UnitResult {
+    /// The unit's games, one by one (to keep them at a stop).
+    pub fn finished_games(&self) -> Vec<FinishedGame> {
+        self.games
+            .finished(self.unit.part, &self.forfeits, &self.log)
+    }
+}
+
+/// What a worker sends the consumer.
+enum Done {
+    /// A whole unit.
+    Unit(Box<UnitResult>),
+    /// The games a unit had finished when a stop came.
+    Stopped(Vec<FinishedGame>),
 }
 
 /// What a consumer of unit results wants next.
@@ -428,7 +470,8 @@ pub fn execute(
 }
 
 /// [`execute`] that also stops, with [`RunError::Interrupted`], soon after `interrupt` is set
-/// (a signal): units in flight are dropped, every unit delivered before stays delivered.
+/// (a signal): every worker ends after the game it is playing, the units finished in order by
+/// then are delivered, and the games of the others are dropped ([`execute_logged`] keeps them).
 pub fn execute_until(
     parts: &[RunSpec],
     units: &[Unit],
@@ -455,6 +498,7 @@ pub fn execute_until(
         exec,
         rows_for,
         None,
+        None,
         on_unit,
         progress,
         interrupt,
@@ -473,12 +517,16 @@ pub fn execute_units(
     interrupt: Option<&AtomicBool>,
 ) -> Result<(), RunError> {
     execute_logged(
-        parts, units, exec, rows_for, None, on_unit, progress, interrupt,
+        parts, units, exec, rows_for, None, None, on_unit, progress, interrupt,
     )
 }
 
 /// [`execute_units`] that also writes every game's decisions in the decision log's `style`
-/// ([`UnitResult::log`]), when it is given. Without it, games are played unwatched.
+/// ([`UnitResult::log`]), when it is given (without it, games are played unwatched), and that
+/// keeps finished games across stops when given `kept`: its games are used in place of playing
+/// them; when the run ends, the games of units delivered are dropped from it and, after an
+/// interrupt, every game finished but not delivered (of units in flight, and of units finished
+/// after one that was not) is added to it.
 #[allow(clippy::too_many_arguments)]
 pub fn execute_logged(
     parts: &[RunSpec],
@@ -486,6 +534,7 @@ pub fn execute_logged(
     exec: Exec,
     rows_for: &(dyn Fn(usize) -> bool + Sync),
     log: Option<LogStyle>,
+    kept: Option<&mut KeptGames>,
     on_unit: &mut dyn FnMut(UnitResult) -> Result<Flow, RunError>,
     progress: &AtomicU64,
     interrupt: Option<&AtomicBool>,
@@ -503,6 +552,7 @@ pub fn execute_logged(
         exec,
         rows_for,
         log,
+        kept,
         on_unit,
         progress,
         interrupt,
@@ -518,6 +568,7 @@ fn execute_at(
     exec: Exec,
     rows_for: &(dyn Fn(usize) -> bool + Sync),
     log: Option<LogStyle>,
+    kept: Option<&mut KeptGames>,
     on_unit: &mut dyn FnMut(UnitResult) -> Result<Flow, RunError>,
     progress: &AtomicU64,
     interrupt: Option<&AtomicBool>,
@@ -542,7 +593,7 @@ fn execute_at(
     let stop = AtomicBool::new(false);
     let delivered = (Mutex::new(0u64), Condvar::new());
     let failure = Mutex::new(None::<RunError>);
-    let (tx, rx) = mpsc::channel::<UnitResult>();
+    let (tx, rx) = mpsc::channel::<Done>();
     // Stops every worker, waking those that wait for the consumer (under the lock, so no
     // wake-up is lost).
     let halt = |e: Option<RunError>| {
@@ -554,6 +605,11 @@ fn execute_at(
         delivered.1.notify_all();
     };
     let halt = &halt;
+    let no_games = KeptGames::new();
+    let reuse: &KeptGames = kept.as_deref().unwrap_or(&no_games);
+    // Games finished but not delivered at a stop, and the units delivered that had kept games.
+    let mut left = Vec::new();
+    let mut used = Vec::new();
 
     pool.in_place_scope(|scope| {
         for _ in 0..workers {
@@ -584,28 +640,27 @@ fn execute_at(
                     }
                     let unit = at(i);
                     let spec = &parts[unit.part];
-                    match worker.play(
-                        spec,
-                        unit,
-                        rows_for(unit.part),
-                        progress,
-                        interrupt,
-                        exec.recover,
-                    ) {
-                        Ok((tally, rows, forfeits, log)) => {
-                            let result = UnitResult {
-                                index: i as usize,
-                                unit,
-                                tally,
-                                rows,
-                                forfeits,
-                                log,
-                            };
-                            if tx.send(result).is_err() {
-                                break;
-                            }
-                        }
+                    let job = UnitJob {
+                        want_rows: rows_for(unit.part),
+                        recover: exec.recover,
+                        reuse,
+                        on_game: exec.on_game,
+                    };
+                    let done = match worker.play(spec, unit, job, progress, interrupt) {
+                        Ok(Ok(played)) => Done::Unit(Box::new(UnitResult {
+                            index: i as usize,
+                            unit,
+                            tally: played.tally,
+                            rows: played.rows,
+                            forfeits: played.forfeits,
+                            log: played.log,
+                            games: played.games,
+                        })),
+                        Ok(Err(stopped)) => Done::Stopped(stopped),
                         Err(e) => return halt(Some(e)),
+                    };
+                    if tx.send(done).is_err() {
+                        break;
                     }
                 }
             });
@@ -613,34 +668,52 @@ fn execute_at(
         drop(tx);
         let mut pending = BTreeMap::new();
         let mut next_out = 0usize;
+        let mut stopping = false;
+        // The consumer ended the run (a sequential test decided, or it failed).
+        let mut ended = false;
         'receive: loop {
-            let result = match rx.recv_timeout(std::time::Duration::from_millis(50)) {
-                Ok(r) => r,
-                Err(mpsc::RecvTimeoutError::Timeout) => {
-                    if interrupted() && (next_out as u64) < count {
-                        halt(Some(RunError::Interrupted));
-                        break 'receive;
-                    }
+            // After a stop, the workers end after the game they are playing: their units
+            // (whole or not) are still received, so that no finished game is lost.
+            if !stopping && interrupted() {
+                stopping = true;
+                halt(None);
+            }
+            let done = match rx.recv_timeout(std::time::Duration::from_millis(50)) {
+                Ok(d) => d,
+                Err(mpsc::RecvTimeoutError::Timeout) => continue,
+                Err(mpsc::RecvTimeoutError::Disconnected) => break 'receive,
+            };
+            let result = match done {
+                Done::Unit(r) => *r,
+                Done::Stopped(games) => {
+                    left.extend(games);
                     continue;
-                }
-                Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    if interrupted() && (next_out as u64) < count {
-                        halt(Some(RunError::Interrupted));
-                    }
-                    break 'receive;
                 }
             };
             pending.insert(result.index, result);
-            while let Some(result) = pending.remove(&next_out) {
+            // After a stop nothing more is delivered: the units finished by then are handed
+            // back with the rest, so a stop lands exactly where it was asked for.
+            while !interrupted() {
+                let Some(result) = pending.remove(&next_out) else {
+                    break;
+                };
                 next_out += 1;
+                let u = result.unit;
+                let games = parts[u.part].game_index(u.first_deal, 0)
+                    ..parts[u.part].game_index(u.first_deal + u.deals, 0);
+                if reuse.any_in(u.part, games.clone()) {
+                    used.push((u.part, games));
+                }
                 match on_unit(result) {
                     Ok(Flow::Continue) => {}
                     Ok(Flow::Stop) => {
                         halt(None);
+                        ended = true;
                         break 'receive;
                     }
                     Err(e) => {
                         halt(Some(e));
+                        ended = true;
                         break 'receive;
                     }
                 }
@@ -648,8 +721,25 @@ fn execute_at(
                 delivered.1.notify_all();
             }
         }
+        if !ended && interrupted() && (next_out as u64) < count {
+            failure
+                .lock()
+                .expect("lock")
+                .get_or_insert(RunError::Interrupted);
+            left.extend(pending.into_values().flat_map(|r| r.finished_games()));
+        }
     });
 
+    if let Some(kept) = kept {
+        for (part, games) in used {
+            kept.remove_range(part, games);
+        }
+        if matches!(*failure.lock().expect("lock"), Some(RunError::Interrupted)) {
+            for g in left {
+                kept.insert(g);
+            }
+        }
+    }
     match failure.into_inner().expect("lock") {
         Some(e) => Err(e),
         None => Ok(()),
@@ -665,16 +755,39 @@ struct Worker {
     log: Option<LogEncoder>,
 }
 
+/// What a worker is asked for a unit beyond the unit itself.
+#[derive(Clone, Copy)]
+struct UnitJob<'a> {
+    /// Keep its games as rows.
+    want_rows: bool,
+    /// A failing bot program forfeits its game instead of stopping the run.
+    recover: bool,
+    /// Games finished at an earlier stop: used in place of playing them.
+    reuse: &'a KeptGames,
+    /// Called after each game played ([`Exec::on_game`]).
+    on_game: Option<fn(u64)>,
+}
+
+/// A worker's whole unit: its tally, rows, forfeits, decision-log bytes and games.
+struct UnitPlayed {
+    tally: Tally,
+    rows: Vec<GameRow>,
+    forfeits: Vec<ForfeitNote>,
+    log: Vec<u8>,
+    games: UnitGames,
+}
+
 impl Worker {
+    /// Plays a unit: `Ok(Ok(_))` when whole, `Ok(Err(games))` with the games it finished when
+    /// a stop came first (the game in play at the stop is not one of them).
     fn play(
         &mut self,
         spec: &RunSpec,
         unit: Unit,
-        want_rows: bool,
+        job: UnitJob<'_>,
         progress: &AtomicU64,
         interrupt: Option<&AtomicBool>,
-        recover: bool,
-    ) -> Result<UnitPlayed, RunError> {
+    ) -> Result<Result<UnitPlayed, Vec<FinishedGame>>, RunError> {
         if self.bots.is_empty() || self.lineup != spec.lineup {
             self.lineup = spec.lineup.clone();
             self.bots = spec.lineup.iter().map(BotSpec::build).collect();
@@ -685,64 +798,54 @@ impl Worker {
         let mut rows = Vec::new();
         let mut forfeits = Vec::new();
         let mut log = Vec::new();
-        if want_rows {
-            rows.reserve((unit.deals * per_deal) as usize);
+        let unit_games = (unit.deals * per_deal) as usize;
+        let mut done = UnitGames {
+            games: Vec::with_capacity(unit_games),
+        };
+        if job.want_rows {
+            rows.reserve(unit_games);
         }
+        let stopped = |done: &UnitGames, forfeits: &[ForfeitNote], log: &[u8]| {
+            Ok(Err(done.finished(unit.part, forfeits, log)))
+        };
         let mut games = [empty_played(); 4];
         let mut causes = [None; 4];
         for deal in unit.first_deal..unit.first_deal + unit.deals {
-            // A unit in flight is dropped at an interrupt: it is played again on resume.
-            if interrupt.is_some_and(|i| i.load(Ordering::Relaxed)) {
-                return Err(RunError::Interrupted);
-            }
             for r in 0..per_deal {
+                // At a stop, the unit ends here: its finished games are handed back.
+                if interrupt.is_some_and(|i| i.load(Ordering::Relaxed)) {
+                    return stopped(&done, &forfeits, &log);
+                }
                 let game = spec.game_index(deal, r);
-                let playing = match self.log.as_mut() {
-                    None => spec.play_noting(&start, game, &mut self.bots, &mut (), recover),
-                    Some(enc) => {
-                        enc.lines().begin(game, &start, spec.bot_at_seat(r));
-                        spec.play_noting(&start, game, &mut self.bots, enc.lines(), recover)
-                            .and_then(|(played, forfeit)| {
-                                enc.finish_game(deal, r, &played.record, &mut log)
-                                    .map_err(RunError::Sink)?;
-                                Ok((played, forfeit))
-                            })
+                let (played, forfeit) = match job.reuse.get(unit.part, game) {
+                    Some(k) => {
+                        log.extend_from_slice(&k.log);
+                        (k.played, k.forfeit.clone())
                     }
-                };
-                let (played, forfeit) = match playing {
-                    Ok(p) => p,
-                    // The unit is dropped at an interrupt: a bot that failed meanwhile (a
-                    // program killed by the stop) does not fail the job.
-                    Err(_) if interrupt.is_some_and(|i| i.load(Ordering::Relaxed)) => {
-                        return Err(RunError::Interrupted);
-                    }
-                    Err(e) => return Err(e),
+                    None => match self.play_game(spec, &start, deal, r, &mut log, job.recover) {
+                        Ok(p) => {
+                            let n = progress.fetch_add(1, Ordering::Relaxed) + 1;
+                            if let Some(f) = job.on_game {
+                                f(n);
+                            }
+                            p
+                        }
+                        // A bot that failed at the stop (a program killed by it) does not fail
+                        // the job: the game is played again on resume.
+                        Err(_) if interrupt.is_some_and(|i| i.load(Ordering::Relaxed)) => {
+                            return stopped(&done, &forfeits, &log);
+                        }
+                        Err(e) => return Err(e),
+                    },
                 };
                 games[r as usize] = played;
-                causes[r as usize] = forfeit.as_ref().map(|f| f.fault.kind);
-                if let Some(f) = forfeit {
-                    let line = f
-                        .fault
-                        .line
-                        .as_ref()
-                        .map(|l| format!("; offending line: {l:?}"))
-                        .unwrap_or_default();
-                    forfeits.push(ForfeitNote {
-                        game,
-                        seat: f.seat.index(),
-                        bot: usize::from(played.bot_at_seat[f.seat.index()]),
-                        cause: f.fault.kind,
-                        message: crate::excerpt::clip_lines(
-                            &format!("{}{line}", f.fault.what),
-                            300,
-                        ),
-                    });
-                }
-                progress.fetch_add(1, Ordering::Relaxed);
+                causes[r as usize] = forfeit.as_ref().map(|f| f.cause);
+                forfeits.extend(forfeit);
+                done.games.push((game, played, log.len()));
             }
             let n = per_deal as usize;
             tally.add_deal(&games[..n]);
-            if want_rows {
+            if job.want_rows {
                 rows.extend(games[..n].iter().enumerate().map(|(r, p)| GameRow {
                     game: spec.game_index(deal, r as u64),
                     deal,
@@ -752,12 +855,56 @@ impl Worker {
                 }));
             }
         }
-        Ok((tally, rows, forfeits, log))
+        Ok(Ok(UnitPlayed {
+            tally,
+            rows,
+            forfeits,
+            log,
+            games: done,
+        }))
+    }
+
+    /// Plays one game (rotation `r` of `deal`), appending its decisions to `log` when the job
+    /// logs them; its result and its forfeit, if a failing bot forfeited it.
+    fn play_game(
+        &mut self,
+        spec: &RunSpec,
+        start: &Game,
+        deal: u64,
+        r: u64,
+        log: &mut Vec<u8>,
+        recover: bool,
+    ) -> Result<(Played, Option<ForfeitNote>), RunError> {
+        let game = spec.game_index(deal, r);
+        let (played, forfeit) = match self.log.as_mut() {
+            None => spec.play_noting(start, game, &mut self.bots, &mut (), recover)?,
+            Some(enc) => {
+                enc.lines().begin(game, start, spec.bot_at_seat(r));
+                let (played, forfeit) =
+                    spec.play_noting(start, game, &mut self.bots, enc.lines(), recover)?;
+                enc.finish_game(deal, r, &played.record, log)
+                    .map_err(RunError::Sink)?;
+                (played, forfeit)
+            }
+        };
+        let note = forfeit.map(|f| {
+            let line = f
+                .fault
+                .line
+                .as_ref()
+                .map(|l| format!("; offending line: {l:?}"))
+                .unwrap_or_default();
+            ForfeitNote {
+                game,
+                seat: f.seat.index(),
+                bot: usize::from(played.bot_at_seat[f.seat.index()]),
+                cause: f.fault.kind,
+                message: crate::excerpt::clip_lines(&format!("{}{line}", f.fault.what), 300),
+            }
+        });
+        Ok((played, note))
     }
 }
-
-/// What a worker's unit gives: its tally, rows, forfeits and decision-log bytes.
-type UnitPlayed = (Tally, Vec<GameRow>, Vec<ForfeitNote>, Vec<u8>);
 
 /// Plays the run and returns its tally. `sink`, if any, gets every game's row in game order
 /// and can stop the run ([`GameSink::done`]); the tally then counts the units delivered.
@@ -847,9 +994,130 @@ mod tests {
             threads,
             chunk_deals: chunk,
             recover: false,
+            ..Exec::default()
         };
         let t = run(s, exec, Some(&mut rows), &AtomicU64::new(0)).unwrap();
         (t, rows.0)
+    }
+
+    /// Plays `s` through [`execute_logged`] with `kept`, stopping at `stop` if given; the rows
+    /// delivered.
+    fn play_kept(
+        s: &RunSpec,
+        exec: Exec,
+        kept: &mut KeptGames,
+        stop: Option<&AtomicBool>,
+    ) -> (Result<(), RunError>, Vec<GameRow>) {
+        let parts = std::slice::from_ref(s);
+        let plan = Plan::chunked(parts, exec.chunk_deals).unwrap();
+        let mut rows = Vec::new();
+        let r = execute_logged(
+            parts,
+            plan.every(0, 1),
+            exec,
+            &|_| true,
+            None,
+            Some(kept),
+            &mut |u| {
+                rows.extend(u.rows);
+                Ok(Flow::Continue)
+            },
+            &AtomicU64::new(0),
+            stop,
+        );
+        (r, rows)
+    }
+
+    #[test]
+    fn kept_games_are_used_in_place_of_playing_them() {
+        let s = spec(Preset::Classic, "greedy,random", 0, 10, true);
+        let (_, rows) = play(&s, 1, 256);
+        // A kept game that differs from what playing it gives (it never would) shows that it
+        // is used, not played.
+        let mut fake = rows[3].played;
+        fake.record
+            .counters
+            .add(aeroplane_core::Counter::Turns, 1000);
+        let mut kept: KeptGames = [FinishedGame {
+            part: 0,
+            game: rows[3].game,
+            played: fake,
+            forfeit: None,
+            log: Vec::new(),
+        }]
+        .into_iter()
+        .collect();
+        let exec = Exec {
+            threads: 2,
+            chunk_deals: 3,
+            ..Exec::default()
+        };
+        let (r, got) = play_kept(&s, exec, &mut kept, None);
+        r.unwrap();
+        assert_eq!(got.len(), rows.len());
+        for (i, (g, w)) in got.iter().zip(&rows).enumerate() {
+            if i == 3 {
+                assert_eq!(g.played, fake);
+            } else {
+                assert_eq!(g, w, "game {i}");
+            }
+        }
+        assert!(kept.is_empty(), "the games of delivered units are dropped");
+    }
+
+    static STOP: AtomicBool = AtomicBool::new(false);
+
+    #[test]
+    fn a_stop_hands_back_every_finished_game() {
+        let s = spec(Preset::Classic, "greedy,random,random", 0, 40, true);
+        let (_, rows) = play(&s, 1, 256);
+        // One thread, units of 7 deals (21 games): the stop comes at game 50, inside the third
+        // unit. The units the consumer had taken by then are delivered (whole, in order); every
+        // other finished game, up to the 50th, is handed back.
+        let exec = Exec {
+            threads: 1,
+            chunk_deals: 7,
+            on_game: Some(|n| {
+                if n == 50 {
+                    STOP.store(true, Ordering::Relaxed);
+                }
+            }),
+            ..Exec::default()
+        };
+        let mut kept = KeptGames::new();
+        let (r, got) = play_kept(&s, exec, &mut kept, Some(&STOP));
+        assert!(matches!(r, Err(RunError::Interrupted)), "{r:?}");
+        let n = got.len();
+        assert!(n % 21 == 0 && n <= 42, "{n} rows delivered");
+        assert_eq!(got[..], rows[..n]);
+        let games: Vec<_> = kept.iter().map(|g| (g.game, g.played)).collect();
+        let want: Vec<_> = rows[n..50].iter().map(|r| (r.game, r.played)).collect();
+        assert_eq!(games, want);
+
+        // Resumed from there, the rest is played and the kept games are used: the same rows.
+        STOP.store(false, Ordering::Relaxed);
+        let plan = Plan::chunked(std::slice::from_ref(&s), 7).unwrap();
+        let mut rest = Vec::new();
+        execute_logged(
+            std::slice::from_ref(&s),
+            plan.every(0, 1).skip(n as u64 / 21),
+            Exec {
+                on_game: None,
+                ..exec
+            },
+            &|_| true,
+            None,
+            Some(&mut kept),
+            &mut |u| {
+                rest.extend(u.rows);
+                Ok(Flow::Continue)
+            },
+            &AtomicU64::new(0),
+            None,
+        )
+        .unwrap();
+        assert_eq!(rest[..], rows[n..]);
+        assert!(kept.is_empty());
     }
 
     #[test]
@@ -980,6 +1248,7 @@ mod tests {
             threads: 1,
             chunk_deals: 0,
             recover: false,
+            ..Exec::default()
         };
         assert!(matches!(
             run(&s, exec, None, &AtomicU64::new(0)),
@@ -1016,6 +1285,7 @@ mod tests {
                 threads,
                 chunk_deals: 8,
                 recover: false,
+                ..Exec::default()
             };
             run(&s, exec, Some(&mut sink), &AtomicU64::new(0)).unwrap();
             // 50 rows = 25 deals: the fourth chunk of 8 deals (64 rows) is the last written.
@@ -1032,6 +1302,7 @@ mod tests {
             threads: 2,
             chunk_deals: 10,
             recover: false,
+            ..Exec::default()
         };
         let e = run(&s, exec, Some(&mut Failing), &AtomicU64::new(0)).unwrap_err();
         assert!(e.to_string().contains("disk full"), "{e}");

@@ -209,7 +209,8 @@ fn a_job_stopped_twice_still_resumes_exactly() {
         )),
         "{text}"
     );
-    // games.csv of an unfinished job is still partial and ends with a whole row.
+    // games.csv of an unfinished job is still partial and ends with a whole row: the units
+    // folded before the two signals (the other finished games are kept beside the checkpoint).
     let partial = fs::read_to_string(dir.join("games.csv.partial")).unwrap();
     assert!(partial.ends_with('\n'));
     assert_eq!(
@@ -219,6 +220,140 @@ fn a_job_stopped_twice_still_resumes_exactly() {
     );
     let (code, _, err) = resume(&dir);
     assert_eq!(code, 0, "{err}");
+    assert_eq!(files(&dir), files(&whole));
+}
+
+/// The jobs of [`jobs`] with units larger than the job (a stop always lands inside one), on
+/// `threads` threads.
+fn big_unit_jobs(threads: &'static str) -> Vec<(&'static str, Vec<&'static str>)> {
+    jobs()
+        .into_iter()
+        .map(|(name, mut args)| {
+            let at = args.iter().position(|a| *a == "--chunk-size").unwrap();
+            args[at + 1] = "1000";
+            args.extend(["--threads", threads]);
+            (name, args)
+        })
+        .collect()
+}
+
+/// The number before " of " in "interrupted after N of M games" (stderr), without commas.
+fn games_said(stderr: &str, before: &str) -> u64 {
+    let at = stderr
+        .find(before)
+        .unwrap_or_else(|| panic!("{before:?} in {stderr}"))
+        + before.len();
+    stderr[at..]
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .replace(',', "")
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn a_stop_in_the_middle_of_units_keeps_every_finished_game() {
+    let tmp = TempDir::new().unwrap();
+    for threads in ["1", "2"] {
+        for (name, args) in big_unit_jobs(threads) {
+            let whole = tmp.path().join(format!("{name}-{threads}-whole"));
+            let (code, want) = run_in(&args, &whole, &[]);
+            assert_eq!(code, 0, "{name}");
+            let dir = tmp.path().join(format!("{name}-{threads}"));
+            let out = aeroplane()
+                .args(&args)
+                .arg("--out")
+                .arg(&dir)
+                .arg("-q")
+                .env("AEROPLANE_TEST_SIGNAL_AFTER_GAMES", "37")
+                .env("AEROPLANE_TEST_SIGNAL", "TERM")
+                .output()
+                .unwrap();
+            let err = String::from_utf8(out.stderr).unwrap();
+            assert_eq!(out.status.code(), Some(130), "{name}: {err}");
+            assert_eq!(status(&dir), "interrupted", "{name}");
+            // Every game finished is counted and kept: on one thread exactly the 37 played
+            // before the signal; on two, also what the other worker finished before it saw
+            // the signal (a game or a few: these games take microseconds).
+            let kept = games_said(&err, "interrupted after ");
+            if threads == "1" {
+                assert_eq!(kept, 37, "{name}: {err}");
+            } else {
+                assert!((37..60).contains(&kept), "{name}: {err}");
+            }
+            let manifest: serde_json::Value =
+                serde_json::from_str(&fs::read_to_string(dir.join("run.json")).unwrap()).unwrap();
+            assert_eq!(manifest["games_played"], kept, "{name}");
+            assert!(dir.join("checkpoint.games").exists(), "{name}");
+
+            // The resume uses them (the stop came before any unit was whole) and ends exactly
+            // as the run that never stopped.
+            let (code, got, err) = resume(&dir);
+            assert_eq!(code, 0, "{name}: {err}");
+            let used = games_said(&err, "note: ");
+            assert_eq!(used, kept, "{name}: {err}");
+            assert!(err.contains("are not played again"), "{name}: {err}");
+            assert_eq!(neutral(&got, &dir), neutral(&want, &whole), "{name}");
+            assert_eq!(files(&dir), files(&whole), "{name}");
+        }
+    }
+}
+
+#[test]
+fn games_kept_at_a_stop_keep_their_decision_log() {
+    let tmp = TempDir::new().unwrap();
+    let (_, mut args) = big_unit_jobs("2").remove(0);
+    args.extend(["--log-games", "g.jsonl.zst"]);
+    let whole = tmp.path().join("whole");
+    assert_eq!(run_in(&args, &whole, &[]).0, 0);
+    let dir = tmp.path().join("stopped");
+    let (code, _) = run_in(&args, &dir, &[("AEROPLANE_TEST_SIGNAL_AFTER_GAMES", "123")]);
+    assert_eq!(code, 130);
+    assert!(dir.join("g.jsonl.zst.partial").exists());
+    let (code, _, err) = resume(&dir);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("are not played again"), "{err}");
+    assert_eq!(files(&dir), files(&whole));
+}
+
+#[test]
+fn a_job_stopped_inside_units_twice_resumes_exactly() {
+    let tmp = TempDir::new().unwrap();
+    let (_, args) = big_unit_jobs("2").remove(2);
+    let whole = tmp.path().join("whole");
+    run_in(&args, &whole, &[]);
+    let dir = tmp.path().join("twice");
+    let (code, _) = run_in(&args, &dir, &[("AEROPLANE_TEST_SIGNAL_AFTER_GAMES", "100")]);
+    assert_eq!(code, 130);
+    // The second stop comes 150 games later (the progress count goes on from the games kept).
+    let out = aeroplane()
+        .args(["resume", "-q"])
+        .arg(&dir)
+        .env("AEROPLANE_TEST_SIGNAL_AFTER_GAMES", "250")
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(
+        (250..300).contains(&games_said(&err, "interrupted after ")),
+        "{err}"
+    );
+    // A damaged file of kept games is not used: its games are played again, same results.
+    let kept = dir.join("checkpoint.games");
+    let text = fs::read_to_string(&kept).unwrap();
+    fs::write(
+        &kept,
+        text.replacen("\"unfinished\":false", "\"unfinished\":true", 1),
+    )
+    .unwrap();
+    let (code, _, err) = resume(&dir);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("checkpoint.games cannot be used") && err.contains("played again"),
+        "{err}"
+    );
+    assert!(!kept.exists(), "a complete job keeps no games aside");
     assert_eq!(files(&dir), files(&whole));
 }
 

@@ -113,7 +113,7 @@ fn tune(seed: u64, iterations: u64, deals: u64, threads: usize) -> TuneReport {
     let exec = Exec {
         threads,
         chunk_deals: 16,
-        recover: false,
+        ..Exec::default()
     };
     match job
         .execute(&Context::new(exec, None, &progress))
