@@ -335,7 +335,7 @@ fn key_positions_are_a_setting_of_the_run_that_resume_merge_and_manifest_keep() 
     let stopped = tmp.path().join("stopped");
     aeroplane()
         .args(run_args())
-        .args(&k4)
+        .args(k4)
         .args(["--chunk-size", "4", "--threads", "1", "--out"])
         .arg(&stopped)
         .env("AEROPLANE_TEST_SIGNAL_AFTER_UNITS", "2")
@@ -421,4 +421,43 @@ fn a_wrong_key_position_in_a_compressed_log_is_named_by_its_line() {
             )))
             .stderr(predicate::str::contains("is not the engine's"));
     }
+}
+
+#[test]
+fn a_version_1_log_replays_and_checks() {
+    let v1 = "tests/fixtures/decision_log_v1.jsonl.zst";
+    aeroplane()
+        .args(["replay", "--log", v1, "--check"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("4 games (0..=3)"));
+    // Game 3 as the seeded run plays it (the fixture's run: seed 4, classic, rotated).
+    let logged = aeroplane()
+        .args(["replay", "--log", v1, "--game", "3", "--json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let seeded = aeroplane()
+        .args([
+            "replay",
+            "--rules",
+            "classic",
+            "--bots",
+            "greedy,expectimax:depth=1",
+            "--seed",
+            "4",
+            "--game",
+            "1",
+            "--json",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let logged: serde_json::Value = serde_json::from_slice(&logged).unwrap();
+    let seeded: serde_json::Value = serde_json::from_slice(&seeded).unwrap();
+    assert_eq!(logged["log"], seeded["log"]);
 }
