@@ -461,3 +461,43 @@ fn a_version_1_log_replays_and_checks() {
     let seeded: serde_json::Value = serde_json::from_slice(&seeded).unwrap();
     assert_eq!(logged["log"], seeded["log"]);
 }
+
+#[test]
+fn the_sampling_script_replays_logged_games_as_the_seeded_ones() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("r");
+    run(&out, &["--log-games", "g.jsonl.zst"]);
+    let bin = assert_cmd::cargo::cargo_bin!("aeroplane");
+    let got = std::process::Command::new("python3")
+        .arg("scripts/replay_log_sample.py")
+        .arg(bin)
+        .arg(&out)
+        .arg("5")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&got.stdout);
+    assert!(
+        got.status.success(),
+        "{}",
+        String::from_utf8_lossy(&got.stderr)
+    );
+    assert!(
+        stdout.contains("5 games") && stdout.contains("every position equals the seeded game's"),
+        "{stdout}"
+    );
+    // A log that is not the run's: the replay differs and the script fails.
+    let other = RunSpec { seed: 7, ..spec() };
+    std::fs::write(
+        out.join("g.jsonl.zst"),
+        log_games(&other, 0..DEALS * 3, LogFormat::Zstd).unwrap(),
+    )
+    .unwrap();
+    let got = std::process::Command::new("python3")
+        .arg("scripts/replay_log_sample.py")
+        .arg(bin)
+        .arg(&out)
+        .arg("5")
+        .output()
+        .unwrap();
+    assert!(!got.status.success());
+}
