@@ -46,8 +46,8 @@ pub struct RunArgs {
     #[arg(long, overrides_with = "no_per_game")]
     pub per_game: bool,
     /// Also write a decision log into the output folder: one JSON line per decision of every
-    /// game (position, roll, legal moves, the choice, the bot's values) and one per game's
-    /// result, in game order; NAME.jsonl.zst is zstd-compressed, NAME.jsonl plain. Needs --out;
+    /// game (seat, roll, legal moves, the choice, the bot's values; the position on key lines,
+    /// see --log-positions) and one per game's result, in game order; NAME.jsonl.zst is zstd-compressed, NAME.jsonl plain. Needs --out;
     /// schema in docs/LOG.md; read back with `replay --log`.
     #[arg(long, value_name = "NAME")]
     pub log_games: Option<String>,

@@ -738,6 +738,10 @@ fn short(text: &str) -> String {
     crate::excerpt::clip_lines(&text.chars().take(60).collect::<String>(), 60)
 }
 
+/// The most bytes of a frame [`seek_game`] reads into memory (a game's frame is a few KB): a
+/// larger one is left to the streaming reader.
+const MAX_FRAME: usize = 1 << 26;
+
 /// The bytes of one zstd frame read from `file` at its current offset (its header and block
 /// headers read, its blocks skipped when `keep` is false), or `None` at the end of the file
 /// or at anything but a whole frame of the standard format.
@@ -770,6 +774,9 @@ fn next_frame<R: Read + std::io::Seek>(file: &mut BufReader<R>, keep: bool) -> O
             _ => return None,
         };
         if keep {
+            if frame.len() + size as usize > MAX_FRAME {
+                return None;
+            }
             frame.extend_from_slice(&h);
             let at = frame.len();
             frame.resize(at + size as usize, 0);
