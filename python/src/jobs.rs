@@ -419,7 +419,8 @@ fn job_error(e: &JobError) -> PyErr {
 #[pyfunction]
 #[pyo3(signature = (bots = None, *, rules = None, games = None, seed = None, rotate_seats = false,
     first_game = None, per_game = false, sprt = None, max_games = None, recover = false,
-    out = None, force = false, report = false, threads = None, chunk_size = None, bots_dir = None))]
+    out = None, force = false, report = false, threads = None, chunk_size = None, bots_dir = None,
+    log_games = None, log_positions = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn run(
     py: Python<'_>,
@@ -439,6 +440,8 @@ pub fn run(
     threads: Option<&Bound<'_, PyAny>>,
     chunk_size: Option<&Bound<'_, PyAny>>,
     bots_dir: Option<PathBuf>,
+    log_games: Option<String>,
+    log_positions: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     let bots_dir = bots_dir.unwrap_or_else(|| PathBuf::from("bots"));
     let (rules, rules_name) = rules_arg(rules)?;
@@ -464,14 +467,35 @@ pub fn run(
                 "per_game=True writes games.csv into the output folder: give out=DIR",
             ));
         }
+        if log_games.is_some() && output.out.is_none() {
+            return Err(PyValueError::new_err(
+                "log_games=NAME writes the decision log into the output folder: give out=DIR",
+            ));
+        }
+        if log_games.is_none() && log_positions.is_some_and(|k| !k.is_none()) {
+            return Err(PyValueError::new_err(
+                "log_positions=K applies to a decision log: give log_games=NAME too",
+            ));
+        }
+        let log_positions = opt_u64(
+            log_positions,
+            "log_positions",
+            u64::from(aeroplane::decision_log::DEFAULT_LOG_POSITIONS),
+        )?;
+        let log_positions = u32::try_from(log_positions).map_err(|_| {
+            PyValueError::new_err(format!(
+                "log_positions={log_positions}: the position goes on every K-th decision line, K from 1 to {}",
+                u32::MAX
+            ))
+        })?;
         spec.validate().map_err(|e| to_py(&e))?;
         let exec = exec(threads, chunk_size, DEFAULT_CHUNK_DEALS)?;
         let job = Job::Run(RunJob {
             spec,
             rules_name,
             per_game,
-            log_games: None,
-            log_positions: aeroplane::decision_log::DEFAULT_LOG_POSITIONS,
+            log_games,
+            log_positions,
             recover,
         });
         return conduct(py, job, exec, output, lineup);
@@ -487,6 +511,11 @@ pub fn run(
     if per_game {
         return Err(PyValueError::new_err(
             "per_game cannot be combined with sprt",
+        ));
+    }
+    if log_games.is_some() {
+        return Err(PyValueError::new_err(
+            "log_games applies to plain runs, not to sprt",
         ));
     }
     if let Some(m) = max_games.filter(|m| !m.is_none()) {

@@ -47,6 +47,35 @@ def test_run_writes_the_command_lines_folder(in_repo, cli, tmp_path, cli_args, k
     assert report == aeroplane.run(**{**kwargs, "per_game": False}, threads=1)
 
 
+def test_run_logs_every_decision_as_the_command_line_does(in_repo, cli, tmp_path):
+    args = ["--bots", "expectimax:depth=1,greedy", "--games", "20", "--rotate-seats", "--chunk-size", "3"]
+    run_cli(cli, "run", *args, "--log-games", "g.jsonl.zst", "--out", str(tmp_path / "cli"), "-q")
+    aeroplane.run("expectimax:depth=1,greedy", games=20, rotate_seats=True,
+                  log_games="g.jsonl.zst", out=tmp_path / "py", threads=2, chunk_size=3)
+    same_folders(tmp_path / "cli", tmp_path / "py")
+    assert (tmp_path / "py" / "g.jsonl.zst").read_bytes() == (tmp_path / "cli" / "g.jsonl.zst").read_bytes()
+    with pytest.raises(ValueError, match="give out=DIR"):
+        aeroplane.run(games=2, log_games="g.jsonl")
+    with pytest.raises(ValueError, match="not to sprt"):
+        aeroplane.run("greedy,random", sprt="elo0=0,elo1=100", log_games="g.jsonl", out=tmp_path / "s")
+    with pytest.raises(ValueError, match="jsonl"):
+        aeroplane.run(games=2, log_games="g.txt", out=tmp_path / "t")
+
+
+def test_run_log_positions_as_the_command_line(in_repo, cli, tmp_path):
+    args = ["--bots", "greedy,random", "--games", "6"]
+    run_cli(cli, "run", *args, "--log-games", "g.jsonl", "--log-positions", "1",
+            "--out", str(tmp_path / "cli"), "-q")
+    aeroplane.run("greedy,random", games=6, log_games="g.jsonl", log_positions=1,
+                  out=tmp_path / "py")
+    assert (tmp_path / "py" / "g.jsonl").read_bytes() == (tmp_path / "cli" / "g.jsonl").read_bytes()
+    assert json.loads((tmp_path / "py" / "run.json").read_text())["log_positions"] == 1
+    with pytest.raises(ValueError, match="log_positions"):
+        aeroplane.run(games=2, log_games="g.jsonl", log_positions=0, out=tmp_path / "z")
+    with pytest.raises(ValueError, match="give log_games"):
+        aeroplane.run(games=2, log_positions=4, out=tmp_path / "n")
+
+
 def test_run_report_html_too(in_repo, cli, tmp_path):
     run_cli(cli, "run", "--games", "200", "--rotate-seats", "--report", "--out", str(tmp_path / "cli"), "-q")
     aeroplane.run(games=200, rotate_seats=True, report=True, out=str(tmp_path / "py"))

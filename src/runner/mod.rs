@@ -466,17 +466,20 @@ pub fn execute(
     on_unit: &mut dyn FnMut(UnitResult) -> Result<Flow, RunError>,
     progress: &AtomicU64,
 ) -> Result<(), RunError> {
-    execute_until(parts, units, exec, rows_for, on_unit, progress, None)
+    execute_until(parts, units, exec, rows_for, None, on_unit, progress, None)
 }
 
 /// [`execute`] that also stops, with [`RunError::Interrupted`], soon after `interrupt` is set
-/// (a signal): every worker ends after the game it is playing, the units finished in order by
-/// then are delivered, and the games of the others are dropped ([`execute_logged`] keeps them).
+/// (a signal): every worker ends after the game it is playing and no unit is delivered after
+/// the signal. With `kept`, finished games are kept across stops as [`execute_logged`] keeps
+/// them; without, the games not delivered are dropped.
+#[allow(clippy::too_many_arguments)]
 pub fn execute_until(
     parts: &[RunSpec],
     units: &[Unit],
     exec: Exec,
     rows_for: &(dyn Fn(usize) -> bool + Sync),
+    kept: Option<&mut KeptGames>,
     on_unit: &mut dyn FnMut(UnitResult) -> Result<Flow, RunError>,
     progress: &AtomicU64,
     interrupt: Option<&AtomicBool>,
@@ -498,7 +501,7 @@ pub fn execute_until(
         exec,
         rows_for,
         None,
-        None,
+        kept,
         on_unit,
         progress,
         interrupt,

@@ -114,6 +114,43 @@ fn threads_and_interruptions_do_not_change_a_tune() {
         assert_eq!(without_written_line(text), stdout, "resumed after {after}");
         same_files(&base, &dir);
     }
+    // Stopped inside an iteration (game 21 of the 16 an iteration plays: its first 5 are
+    // kept) and inside a check of the confirmation (the 12 iterations play 192 games; a check
+    // plays 8): every finished game is kept and used by the resume; the same files.
+    for after in ["21", "197"] {
+        let dir = tmp.path().join(format!("stop-game-{after}"));
+        let stopped = aeroplane()
+            .args(SMALL)
+            .args(["--threads", "1", "--out"])
+            .arg(&dir)
+            .env("AEROPLANE_TEST_SIGNAL_AFTER_GAMES", after)
+            .assert()
+            .code(130);
+        let err = String::from_utf8(stopped.get_output().stderr.clone()).unwrap();
+        assert!(
+            err.contains(&format!("interrupted after {after} of ")),
+            "{err}"
+        );
+        assert!(dir.join("checkpoint.games").exists());
+        let resumed = aeroplane()
+            .args(["resume", "-q", "--threads", "2"])
+            .arg(&dir)
+            .assert()
+            .success();
+        let err = String::from_utf8(resumed.get_output().stderr.clone()).unwrap();
+        assert!(
+            err.contains("games finished before the stop, beyond the whole units kept, are used"),
+            "{err}"
+        );
+        let text = String::from_utf8(resumed.get_output().stdout.clone()).unwrap();
+        assert_eq!(
+            without_written_line(text),
+            stdout,
+            "resumed after game {after}"
+        );
+        same_files(&base, &dir);
+        assert!(!dir.join("checkpoint.games").exists());
+    }
     // A complete tune has nothing to resume, and no shards to merge.
     aeroplane()
         .arg("resume")

@@ -35,10 +35,10 @@ use crate::analysis::SprtConfig;
 use crate::analysis::spsa::{Dimension, MAX_DEALS, Spsa, SpsaSettings};
 use crate::bots::registry::BotSpec;
 use crate::export::{
-    CHECKPOINT_FILE, Checkpoint, ConfirmSection, JobStatus, Manifest, OutputDir, TuneParamSection,
-    TuneSection,
+    CHECKPOINT_FILE, Checkpoint, ConfirmSection, JobStatus, KEPT_GAMES_FILE, Manifest, OutputDir,
+    TuneParamSection, TuneSection, read_kept_games, write_kept_games,
 };
-use crate::runner::RunSpec;
+use crate::runner::{KeptGames, RunSpec};
 use aeroplane_core::Rules;
 
 use super::{
@@ -414,7 +414,7 @@ impl TuneJob {
             if ctx.resume {
                 return Err(InvalidJob::ResumeNeedsOut.into());
             }
-            if !self.play_rest(ctx, &mut state, None, 0)? {
+            if !self.play_rest(ctx, &mut state, None, 0, &mut KeptGames::new())? {
                 return Ok(outcome(JobEnd::Interrupted, played(&state), Vec::new()));
             }
             let r = self.finished(&state, &mut manifest)?;
@@ -425,10 +425,10 @@ impl TuneJob {
             self.resume_folder(dir, &manifest, ctx, &mut state, &mut notes)
         } else {
             start_folder(dir, &manifest)
-                .map(|c| (c, Kept::default()))
+                .map(|c| (c, Kept::default(), KeptGames::new()))
                 .map_err(Opening::Failed)
         };
-        let (mut checkpoint, kept) = match opened {
+        let (mut checkpoint, kept, mut finished) = match opened {
             Ok(o) => o,
             // Refused before anything was written: the folder is as it was.
             Err(Opening::Refused(e)) => return Err(e),
@@ -437,7 +437,13 @@ impl TuneJob {
         let driven = if kept.decided {
             Ok(true)
         } else {
-            self.play_rest(ctx, &mut state, Some(&mut checkpoint), kept.units)
+            self.play_rest(
+                ctx,
+                &mut state,
+                Some(&mut checkpoint),
+                kept.units,
+                &mut finished,
+            )
         };
         // Whatever happened, every record written reaches the disk.
         let synced = checkpoint.sync().map_err(JobError::from);
@@ -448,9 +454,19 @@ impl TuneJob {
             }
         };
         if !done {
-            manifest.finish(JobStatus::Interrupted, played(&state), None);
+            // The games finished beyond the folded units, kept beside the checkpoint.
+            let mut games = played(&state);
+            match write_kept_games(&dir.file(KEPT_GAMES_FILE), checkpoint.key(), &finished) {
+                Ok(()) => games += finished.len() as u64,
+                Err(e) => notes.push(format!(
+                    "the {} games finished beyond the last whole unit could not be kept ({}): the resume plays them again",
+                    finished.len(),
+                    super::chain(&e)
+                )),
+            }
+            manifest.finish(JobStatus::Interrupted, games, None);
             write_status(dir, &manifest)?;
-            return Ok(outcome(JobEnd::Interrupted, played(&state), notes));
+            return Ok(outcome(JobEnd::Interrupted, games, notes));
         }
         drop(checkpoint);
         let mut files = || -> Result<TuneReport, JobError> {
@@ -490,16 +506,23 @@ impl TuneJob {
         ctx: &Context<'_>,
         state: &mut TuneState,
         notes: &mut Vec<String>,
-    ) -> Result<(Checkpoint, Kept), Opening> {
+    ) -> Result<(Checkpoint, Kept, KeptGames), Opening> {
         let cp = dir.file(CHECKPOINT_FILE);
         let Some(scan) = scan_checkpoint(dir, manifest, notes)? else {
             return start_folder(dir, manifest)
-                .map(|c| (c, Kept::default()))
+                .map(|c| (c, Kept::default(), KeptGames::new()))
                 .map_err(Opening::Failed);
         };
         let records = Checkpoint::records(&cp, &scan)?;
         let kept = self.fold_kept(ctx, state, records)?;
-        let played = state.tune_games() + state.confirm.as_ref().map_or(0, |c| c.outcome.games);
+        let finished = if kept.decided {
+            KeptGames::new()
+        } else {
+            self.read_finished(dir, &scan, kept.units, ctx, notes)
+        };
+        let played = state.tune_games()
+            + state.confirm.as_ref().map_or(0, |c| c.outcome.games)
+            + finished.len() as u64;
         // Checked: from here on, the folder is changed.
         let open = || -> Result<Checkpoint, JobError> {
             let c = Checkpoint::open(&cp, &scan, None)?;
@@ -509,7 +532,51 @@ impl TuneJob {
             Ok(c)
         };
         let c = open().map_err(Opening::Failed)?;
-        Ok((c, kept))
+        Ok((c, kept, finished))
+    }
+
+    /// The games a stop kept beside the checkpoint that belong to units after the first
+    /// `folded` (an iteration's deals, or a check's), counted as progress; none, with a note,
+    /// when the file cannot be used (its games are played again).
+    fn read_finished(
+        &self,
+        dir: &OutputDir,
+        scan: &crate::export::Scan,
+        folded: usize,
+        ctx: &Context<'_>,
+        notes: &mut Vec<String>,
+    ) -> KeptGames {
+        let file = dir.file(KEPT_GAMES_FILE);
+        let mut games = match read_kept_games(&file, scan.key()) {
+            Ok(g) => g.unwrap_or_default(),
+            Err(why) => {
+                notes.push(format!(
+                    "{} cannot be used ({why}): its games are played again",
+                    crate::excerpt::path(&file)
+                ));
+                return KeptGames::new();
+            }
+        };
+        // A tune's parts do not rotate seats: a game's index is its deal.
+        let (m, iterations) = (self.spec.settings.deals, self.iterations());
+        let unit_of = |deal: u64| -> u64 {
+            if deal < iterations * m {
+                deal / m.max(1)
+            } else {
+                let chunk = self.spec.confirm.map_or(1, |c| c.chunk_deals.max(1));
+                iterations + (deal - self.confirm_first_deal()) / chunk
+            }
+        };
+        games.retain(|g| unit_of(g.game) >= folded as u64);
+        if !games.is_empty() {
+            ctx.progress
+                .fetch_add(games.len() as u64, std::sync::atomic::Ordering::Relaxed);
+            notes.push(format!(
+                "{} games finished before the stop, beyond the whole units kept, are used: they are not played again",
+                games.len()
+            ));
+        }
+        games
     }
 }
 

@@ -4,7 +4,7 @@
 use std::sync::atomic::Ordering;
 
 use crate::export::{Checkpoint, CheckpointError, Stored};
-use crate::runner::{self, Flow, RunError, Unit};
+use crate::runner::{self, FinishedGame, Flow, KeptGames, RunError, Unit};
 
 use super::super::drive::UnitLine;
 use super::super::{Context, InvalidJob, JobError};
@@ -101,6 +101,7 @@ impl TuneJob {
         state: &mut TuneState,
         mut checkpoint: Option<&mut Checkpoint>,
         mut unit: usize,
+        kept: &mut KeptGames,
     ) -> Result<bool, JobError> {
         let iterations = self.iterations();
         let interrupted = || ctx.interrupt.is_some_and(|i| i.load(Ordering::Relaxed));
@@ -109,7 +110,7 @@ impl TuneJob {
             if interrupted() {
                 return Ok(false);
             }
-            let Some(outcome) = self.play_iteration(ctx, state)? else {
+            let Some(outcome) = self.play_iteration(ctx, state, kept)? else {
                 return Ok(false);
             };
             let line = UnitLine {
@@ -140,14 +141,16 @@ impl TuneJob {
         if interrupted() {
             return Ok(false);
         }
-        self.play_confirmation(ctx, state, checkpoint, unit, folded_here)
+        self.play_confirmation(ctx, state, checkpoint, unit, folded_here, kept)
     }
 
-    /// Plays the next iteration; `None` if an interrupt stopped it (its games are dropped).
+    /// Plays the next iteration; `None` if an interrupt stopped it (its finished games are
+    /// then in `kept`, for the resume).
     fn play_iteration(
         &self,
         ctx: &Context<'_>,
         state: &TuneState,
+        kept: &mut KeptGames,
     ) -> Result<Option<DealsOutcome>, JobError> {
         let k = state.spsa.iteration();
         let probe = state.spsa.probe(self.spec.seed);
@@ -176,12 +179,16 @@ impl TuneJob {
         let units = block_units(parts.len(), first..first + m, ctx.exec.chunk_deals);
         let mut diffs = vec![0i64; m as usize];
         let mut outcome = DealsOutcome::default();
+        // The games of the units delivered: an iteration is folded whole or kept aside.
+        let mut delivered: Vec<FinishedGame> = Vec::new();
         let played = runner::execute_until(
             &parts,
             &units,
             ctx.exec,
             &|_| true,
+            Some(&mut *kept),
             &mut |result| {
+                delivered.extend(result.finished_games());
                 for row in &result.rows {
                     let (p, q) = self.design.points(result.unit.part, row);
                     diffs[(row.deal - first) as usize] += p - q;
@@ -194,7 +201,12 @@ impl TuneJob {
         );
         match played {
             Ok(()) => {}
-            Err(RunError::Interrupted) => return Ok(None),
+            Err(RunError::Interrupted) => {
+                for g in delivered {
+                    kept.insert(g);
+                }
+                return Ok(None);
+            }
             Err(e) => return Err(e.into()),
         }
         for d in diffs {
@@ -211,6 +223,7 @@ impl TuneJob {
         mut checkpoint: Option<&mut Checkpoint>,
         mut unit: usize,
         mut folded_here: usize,
+        kept: &mut KeptGames,
     ) -> Result<bool, JobError> {
         let confirm = self.spec.confirm.expect("a confirmation");
         let c = state.confirm.as_ref().expect("a confirmation");
@@ -238,22 +251,26 @@ impl TuneJob {
             first + done_deals..first + confirm.max_pairs,
             chunk,
         );
-        let interrupted = || ctx.interrupt.is_some_and(|i| i.load(Ordering::Relaxed));
-        let mut stopped_by_interrupt = false;
         let mut diffs: Vec<i64> = Vec::new();
         let mut outcome = DealsOutcome::default();
         let mut in_chunk = 0usize;
+        // The games of the units of the check being delivered: a check is folded whole or
+        // kept aside.
+        let mut delivered: Vec<FinishedGame> = Vec::new();
         let played = runner::execute_until(
             &parts,
             &units,
             ctx.exec,
             &|_| true,
+            Some(&mut *kept),
             &mut |result| {
                 let u = result.unit;
                 if in_chunk == 0 {
                     diffs = vec![0; u.deals as usize];
                     outcome = DealsOutcome::default();
+                    delivered.clear();
                 }
+                delivered.extend(result.finished_games());
                 for row in &result.rows {
                     let (p, q) = self.design.points(u.part, row);
                     diffs[(row.deal - u.first_deal) as usize] += p - q;
@@ -299,21 +316,25 @@ impl TuneJob {
                 if let Some(f) = ctx.interim {
                     f(&|| self.interim(state));
                 }
+                delivered.clear();
                 if decided {
                     return Ok(Flow::Stop);
                 }
-                if interrupted() {
-                    stopped_by_interrupt = true;
-                    return Ok(Flow::Stop);
-                }
+                // After a signal the executor delivers no more units and ends with an
+                // interrupt once the workers have handed back their finished games.
                 Ok(Flow::Continue)
             },
             ctx.progress,
             ctx.interrupt,
         );
         match played {
-            Ok(()) => Ok(!stopped_by_interrupt),
-            Err(RunError::Interrupted) => Ok(false),
+            Ok(()) => Ok(true),
+            Err(RunError::Interrupted) => {
+                for g in delivered {
+                    kept.insert(g);
+                }
+                Ok(false)
+            }
             Err(e) => Err(e.into()),
         }
     }
