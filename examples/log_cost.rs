@@ -4,10 +4,11 @@
 //! clock (so other processes on a shared machine do not count), three times each.
 //!
 //! ```sh
-//! cargo run --release --example log_cost -- 10000
+//! cargo run --release --example log_cost -- 10000      # the default key positions (every 32nd line)
+//! cargo run --release --example log_cost -- 10000 1    # the position on every decision line
 //! ```
 
-use aeroplane::decision_log::{LogEncoder, LogFormat};
+use aeroplane::decision_log::{DEFAULT_LOG_POSITIONS, LogEncoder, LogFormat, LogStyle};
 use aeroplane::runner::RunSpec;
 use aeroplane::{Bot, Game, Preset, parse_lineup};
 
@@ -26,6 +27,9 @@ fn main() {
     let games: u64 = std::env::args()
         .nth(1)
         .map_or(10_000, |a| a.parse().expect("a number of games"));
+    let positions: u32 = std::env::args().nth(2).map_or(DEFAULT_LOG_POSITIONS, |a| {
+        a.parse().expect("a key-line interval")
+    });
     let spec = RunSpec {
         rules: Preset::AppFreeGame.rules(),
         lineup: parse_lineup("greedy,greedy,greedy,greedy", "bots".as_ref()).expect("bots"),
@@ -37,7 +41,9 @@ fn main() {
     let start = Game::new(spec.rules, 4).expect("a game");
     let mut bots: Vec<Box<dyn Bot>> = spec.lineup.iter().map(|b| b.build()).collect();
     let per_game = |seconds: f64| seconds * 1e6 / games as f64;
-    println!("greedy x4, {games} games, µs of CPU per game (one thread):");
+    println!(
+        "greedy x4, {games} games, the position on one decision line in {positions}, µs of CPU per game (one thread):"
+    );
     for _ in 0..3 {
         let t = cpu();
         for g in 0..games {
@@ -46,7 +52,7 @@ fn main() {
         let bare = cpu() - t;
         let mut line = format!("  bare {:.1}", per_game(bare));
         for format in [LogFormat::Plain, LogFormat::Zstd] {
-            let mut enc = LogEncoder::new(format).expect("an encoder");
+            let mut enc = LogEncoder::new(LogStyle { format, positions }).expect("an encoder");
             let mut out = Vec::with_capacity(1 << 20);
             let mut bytes = 0usize;
             let t = cpu();

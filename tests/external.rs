@@ -394,6 +394,72 @@ fn with_recover_a_crash_forfeits_the_game_and_the_run_goes_on() {
 }
 
 #[test]
+fn with_recover_a_forfeit_is_logged_and_its_game_replays_to_the_failure() {
+    let f = Fixture::new();
+    let p = f.profile("crash", "crash", 25, "");
+    let out_dir = f.path().join("out");
+    let out = play(
+        &f,
+        &format!("{p},greedy"),
+        &[
+            "--recover",
+            "--per-game",
+            "--rotate-seats",
+            "--out",
+            out_dir.to_str().unwrap(),
+            "--log-games",
+            "g.jsonl",
+            "--log-positions",
+            "1",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let log = out_dir.join("g.jsonl");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let games = std::fs::read_to_string(out_dir.join("games.csv")).unwrap();
+    let mut forfeits = 0;
+    for row in games.lines().skip(1) {
+        let cols: Vec<&str> = row.split(',').collect();
+        let game = cols[0];
+        let result: serde_json::Value = text
+            .lines()
+            .find(|l| l.starts_with(&format!("{{\"game\":{game},")))
+            .map(|l| serde_json::from_str(l).unwrap())
+            .unwrap();
+        // The result line says what games.csv says: the forfeiting seat, the winner.
+        let forfeit = cols[24];
+        assert_eq!(result["winner"].to_string(), cols[7], "{row}");
+        if forfeit.is_empty() {
+            assert!(result.get("forfeit").is_none(), "{result}");
+            continue;
+        }
+        forfeits += 1;
+        assert_eq!(result["forfeit"].to_string(), forfeit, "{result}");
+        // The game stops at the failed decision: the final position is the one the failing
+        // seat was to roll in, and the replay of the log ends there, saying why.
+        let last = result["position"].as_str().unwrap();
+        assert_eq!(last.split(' ').nth(1), Some(forfeit), "{last}");
+        let replay = f.run(&["replay", "--log", log.to_str().unwrap(), "--game", game]);
+        let said = String::from_utf8_lossy(&replay.stdout).into_owned() + &stderr(&replay);
+        assert!(
+            said.contains(&format!(
+                "seat {forfeit}'s bot failed here and forfeited the game"
+            )),
+            "{said}"
+        );
+    }
+    assert!(forfeits >= 1, "{games}");
+    let check = f.run(&["replay", "--log", log.to_str().unwrap(), "--check"]);
+    assert!(check.status.success(), "{}", stderr(&check));
+    assert!(
+        String::from_utf8_lossy(&check.stdout).contains("12 games (0..=11)"),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+    f.assert_no_processes();
+}
+
+#[test]
 fn runs_without_recover_keep_their_files_as_they_were() {
     let f = Fixture::new();
     let p = f.profile("ok", "ok", 0, "");

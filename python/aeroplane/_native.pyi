@@ -231,6 +231,7 @@ def run(
     chunk_size: int | None = None,
     bots_dir: _StrPath | None = None,
     log_games: str | None = None,
+    log_positions: int | None = None,
 ) -> dict[str, Any]: ...
 def sweep(
     vary: Mapping[str, Sequence[Any]] | Sequence[str] | str,

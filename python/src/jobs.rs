@@ -420,7 +420,7 @@ fn job_error(e: &JobError) -> PyErr {
 #[pyo3(signature = (bots = None, *, rules = None, games = None, seed = None, rotate_seats = false,
     first_game = None, per_game = false, sprt = None, max_games = None, recover = false,
     out = None, force = false, report = false, threads = None, chunk_size = None, bots_dir = None,
-    log_games = None))]
+    log_games = None, log_positions = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn run(
     py: Python<'_>,
@@ -441,6 +441,7 @@ pub fn run(
     chunk_size: Option<&Bound<'_, PyAny>>,
     bots_dir: Option<PathBuf>,
     log_games: Option<String>,
+    log_positions: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     let bots_dir = bots_dir.unwrap_or_else(|| PathBuf::from("bots"));
     let (rules, rules_name) = rules_arg(rules)?;
@@ -471,6 +472,22 @@ pub fn run(
                 "log_games=NAME writes the decision log into the output folder: give out=DIR",
             ));
         }
+        if log_games.is_none() && log_positions.is_some_and(|k| !k.is_none()) {
+            return Err(PyValueError::new_err(
+                "log_positions=K applies to a decision log: give log_games=NAME too",
+            ));
+        }
+        let log_positions = opt_u64(
+            log_positions,
+            "log_positions",
+            u64::from(aeroplane::decision_log::DEFAULT_LOG_POSITIONS),
+        )?;
+        let log_positions = u32::try_from(log_positions).map_err(|_| {
+            PyValueError::new_err(format!(
+                "log_positions={log_positions}: the position goes on every K-th decision line, K from 1 to {}",
+                u32::MAX
+            ))
+        })?;
         spec.validate().map_err(|e| to_py(&e))?;
         let exec = exec(threads, chunk_size, DEFAULT_CHUNK_DEALS)?;
         let job = Job::Run(RunJob {
@@ -478,6 +495,7 @@ pub fn run(
             rules_name,
             per_game,
             log_games,
+            log_positions,
             recover,
         });
         return conduct(py, job, exec, output, lineup);

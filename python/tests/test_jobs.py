@@ -62,6 +62,20 @@ def test_run_logs_every_decision_as_the_command_line_does(in_repo, cli, tmp_path
         aeroplane.run(games=2, log_games="g.txt", out=tmp_path / "t")
 
 
+def test_run_log_positions_as_the_command_line(in_repo, cli, tmp_path):
+    args = ["--bots", "greedy,random", "--games", "6"]
+    run_cli(cli, "run", *args, "--log-games", "g.jsonl", "--log-positions", "1",
+            "--out", str(tmp_path / "cli"), "-q")
+    aeroplane.run("greedy,random", games=6, log_games="g.jsonl", log_positions=1,
+                  out=tmp_path / "py")
+    assert (tmp_path / "py" / "g.jsonl").read_bytes() == (tmp_path / "cli" / "g.jsonl").read_bytes()
+    assert json.loads((tmp_path / "py" / "run.json").read_text())["log_positions"] == 1
+    with pytest.raises(ValueError, match="log_positions"):
+        aeroplane.run(games=2, log_games="g.jsonl", log_positions=0, out=tmp_path / "z")
+    with pytest.raises(ValueError, match="give log_games"):
+        aeroplane.run(games=2, log_positions=4, out=tmp_path / "n")
+
+
 def test_run_report_html_too(in_repo, cli, tmp_path):
     run_cli(cli, "run", "--games", "200", "--rotate-seats", "--report", "--out", str(tmp_path / "cli"), "-q")
     aeroplane.run(games=200, rotate_seats=True, report=True, out=str(tmp_path / "py"))

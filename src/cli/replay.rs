@@ -8,7 +8,7 @@ use anyhow::Context;
 use clap::Args;
 
 use aeroplane::decision_log::check::check_game;
-use aeroplane::decision_log::read::LogReader;
+use aeroplane::decision_log::read::{LogReader, seek_game};
 use aeroplane::experiment::replay::{ReplayJob, ReplayReport, replay_logged};
 use aeroplane::runner::RunSpec;
 use aeroplane::{parse_dice, read_dice};
@@ -165,9 +165,19 @@ fn replay_log(args: &ReplayArgs, path: &std::path::Path) -> anyhow::Result<ExitC
         let range = span.map_or("none".to_string(), |(a, b)| format!("{a}..={b}"));
         writeln!(
             std::io::stdout().lock(),
-            "{file}: {games} games ({range}), {decisions} decisions: every logged position, legal move list and result agrees with the engine"
+            "{file}: {games} games ({range}), {decisions} decisions: every game replays with the engine, and every seat, bot, legal move list, logged position and result agrees with it"
         )?;
         return Ok(ExitCode::SUCCESS);
+    }
+    // A compressed log's game is found by skipping whole frames; when that cannot be sure or
+    // the game does not check, the log is read from its start (which names the line of any
+    // problem).
+    if let Some((header, game)) = seek_game(path, args.game)
+        && let Ok(checked) = check_game(&file, &header, &game)
+    {
+        let report = replay_logged(&header, &checked)?;
+        let source = format!("game {} of the decision log {file}", args.game);
+        return show(args, &report, &source);
     }
     let game = reader.find_game(args.game)?;
     let checked = check_game(&file, reader.header(), &game)?;

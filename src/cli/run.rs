@@ -46,11 +46,16 @@ pub struct RunArgs {
     #[arg(long, overrides_with = "no_per_game")]
     pub per_game: bool,
     /// Also write a decision log into the output folder: one JSON line per decision of every
-    /// game (position, roll, legal moves, the choice, the bot's values) and one per game's
-    /// result, in game order; NAME.jsonl.zst is zstd-compressed, NAME.jsonl plain. Needs --out;
+    /// game (seat, roll, legal moves, the choice, the bot's values; the position on key lines,
+    /// see --log-positions) and one per game's result, in game order; NAME.jsonl.zst is zstd-compressed, NAME.jsonl plain. Needs --out;
     /// schema in docs/LOG.md; read back with `replay --log`.
     #[arg(long, value_name = "NAME")]
     pub log_games: Option<String>,
+    /// With --log-games: write the position on every K-th decision line of a game, the first
+    /// included (1: on every line; readers replay the others from the rolls and choices)
+    /// [default: 32].
+    #[arg(long, value_name = "K", requires = "log_games", value_parser = clap::value_parser!(u32).range(1..))]
+    pub log_positions: Option<u32>,
     /// Do not write games.csv (overrides a config or manifest).
     #[arg(long, overrides_with = "per_game")]
     pub no_per_game: bool,
@@ -180,12 +185,17 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
             .log_games
             .clone()
             .or(manifest.as_ref().and_then(|(m, _)| m.log_games.clone()));
+        let log_positions = args
+            .log_positions
+            .or(manifest.as_ref().and_then(|(m, _)| m.log_positions))
+            .unwrap_or(aeroplane::decision_log::DEFAULT_LOG_POSITIONS);
         return Ok(Resolved {
             job: Job::Run(RunJob {
                 spec,
                 rules_name,
                 per_game,
                 log_games,
+                log_positions,
                 recover,
             }),
             exec,

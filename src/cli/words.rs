@@ -2,7 +2,7 @@
 //! and the Python keywords); the command line says the flag instead.
 
 /// The settings the library's messages name, each a flag of this command line.
-const FLAGS: [&str; 16] = [
+const FLAGS: [&str; 17] = [
     "allow_partial",
     "bootstrap",
     "bots",
@@ -10,6 +10,7 @@ const FLAGS: [&str; 16] = [
     "compare",
     "force",
     "log_games",
+    "log_positions",
     "memory_limit",
     "out",
     "per_game",

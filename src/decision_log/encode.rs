@@ -22,6 +22,16 @@ pub enum LogFormat {
     Plain,
 }
 
+/// How a run writes its log: the file's format and how often a decision line carries the
+/// position (docs/LOG.md, "Key positions").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LogStyle {
+    /// How the log is stored.
+    pub format: LogFormat,
+    /// The position is on decision lines 0, K, 2K, ... of each game (K >= 1).
+    pub positions: u32,
+}
+
 /// A log file name that is neither `.jsonl.zst` nor `.jsonl`.
 #[derive(Debug, thiserror::Error)]
 #[error(
@@ -65,8 +75,9 @@ impl std::fmt::Debug for LogEncoder {
 }
 
 impl LogEncoder {
-    /// An encoder for `format`.
-    pub fn new(format: LogFormat) -> std::io::Result<LogEncoder> {
+    /// An encoder for logs of `style`.
+    pub fn new(style: LogStyle) -> std::io::Result<LogEncoder> {
+        let format = style.format;
         let compressor = match format {
             LogFormat::Zstd => {
                 let mut c = zstd::bulk::Compressor::new(ZSTD_LEVEL)?;
@@ -77,7 +88,7 @@ impl LogEncoder {
         };
         Ok(LogEncoder {
             format,
-            lines: GameLines::default(),
+            lines: GameLines::new(style.positions),
             compressor,
         })
     }

@@ -22,12 +22,22 @@ use serde::{Deserialize, Serialize};
 
 use crate::runner::RunSpec;
 use aeroplane_core::Rules;
-pub use encode::{LogEncoder, LogFormat, LogNameError, ZSTD_LEVEL};
+pub use encode::{LogEncoder, LogFormat, LogNameError, LogStyle, ZSTD_LEVEL};
 
 /// The header's `format`.
 pub const FORMAT: &str = "aeroplane-decisions";
-/// The schema version this build writes and reads.
-pub const VERSION: u32 = 1;
+/// The schema version this build writes.
+pub const VERSION: u32 = 2;
+/// The schema versions this build reads.
+pub const READS: [u32; 2] = [1, 2];
+/// The elements of a decision line (version 2), in order; the last two are present only when
+/// there is something to say (docs/LOG.md).
+pub const DECISION_FIELDS: [&str; 9] = [
+    "game", "seat", "bot", "roll", "legal", "action", "forced", "values", "position",
+];
+/// The position is written on every `DEFAULT_LOG_POSITIONS`-th decision line of a game (the
+/// first included) unless a run says otherwise: 100,000 greedy games log in about 90 MB.
+pub const DEFAULT_LOG_POSITIONS: u32 = 32;
 /// A lineup entry in the header.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct HeaderBot {
@@ -42,8 +52,15 @@ pub struct HeaderBot {
 pub struct Header {
     /// Always [`FORMAT`].
     pub format: String,
-    /// The schema version, [`VERSION`].
+    /// The schema version, [`VERSION`] (or an older one this build reads, [`READS`]).
     pub version: u32,
+    /// The names of a decision line's elements, [`DECISION_FIELDS`] (version 2).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub decision_fields: Vec<String>,
+    /// The position is on every `log_positions`-th decision line of a game, the first
+    /// included (version 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log_positions: Option<u32>,
     /// The tool version that wrote it.
     pub tool_version: String,
     /// The rules.
@@ -65,11 +82,13 @@ pub struct Header {
 }
 
 impl Header {
-    /// The header of a run's log.
-    pub fn of(spec: &RunSpec) -> Header {
+    /// The header of a run's log, with the position on every `positions`-th decision line.
+    pub fn of(spec: &RunSpec, positions: u32) -> Header {
         Header {
             format: FORMAT.to_string(),
             version: VERSION,
+            decision_fields: DECISION_FIELDS.iter().map(|f| f.to_string()).collect(),
+            log_positions: Some(positions.max(1)),
             tool_version: env!("CARGO_PKG_VERSION").to_string(),
             rules: spec.rules,
             players: spec.players(),
@@ -104,16 +123,33 @@ impl Header {
     }
 }
 
-/// Plays games `games` of `spec` one after another and returns their log, header first: the
-/// bytes a run of those games writes (for tests and small logs; a run writes logs through its
-/// workers).
+/// Plays games `games` of `spec` one after another and returns their log, header first, with
+/// the default key positions ([`DEFAULT_LOG_POSITIONS`]): the bytes a run of those games
+/// writes (for tests and small logs; a run writes logs through its workers).
 pub fn log_games(
     spec: &RunSpec,
     games: std::ops::Range<u64>,
     format: LogFormat,
 ) -> Result<Vec<u8>, crate::runner::RunError> {
-    let mut out = Header::of(spec).encoded(format);
-    let mut enc = LogEncoder::new(format).map_err(crate::runner::RunError::Sink)?;
+    log_games_with(
+        spec,
+        games,
+        LogStyle {
+            format,
+            positions: DEFAULT_LOG_POSITIONS,
+        },
+    )
+}
+
+/// [`log_games`] in a given style (format and key positions).
+pub fn log_games_with(
+    spec: &RunSpec,
+    games: std::ops::Range<u64>,
+    style: LogStyle,
+) -> Result<Vec<u8>, crate::runner::RunError> {
+    let format = style.format;
+    let mut out = Header::of(spec, style.positions).encoded(format);
+    let mut enc = LogEncoder::new(style).map_err(crate::runner::RunError::Sink)?;
     let mut bots: Vec<Box<dyn aeroplane_core::Bot>> = spec
         .lineup
         .iter()
@@ -180,43 +216,141 @@ mod tests {
         }
     }
 
+    fn style(format: LogFormat, positions: u32) -> LogStyle {
+        LogStyle { format, positions }
+    }
+
     #[test]
     fn a_log_reads_back_and_every_game_checks() {
         let s = spec(Preset::Classic, "expectimax:depth=1,random,greedy", 4, true);
-        let zst = log_games(&s, 0..12, LogFormat::Zstd).unwrap();
-        let plain = log_games(&s, 0..12, LogFormat::Plain).unwrap();
-        assert_eq!(decompress(&zst), String::from_utf8(plain.clone()).unwrap());
-        for bytes in [zst, plain] {
-            let mut r = reader(bytes).unwrap();
-            assert_eq!(r.header(), &Header::of(&s));
-            let mut n = 0;
-            while let Some(game) = r.next_game().unwrap() {
-                assert_eq!(game.game, n);
-                let checked = check::check_game("log", r.header(), &game).unwrap();
-                // One line per roll that offered two or more moves.
-                let mut rec = Recorder::default();
-                let played = s.play(n, &mut rec).unwrap();
-                let asked = rec.steps.iter().filter(|st| st.legal.len() > 1).count();
-                assert_eq!(game.decisions.len(), asked);
-                assert_eq!(checked.record, played.record);
-                assert_eq!(
-                    checked.rolls,
-                    rec.steps.iter().map(|st| st.roll).collect::<Vec<_>>()
-                );
-                for (_, d) in &game.decisions {
-                    let expectimax = s.bot_at_seat(game.result.1.rotation)[d.seat] == 0;
-                    assert_eq!(d.values.is_some(), expectimax);
+        for positions in [1, 3, DEFAULT_LOG_POSITIONS] {
+            let zst = log_games_with(&s, 0..12, style(LogFormat::Zstd, positions)).unwrap();
+            let plain = log_games_with(&s, 0..12, style(LogFormat::Plain, positions)).unwrap();
+            assert_eq!(decompress(&zst), String::from_utf8(plain.clone()).unwrap());
+            for bytes in [zst, plain] {
+                let mut r = reader(bytes).unwrap();
+                assert_eq!(r.header(), &Header::of(&s, positions));
+                assert_eq!(r.header().version, 2);
+                let mut n = 0;
+                while let Some(game) = r.next_game().unwrap() {
+                    assert_eq!(game.game, n);
+                    let checked = check::check_game("log", r.header(), &game).unwrap();
+                    // One line per roll that offered two or more moves.
+                    let mut rec = Recorder::default();
+                    let played = s.play(n, &mut rec).unwrap();
+                    let asked: Vec<_> = rec.steps.iter().filter(|st| st.legal.len() > 1).collect();
+                    assert_eq!(game.decisions.len(), asked.len());
+                    assert_eq!(checked.record, played.record);
+                    assert_eq!(
+                        checked.rolls,
+                        rec.steps.iter().map(|st| st.roll).collect::<Vec<_>>()
+                    );
+                    for (k, ((_, d), step)) in game.decisions.iter().zip(&asked).enumerate() {
+                        let expectimax = s.bot_at_seat(game.result.1.rotation)[d.seat] == 0;
+                        assert_eq!(d.values.is_some(), expectimax);
+                        // The key lines, and only they, carry the position: the engine's.
+                        let key = (k as u32).is_multiple_of(positions);
+                        assert_eq!(d.position.is_some(), key, "decision {k}");
+                        if let Some(p) = &d.position {
+                            assert_eq!(*p, step.decision().to_string());
+                        }
+                    }
+                    assert_eq!(game.result.1.position, checked.last.to_string());
+                    n += 1;
                 }
-                n += 1;
+                assert_eq!(n, 12);
             }
-            assert_eq!(n, 12);
         }
+    }
+
+    #[test]
+    fn lines_are_the_schemas_arrays_and_objects() {
+        let s = spec(Preset::AppFreeGame, "expectimax:depth=1,greedy", 2, false);
+        let plain = log_games_with(&s, 0..2, style(LogFormat::Plain, 4)).unwrap();
+        let text = String::from_utf8(plain).unwrap();
+        let mut lines = text.lines();
+        let header: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+        assert_eq!(header["version"], 2);
+        assert_eq!(header["log_positions"], 4);
+        assert_eq!(
+            header["decision_fields"],
+            serde_json::json!(DECISION_FIELDS)
+        );
+        let mut per_game = [0usize; 2];
+        for line in lines {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            if let Some(a) = v.as_array() {
+                let game = a[0].as_u64().unwrap() as usize;
+                let k = per_game[game];
+                per_game[game] += 1;
+                let seat = a[1].as_u64().unwrap();
+                assert!(a[4].as_str().unwrap().bytes().all(|b| b.is_ascii_digit()));
+                assert!(
+                    a[6].as_str()
+                        .unwrap()
+                        .bytes()
+                        .all(|b| (b'1'..=b'6').contains(&b))
+                );
+                // Values from expectimax (bot 0, seat 0), the position on every 4th line.
+                let len = match (seat == 0, k % 4 == 0) {
+                    (true, true) | (false, true) => 9,
+                    (true, false) => 8,
+                    (false, false) => 7,
+                };
+                assert_eq!(a.len(), len, "{line}");
+                if len == 9 {
+                    assert!(Game::from_notation(s.rules, a[8].as_str().unwrap()).is_ok());
+                    assert_eq!(a[7].is_null(), seat != 0);
+                }
+            } else {
+                let o = v.as_object().unwrap();
+                let mut keys: Vec<&str> = o.keys().map(String::as_str).collect();
+                keys.sort_unstable();
+                assert_eq!(
+                    keys,
+                    [
+                        "bots", "deal", "forced", "game", "position", "ranks", "rotation", "turns",
+                        "winner"
+                    ]
+                );
+            }
+        }
+        assert!(per_game.iter().all(|&n| n > 8), "{per_game:?}");
+    }
+
+    #[test]
+    fn a_version_1_log_still_reads_and_checks() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/decision_log_v1.jsonl.zst");
+        let mut r = LogReader::open(&path).unwrap();
+        assert_eq!(r.header().version, 1);
+        let s = RunSpec {
+            seed: 4,
+            ..spec(Preset::Classic, "expectimax:depth=1,greedy", 2, true)
+        };
+        let mut n = 0;
+        while let Some(game) = r.next_game().unwrap() {
+            assert!(game.decisions.iter().all(|(_, d)| d.position.is_some()));
+            assert!(game.result.1.result.counters.is_some());
+            let checked = check::check_game("log", r.header(), &game).unwrap();
+            assert_eq!(checked.record, s.play(n, &mut ()).unwrap().record);
+            n += 1;
+        }
+        assert_eq!(n, 4);
+        // Other versions are refused, naming what this build reads.
+        let text = decompress(&std::fs::read(&path).unwrap());
+        let v3 = text.replacen("\"version\":1", "\"version\":3", 1);
+        let e = reader(v3.into_bytes()).unwrap_err().to_string();
+        assert!(
+            e.contains("line 1") && e.contains("version 3") && e.contains("reads versions 1 and 2"),
+            "{e}"
+        );
     }
 
     #[test]
     fn bad_logs_name_the_line_and_what_is_wrong() {
         let s = spec(Preset::AppFreeGame, "greedy,random", 3, false);
-        let plain = log_games(&s, 0..3, LogFormat::Plain).unwrap();
+        let plain = log_games_with(&s, 0..3, style(LogFormat::Plain, 5)).unwrap();
         let zst = log_games(&s, 0..3, LogFormat::Zstd).unwrap();
         let check_all = |bytes: Vec<u8>| -> Result<u64, LogError> {
             let mut r = reader(bytes)?;
@@ -230,6 +364,11 @@ mod tests {
         assert_eq!(check_all(plain.clone()).unwrap(), 3);
         let text = String::from_utf8(plain.clone()).unwrap();
         let lines: Vec<&str> = text.lines().collect();
+        let edit = |at: usize, line: String| -> Vec<u8> {
+            let mut edited: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+            edited[at] = line;
+            (edited.join("\n") + "\n").into_bytes()
+        };
         // Cut short: inside a line, and between a game's lines.
         let cut = &plain[..plain.len() - 10];
         let e = check_all(cut.to_vec()).unwrap_err().to_string();
@@ -263,37 +402,70 @@ mod tests {
             let e = check_all(foreign.to_vec()).unwrap_err().to_string();
             assert!(e.contains("line 1"), "{e}");
         }
-        // A position the engine disagrees with: named with its game and decision.
+        // A key position the engine disagrees with: named with its game and decision. Game 1's
+        // sixth decision line is a key line (the position on lines 1, 6, 11, ...).
         let d = lines
             .iter()
-            .position(|l| l.contains("\"action\"") && l.contains("\"game\":1,"))
-            .unwrap();
-        let mut edited: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+            .enumerate()
+            .filter(|(_, l)| l.starts_with("[1,"))
+            .nth(5)
+            .unwrap()
+            .0;
+        assert!(lines[d].ends_with("\"]"), "{}", lines[d]);
         // The turn count, the position's last field, one more than it is.
-        let at = edited[d].find("\",\"seat\"").unwrap();
-        let turns_at = edited[d][..at].rfind(' ').unwrap() + 1;
-        let turns: u32 = edited[d][turns_at..at].parse().unwrap();
-        edited[d] = format!(
-            "{}{}{}",
-            &edited[d][..turns_at],
-            turns + 1,
-            &edited[d][at..]
-        );
-        let e = check_all((edited.join("\n") + "\n").into_bytes())
-            .unwrap_err()
-            .to_string();
+        let end = lines[d].len() - 2;
+        let turns_at = lines[d][..end].rfind(' ').unwrap() + 1;
+        let turns: u32 = lines[d][turns_at..end].parse().unwrap();
+        let e = check_all(edit(
+            d,
+            format!("{}{}\"]", &lines[d][..turns_at], turns + 1),
+        ))
+        .unwrap_err()
+        .to_string();
         assert!(
-            e.contains(&format!("line {}", d + 1)) && e.contains("game 1, decision"),
+            e.contains(&format!("line {}", d + 1)) && e.contains("game 1, decision 6"),
             "{e}"
         );
         assert!(e.contains("not the engine's"), "{e}");
-        // Not JSON, a missing key, games out of order.
-        let mut broken: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
-        broken[2] = broken[2].replace("\"legal\"", "\"legals\"");
-        let e = check_all((broken.join("\n") + "\n").into_bytes())
+        // A choice that is not the one played: the next key position (or the result) disagrees,
+        // or the changed action is not legal.
+        let d2 = d + 1;
+        let mut fields: Vec<serde_json::Value> = serde_json::from_str(lines[d2]).unwrap();
+        let legal = fields[4].as_str().unwrap().to_string();
+        let other = legal
+            .bytes()
+            .find(|&b| u64::from(b - b'0') != fields[5])
+            .unwrap();
+        fields[5] = serde_json::json!(other - b'0');
+        let e = check_all(edit(d2, serde_json::to_string(&fields).unwrap()))
             .unwrap_err()
             .to_string();
-        assert!(e.contains("line 3") && e.contains("legal"), "{e}");
+        assert!(e.contains("game 1, "), "{e}");
+        // Not the schema: bad digits, a missing element, too many, a result line without a key.
+        for (broken, says) in [
+            (lines[2].replacen(",\"", ",\"x", 1), "digits only"),
+            (
+                lines[2][..lines[2].rfind(",\"").unwrap()].to_string() + "]",
+                "`forced`",
+            ),
+            (lines[2].replacen(']', ",null,\"p\",1]", 1), "more than 9"),
+        ] {
+            let e = check_all(edit(2, broken)).unwrap_err().to_string();
+            assert!(e.contains("line 3") && e.contains(says), "{e}");
+        }
+        let r = 1 + lines[1..].iter().position(|l| l.starts_with('{')).unwrap();
+        let e = check_all(edit(r, lines[r].replace("\"turns\"", "\"turn\"")))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains(&format!("line {}", r + 1)) && e.contains("turns"),
+            "{e}"
+        );
+        let e = check_all(edit(r, lines[r].replace("\"turns\":", "\"turns\":1")))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("result") && e.contains("turns"), "{e}");
+        // Games out of order.
         let mut swapped: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
         let last = swapped.len() - 1;
         swapped.swap(1, last);
@@ -317,8 +489,38 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("no game 3"), "{e}");
-        let e = reader(zst).unwrap().find_game(30).unwrap_err().to_string();
+        let e = reader(zst.clone())
+            .unwrap()
+            .find_game(30)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("no game 30") && e.contains("5..=29"), "{e}");
+        // Found by skipping frames: the same game as read from the start.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("g.jsonl.zst");
+        std::fs::write(&path, &zst).unwrap();
+        for want in [5, 6, 17, 29] {
+            let (h, g) = read::seek_game(&path, want).unwrap();
+            assert_eq!(&h, reader(zst.clone()).unwrap().header());
+            let mut r = reader(zst.clone()).unwrap();
+            let slow = r.find_game(want).unwrap();
+            assert_eq!(g.game, want);
+            assert_eq!(g.decisions.len(), slow.decisions.len());
+            for ((_, a), (_, b)) in g.decisions.iter().zip(&slow.decisions) {
+                assert_eq!(a, b);
+            }
+            assert_eq!(g.result.1, slow.result.1);
+        }
+        for absent in [3, 30, 1000] {
+            assert!(read::seek_game(&path, absent).is_none());
+        }
+        // A plain log, and a log cut short, are left to the reader that names lines.
+        let plain = dir.path().join("g.jsonl");
+        std::fs::write(&plain, log_games(&s, 5..30, LogFormat::Plain).unwrap()).unwrap();
+        assert!(read::seek_game(&plain, 17).is_none());
+        std::fs::write(&path, &zst[..zst.len() - 100]).unwrap();
+        assert!(read::seek_game(&path, 29).is_none());
+        assert!(read::seek_game(&path, 17).is_some());
         let _ = Game::new(s.rules, 4).unwrap();
     }
 }

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::{FORMAT, Header, VERSION};
+use super::{DECISION_FIELDS, FORMAT, Header, READS};
 use aeroplane_core::{Counter, Counters};
 
 /// The longest line read: a real one is a few hundred bytes.
@@ -67,8 +67,8 @@ pub enum LogError {
     },
 }
 
-/// A decision line.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+/// A decision line (of either schema version).
+#[derive(Clone, Debug, PartialEq)]
 pub struct Decision {
     /// The game index.
     pub game: u64,
@@ -79,21 +79,118 @@ pub struct Decision {
     /// The roll.
     pub roll: u8,
     /// Rolls played without a choice since the game's previous line, in order.
-    #[serde(default)]
     pub forced: Vec<u8>,
-    /// The position at the decision (the roll waiting), in the position notation.
-    pub position: String,
+    /// The position at the decision (the roll waiting), in the position notation: on every
+    /// line of a version 1 log, on the key lines of a version 2 log.
+    pub position: Option<String>,
     /// The legal action ids, ascending.
     pub legal: Vec<u8>,
     /// The action id chosen.
     pub action: u8,
     /// The bot's value of each legal action (in `legal`'s order), if it reports values.
-    #[serde(default)]
     pub values: Option<Vec<Option<f32>>>,
 }
 
-/// A game's result line.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+/// A version 1 decision line.
+#[derive(Deserialize)]
+struct DecisionV1 {
+    game: u64,
+    seat: usize,
+    bot: usize,
+    roll: u8,
+    #[serde(default)]
+    forced: Vec<u8>,
+    position: String,
+    legal: Vec<u8>,
+    action: u8,
+    #[serde(default)]
+    values: Option<Vec<Option<f32>>>,
+}
+
+impl From<DecisionV1> for Decision {
+    fn from(d: DecisionV1) -> Decision {
+        Decision {
+            game: d.game,
+            seat: d.seat,
+            bot: d.bot,
+            roll: d.roll,
+            forced: d.forced,
+            position: Some(d.position),
+            legal: d.legal,
+            action: d.action,
+            values: d.values,
+        }
+    }
+}
+
+/// A version 2 decision line: `[game,seat,bot,roll,"legal",action,"forced"(,values(,position))]`.
+struct DecisionV2(Decision);
+
+/// A string of decimal digits (`"0135"`), each a number.
+fn digits<E: serde::de::Error>(text: &str, what: &str) -> Result<Vec<u8>, E> {
+    text.bytes()
+        .map(|b| {
+            b.is_ascii_digit()
+                .then_some(b - b'0')
+                .ok_or_else(|| E::custom(format!("`{what}` is \"{text}\": digits only")))
+        })
+        .collect()
+}
+
+impl<'de> Deserialize<'de> for DecisionV2 {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_seq(DecisionV2Visitor)
+    }
+}
+
+struct DecisionV2Visitor;
+
+impl<'de> serde::de::Visitor<'de> for DecisionV2Visitor {
+    type Value = DecisionV2;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(
+            "a decision line: [game,seat,bot,roll,\"legal\",action,\"forced\"] and optionally values and the position",
+        )
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<DecisionV2, A::Error> {
+        use serde::de::Error;
+        let missing = |k: usize| {
+            A::Error::custom(format!(
+                "element {} (`{}`) is missing",
+                k + 1,
+                super::DECISION_FIELDS[k]
+            ))
+        };
+        let game: u64 = seq.next_element()?.ok_or_else(|| missing(0))?;
+        let seat: usize = seq.next_element()?.ok_or_else(|| missing(1))?;
+        let bot: usize = seq.next_element()?.ok_or_else(|| missing(2))?;
+        let roll: u8 = seq.next_element()?.ok_or_else(|| missing(3))?;
+        let legal: &str = seq.next_element()?.ok_or_else(|| missing(4))?;
+        let action: u8 = seq.next_element()?.ok_or_else(|| missing(5))?;
+        let forced: &str = seq.next_element()?.ok_or_else(|| missing(6))?;
+        let values: Option<Vec<Option<f32>>> = seq.next_element()?.flatten();
+        let position: Option<String> = seq.next_element()?;
+        if seq.next_element::<serde::de::IgnoredAny>()?.is_some() {
+            return Err(A::Error::custom("more than 9 elements"));
+        }
+        Ok(DecisionV2(Decision {
+            game,
+            seat,
+            bot,
+            roll,
+            forced: digits(forced, "forced")?,
+            position,
+            legal: digits(legal, "legal")?,
+            action,
+            values,
+        }))
+    }
+}
+
+/// A game's result line (of either schema version).
+#[derive(Clone, Debug, PartialEq)]
 pub struct ResultLine {
     /// The game index.
     pub game: u64,
@@ -104,7 +201,6 @@ pub struct ResultLine {
     /// The lineup index of the bot in each seat (`null`: not in play).
     pub bots: [Option<u8>; 4],
     /// Rolls played without a choice after the game's last decision.
-    #[serde(default)]
     pub forced: Vec<u8>,
     /// The position the game ended in.
     pub position: String,
@@ -113,7 +209,7 @@ pub struct ResultLine {
 }
 
 /// The outcome of a game, as its result line gives it.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {
     /// The winning seat, if any.
     pub winner: Option<usize>,
@@ -121,50 +217,120 @@ pub struct Outcome {
     pub ranks: [Option<u8>; 4],
     /// Turns.
     pub turns: u32,
-    /// Rolls.
-    pub rolls: u32,
-    /// Moves.
-    pub moves: u32,
-    /// Launches.
-    pub launches: u32,
-    /// Captured planes.
-    pub captures: u32,
-    /// Planes sent back by the third six.
-    pub penalties: u32,
-    /// Jumps.
-    pub jumps: u32,
-    /// Flights.
-    pub flights: u32,
-    /// Bounces.
-    pub bounces: u32,
-    /// Passes.
-    pub passes: u32,
+    /// Every counter of the game record (version 1 logs only).
+    pub counters: Option<Counters<u32>>,
     /// Stopped by `max_turns`.
     pub unfinished: bool,
     /// The seat whose bot failed and forfeited the game (runs with `--recover`).
-    #[serde(default)]
     pub forfeit: Option<usize>,
 }
 
-impl Outcome {
-    /// The counters.
-    pub fn counters(&self) -> Counters<u32> {
+/// A version 1 result line.
+#[derive(Deserialize)]
+struct ResultV1 {
+    game: u64,
+    deal: u64,
+    rotation: u64,
+    bots: [Option<u8>; 4],
+    #[serde(default)]
+    forced: Vec<u8>,
+    position: String,
+    result: OutcomeV1,
+}
+
+/// A version 1 result line's `result`.
+#[derive(Deserialize)]
+struct OutcomeV1 {
+    winner: Option<usize>,
+    ranks: [Option<u8>; 4],
+    turns: u32,
+    rolls: u32,
+    moves: u32,
+    launches: u32,
+    captures: u32,
+    penalties: u32,
+    jumps: u32,
+    flights: u32,
+    bounces: u32,
+    passes: u32,
+    unfinished: bool,
+    #[serde(default)]
+    forfeit: Option<usize>,
+}
+
+impl From<ResultV1> for ResultLine {
+    fn from(r: ResultV1) -> ResultLine {
+        let o = r.result;
         let mut c = Counters::<u32>::default();
         for (counter, n) in [
-            (Counter::Turns, self.turns),
-            (Counter::Rolls, self.rolls),
-            (Counter::Moves, self.moves),
-            (Counter::Launches, self.launches),
-            (Counter::Captures, self.captures),
-            (Counter::Penalties, self.penalties),
-            (Counter::Jumps, self.jumps),
-            (Counter::Flights, self.flights),
-            (Counter::Bounces, self.bounces),
-            (Counter::Passes, self.passes),
+            (Counter::Turns, o.turns),
+            (Counter::Rolls, o.rolls),
+            (Counter::Moves, o.moves),
+            (Counter::Launches, o.launches),
+            (Counter::Captures, o.captures),
+            (Counter::Penalties, o.penalties),
+            (Counter::Jumps, o.jumps),
+            (Counter::Flights, o.flights),
+            (Counter::Bounces, o.bounces),
+            (Counter::Passes, o.passes),
         ] {
             c.add(counter, n);
         }
-        c
+        ResultLine {
+            game: r.game,
+            deal: r.deal,
+            rotation: r.rotation,
+            bots: r.bots,
+            forced: r.forced,
+            position: r.position,
+            result: Outcome {
+                winner: o.winner,
+                ranks: o.ranks,
+                turns: o.turns,
+                counters: Some(c),
+                unfinished: o.unfinished,
+                forfeit: o.forfeit,
+            },
+        }
+    }
+}
+
+/// A version 2 result line.
+#[derive(Deserialize)]
+struct ResultV2<'a> {
+    game: u64,
+    deal: u64,
+    rotation: u64,
+    bots: [Option<u8>; 4],
+    forced: &'a str,
+    winner: Option<usize>,
+    ranks: [Option<u8>; 4],
+    turns: u32,
+    #[serde(default)]
+    unfinished: bool,
+    #[serde(default)]
+    forfeit: Option<usize>,
+    position: String,
+}
+
+impl ResultV2<'_> {
+    fn line<E: serde::de::Error>(self) -> Result<ResultLine, E> {
+        Ok(ResultLine {
+            game: self.game,
+            deal: self.deal,
+            rotation: self.rotation,
+            bots: self.bots,
+            forced: digits(self.forced, "forced")?,
+            position: self.position,
+            result: Outcome {
+                winner: self.winner,
+                ranks: self.ranks,
+                turns: self.turns,
+                counters: None,
+                unfinished: self.unfinished,
+                forfeit: self.forfeit,
+            },
+        })
     }
 }
 
@@ -258,6 +424,8 @@ impl LogReader {
             header: Header {
                 format: String::new(),
                 version: 0,
+                decision_fields: Vec::new(),
+                log_positions: None,
                 tool_version: String::new(),
                 rules: aeroplane_core::Rules::default(),
                 players: 0,
@@ -358,21 +526,33 @@ impl LogReader {
             return Err(self.line_error(1, format!("{foreign}; it starts `{}`", short(&text))));
         }
         let version = value.get("version").and_then(|v| v.as_u64());
-        if version != Some(u64::from(VERSION)) {
+        if !version.is_some_and(|v| READS.iter().any(|&r| u64::from(r) == v)) {
             return Err(self.line_error(
                 1,
                 format!(
-                    "a decision log of version {}: this build reads version {VERSION}",
-                    version.map_or("?".to_string(), |v| v.to_string())
+                    "a decision log of version {}: this build reads versions {} and {}",
+                    version.map_or("?".to_string(), |v| v.to_string()),
+                    READS[0],
+                    READS[1]
                 ),
             ));
         }
-        serde_json::from_value(value).map_err(|e| {
+        let header: Header = serde_json::from_value(value).map_err(|e| {
             self.line_error(
                 1,
                 format!("a bad header: {}", crate::excerpt::excerpt(&e.to_string())),
             )
-        })
+        })?;
+        if header.version >= 2 && header.decision_fields != DECISION_FIELDS {
+            return Err(self.line_error(
+                1,
+                format!(
+                    "a bad header: `decision_fields` is {:?}; version {} names {DECISION_FIELDS:?}",
+                    header.decision_fields, header.version
+                ),
+            ));
+        }
+        Ok(header)
     }
 
     /// The next line, with its game and kind read from its start (`{"game":N,`).
@@ -384,21 +564,37 @@ impl LogReader {
             return Ok(None);
         };
         let number = self.line;
-        let game = text
-            .strip_prefix("{\"game\":")
-            .map(|rest| rest.bytes().take_while(u8::is_ascii_digit).collect::<Vec<u8>>())
+        // Version 1: every line is an object starting `{"game":N,`, a result line holds
+        // `"result":`. Version 2: a decision line is an array `[N,...`, a result line an object
+        // `{"game":N,...`.
+        let v1 = self.header.version == 1;
+        let (rest, result) = match text.strip_prefix("{\"game\":") {
+            Some(rest) => (Some(rest), !v1 || text.contains("\"result\":")),
+            None if v1 => (None, false),
+            None => (text.strip_prefix('['), false),
+        };
+        let game = rest
+            .map(|rest| {
+                rest.bytes()
+                    .take_while(u8::is_ascii_digit)
+                    .collect::<Vec<u8>>()
+            })
             .filter(|d| !d.is_empty() && d.len() <= 20)
             .and_then(|d| String::from_utf8(d).ok()?.parse::<u64>().ok())
             .ok_or_else(|| {
+                let starts = if v1 {
+                    "each starts with {\"game\":N,..."
+                } else {
+                    "a decision line starts with [N,... and a result line with {\"game\":N,..."
+                };
                 self.line_error(
                     number,
                     format!(
-                        "not a decision or result line: each starts with {{\"game\":N,...; it starts `{}`",
+                        "not a decision or result line: {starts}; it starts `{}`",
                         short(&text)
                     ),
                 )
             })?;
-        let result = text.contains("\"result\":");
         Ok(Some(Raw {
             number,
             game,
@@ -444,7 +640,7 @@ impl LogReader {
                 if !parse {
                     return Ok(Some(None));
                 }
-                let result: ResultLine = self.parse(&raw)?;
+                let result = self.parse_result(&raw)?;
                 return Ok(Some(Some(LoggedGame {
                     game,
                     decisions,
@@ -452,7 +648,7 @@ impl LogReader {
                 })));
             }
             if parse {
-                let d: Decision = self.parse(&raw)?;
+                let d = self.parse_decision(&raw)?;
                 decisions.push((raw.number, d));
             }
             raw = match self.next_raw()? {
@@ -467,17 +663,33 @@ impl LogReader {
         }
     }
 
-    fn parse<T: serde::de::DeserializeOwned>(&self, raw: &Raw) -> Result<T, LogError> {
-        serde_json::from_str(&raw.text).map_err(|e| {
-            self.line_error(
-                raw.number,
-                format!(
-                    "not a valid {} line: {}",
-                    if raw.result { "result" } else { "decision" },
-                    crate::excerpt::excerpt(&e.to_string())
-                ),
-            )
-        })
+    fn parse_decision(&self, raw: &Raw) -> Result<Decision, LogError> {
+        if self.header.version == 1 {
+            serde_json::from_str::<DecisionV1>(&raw.text).map(Decision::from)
+        } else {
+            serde_json::from_str::<DecisionV2>(&raw.text).map(|d| d.0)
+        }
+        .map_err(|e| self.bad_line(raw, &e))
+    }
+
+    fn parse_result(&self, raw: &Raw) -> Result<ResultLine, LogError> {
+        if self.header.version == 1 {
+            serde_json::from_str::<ResultV1>(&raw.text).map(ResultLine::from)
+        } else {
+            serde_json::from_str::<ResultV2>(&raw.text).and_then(ResultV2::line)
+        }
+        .map_err(|e| self.bad_line(raw, &e))
+    }
+
+    fn bad_line(&self, raw: &Raw, e: &serde_json::Error) -> LogError {
+        self.line_error(
+            raw.number,
+            format!(
+                "not a valid {} line: {}",
+                if raw.result { "result" } else { "decision" },
+                crate::excerpt::excerpt(&e.to_string())
+            ),
+        )
     }
 
     /// Reads up to game `game` and returns it; the games before it are skipped without being
@@ -524,4 +736,120 @@ impl LogReader {
 
 fn short(text: &str) -> String {
     crate::excerpt::clip_lines(&text.chars().take(60).collect::<String>(), 60)
+}
+
+/// The most bytes of a frame [`seek_game`] reads into memory (a game's frame is a few KB): a
+/// larger one is left to the streaming reader.
+const MAX_FRAME: usize = 1 << 26;
+
+/// The bytes of one zstd frame read from `file` at its current offset (its header and block
+/// headers read, its blocks skipped when `keep` is false), or `None` at the end of the file
+/// or at anything but a whole frame of the standard format.
+fn next_frame<R: Read + std::io::Seek>(file: &mut BufReader<R>, keep: bool) -> Option<Vec<u8>> {
+    let mut frame = vec![0u8; 18];
+    // The frame header: magic, descriptor, then at most 13 bytes.
+    file.read_exact(&mut frame[..5]).ok()?;
+    if frame[..4] != ZSTD_MAGIC {
+        return None;
+    }
+    let fhd = frame[4];
+    let single_segment = fhd & 0x20 != 0;
+    let rest = usize::from(!single_segment)
+        + [0, 1, 2, 4][usize::from(fhd & 3)]
+        + match fhd >> 6 {
+            0 => usize::from(single_segment),
+            1 => 2,
+            2 => 4,
+            _ => 8,
+        };
+    file.read_exact(&mut frame[5..5 + rest]).ok()?;
+    frame.truncate(5 + rest);
+    loop {
+        let mut h = [0u8; 3];
+        file.read_exact(&mut h).ok()?;
+        let header = u32::from(h[0]) | u32::from(h[1]) << 8 | u32::from(h[2]) << 16;
+        let size = match (header >> 1) & 3 {
+            0 | 2 => header >> 3,
+            1 => 1,
+            _ => return None,
+        };
+        if keep {
+            if frame.len() + size as usize > MAX_FRAME {
+                return None;
+            }
+            frame.extend_from_slice(&h);
+            let at = frame.len();
+            frame.resize(at + size as usize, 0);
+            file.read_exact(&mut frame[at..]).ok()?;
+        } else {
+            file.seek_relative(i64::from(size)).ok()?;
+        }
+        if header & 1 == 1 {
+            break;
+        }
+    }
+    if fhd & 0x04 != 0 {
+        let mut sum = [0u8; 4];
+        file.read_exact(&mut sum).ok()?;
+        frame.extend_from_slice(&sum);
+    }
+    Some(frame)
+}
+
+/// Game `game` of the compressed log at `path`, found by skipping whole frames (a compressed
+/// log holds its header, then one frame per game with consecutive game indices): frames are
+/// walked by their headers, and only the header's, the first game's and the game's own are
+/// decompressed. `None` whenever this cannot be sure (a plain log, a frame that is not where
+/// it should be, a game that is not the one expected, any error): the caller then reads the
+/// log from its start, which names the line of any problem.
+pub fn seek_game(path: &Path, game: u64) -> Option<(Header, LoggedGame)> {
+    let mut file = BufReader::with_capacity(1 << 16, File::open(path).ok()?);
+    let header = next_frame(&mut file, true)?;
+    let first = next_frame(&mut file, true)?;
+    let read = |frame: &[u8]| -> Option<(Header, LoggedGame)> {
+        let bytes = [&header[..], frame].concat();
+        let mut r = LogReader::new(std::io::Cursor::new(bytes), String::new()).ok()?;
+        let g = r.next_game().ok()??;
+        Some((r.header, g))
+    };
+    let (h, g) = read(&first)?;
+    let skip = game.checked_sub(g.game)?;
+    if skip == 0 {
+        return Some((h, g));
+    }
+    for _ in 1..skip {
+        next_frame(&mut file, false)?;
+    }
+    let frame = next_frame(&mut file, true)?;
+    let (h, g) = read(&frame)?;
+    (g.game == game).then_some((h, g))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_are_walked_by_their_headers() {
+        for text in [&b""[..], b"x\n", &[b'7'; 300_000], &[b'a'; 5]] {
+            for level in [1, 3] {
+                let mut c = zstd::bulk::Compressor::new(level).unwrap();
+                c.include_checksum(level == 1).unwrap();
+                let frame = c.compress(text).unwrap();
+                let two = [&frame[..], b"rest"].concat();
+                let mut r = BufReader::new(std::io::Cursor::new(two.clone()));
+                assert_eq!(next_frame(&mut r, true).unwrap(), frame);
+                let mut r = BufReader::new(std::io::Cursor::new(two));
+                assert!(next_frame(&mut r, false).is_some());
+                let mut rest = String::new();
+                r.read_to_string(&mut rest).unwrap();
+                assert_eq!(rest, "rest");
+                let cut = &frame[..frame.len() - 1];
+                let mut r = BufReader::new(std::io::Cursor::new(cut.to_vec()));
+                assert_eq!(next_frame(&mut r, true), None);
+            }
+        }
+        let mut r = BufReader::new(std::io::Cursor::new(b"{\"format\"".to_vec()));
+        assert_eq!(next_frame(&mut r, true), None);
+    }
 }

@@ -9,7 +9,7 @@ use std::sync::atomic::Ordering;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::decision_log::LogFormat;
+use crate::decision_log::LogStyle;
 use crate::export::{
     Checkpoint, CheckpointError, ExportError, GamesCsv, LogFile, RowsAt, RowsReader, Stored,
 };
@@ -280,7 +280,7 @@ pub(crate) fn drive<F: Fold>(
     fold: &mut F,
     rows_for: &(dyn Fn(usize) -> bool + Sync),
     mut games: Option<&mut GamesCsv>,
-    mut log: Option<(&mut LogFile, LogFormat)>,
+    mut log: Option<(&mut LogFile, LogStyle)>,
     mut checkpoint: Option<&mut Checkpoint>,
     kept: Option<&mut KeptGames>,
     played: &mut u64,
@@ -289,13 +289,13 @@ pub(crate) fn drive<F: Fold>(
     let interrupt = ctx.interrupt;
     let mut folded_here = 0usize;
     let games_of = |u: &Unit| u.deals * parts[u.part].games_per_deal();
-    let format = log.as_ref().map(|(_, f)| *f);
+    let style = log.as_ref().map(|(_, s)| *s);
     runner::execute_logged(
         parts,
         units,
         ctx.exec,
         rows_for,
-        format,
+        style,
         kept,
         &mut |result| {
             let rows = match games.as_deref_mut() {

@@ -77,6 +77,11 @@ pub enum InvalidJob {
         "the setting `log_games` is `{0}`: the decision log is written into the output folder: give a file name ending in .jsonl.zst (zstd-compressed) or .jsonl (plain JSON lines), not in a folder, not hidden, not one of the folder's own files (e.g. games.jsonl.zst)"
     )]
     LogName(String),
+    /// A decision log's key-position interval that is 0.
+    #[error(
+        "the setting `log_positions` is 0: the decision log writes the position on every K-th decision line of a game, K at least 1 (1: every line)"
+    )]
+    LogPositions,
     /// A logged game whose choices the engine does not accept.
     #[error("the log's choices do not replay: {0}")]
     LoggedChoice(String),

@@ -104,6 +104,9 @@ impl Job {
                         rules_name: m.rules_name.clone(),
                         per_game: m.per_game,
                         log_games: m.log_games.clone(),
+                        log_positions: m
+                            .log_positions
+                            .unwrap_or(crate::decision_log::DEFAULT_LOG_POSITIONS),
                         recover: m.recover,
                     })),
                 }

@@ -48,7 +48,7 @@ pub use tune::{TuneError, TuneJob, TuneReport, TuneSpec};
 
 use std::sync::atomic::{AtomicBool, AtomicU64};
 
-use crate::decision_log::LogFormat;
+use crate::decision_log::{LogFormat, LogStyle};
 use crate::export::LogFile;
 use crate::export::{
     CHECKPOINT_FILE, Checkpoint, CheckpointError, ExportError, GamesCsv, JobStatus,
@@ -211,6 +211,8 @@ pub(crate) struct LogDef {
     pub name: String,
     /// How it is stored.
     pub format: LogFormat,
+    /// The position is on every `positions`-th decision line of a game.
+    pub positions: u32,
     /// The header line, encoded.
     pub header: Vec<u8>,
 }
@@ -218,7 +220,7 @@ pub(crate) struct LogDef {
 impl LogDef {
     /// The log `name` of the run `spec`; a name that is not a plain `.jsonl.zst` or `.jsonl`
     /// file name, or that is one of the folder's own files, is refused.
-    pub fn new(name: &str, spec: &RunSpec) -> Result<LogDef, JobError> {
+    pub fn new(name: &str, spec: &RunSpec, positions: u32) -> Result<LogDef, JobError> {
         let bad = || InvalidJob::LogName(crate::excerpt::excerpt(name));
         let format = LogFormat::of_path(std::path::Path::new(name)).map_err(|_| bad())?;
         let plain = !name.contains('/') && !name.starts_with('.') && !name.contains('\\');
@@ -228,11 +230,23 @@ impl LogDef {
         if !plain || own || name.ends_with(".partial") {
             return Err(bad().into());
         }
+        if positions == 0 {
+            return Err(InvalidJob::LogPositions.into());
+        }
         Ok(LogDef {
             name: name.to_string(),
             format,
-            header: crate::decision_log::Header::of(spec).encoded(format),
+            positions,
+            header: crate::decision_log::Header::of(spec, positions).encoded(format),
         })
+    }
+
+    /// How it is written.
+    pub fn style(&self) -> LogStyle {
+        LogStyle {
+            format: self.format,
+            positions: self.positions,
+        }
     }
 
     /// Its name while the job runs.
@@ -342,7 +356,7 @@ pub(crate) fn conduct<F: Fold, R>(
         kept,
         mut finished,
     } = opened;
-    let format = def.log.as_ref().map(|l| l.format);
+    let style = def.log.as_ref().map(LogDef::style);
     let mut played = kept.played;
     let driven = if kept.decided {
         Ok(Ended::Decided)
@@ -354,7 +368,7 @@ pub(crate) fn conduct<F: Fold, R>(
             fold,
             def.rows_for,
             games.as_mut(),
-            log.as_mut().zip(format),
+            log.as_mut().zip(style),
             Some(&mut checkpoint),
             Some(&mut finished),
             &mut played,

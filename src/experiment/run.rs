@@ -27,6 +27,9 @@ pub struct RunJob {
     /// Also write a decision log of every game under this file name in the output directory
     /// (`NAME.jsonl.zst` or `NAME.jsonl`; see docs/LOG.md).
     pub log_games: Option<String>,
+    /// With `log_games`: the position is written on every `log_positions`-th decision line of
+    /// a game, the first included (1: on every line; docs/LOG.md).
+    pub log_positions: u32,
     /// A failing bot program forfeits the game in progress (counted in `forfeits` columns)
     /// instead of stopping the run.
     pub recover: bool,
@@ -220,6 +223,7 @@ impl RunJob {
         let mut m = Manifest::new(&self.spec, &self.rules_name, self.per_game);
         m.recover = self.recover;
         m.log_games = self.log_games.clone();
+        m.log_positions = self.log_games.as_ref().map(|_| self.log_positions);
         m
     }
 
@@ -249,7 +253,7 @@ impl RunJob {
             per_game: self.per_game,
             recover: self.recover,
             log: match &self.log_games {
-                Some(name) => Some(super::LogDef::new(name, &self.spec)?),
+                Some(name) => Some(super::LogDef::new(name, &self.spec, self.log_positions)?),
                 None => None,
             },
         })

@@ -83,6 +83,9 @@ pub struct Manifest {
     /// The decision log the job writes into its folder (`run --log-games NAME`), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub log_games: Option<String>,
+    /// With `log_games`: the position is on every `log_positions`-th decision line of a game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log_positions: Option<u32>,
     /// Whether a failing bot program forfeited its game instead of stopping the job (`run
     /// --recover`; the `forfeits` columns).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -360,6 +363,7 @@ impl Manifest {
             games_played: 0,
             per_game,
             log_games: None,
+            log_positions: None,
             recover: false,
             report: false,
             unit_deals: 0,

@@ -21,7 +21,7 @@ use std::sync::{Condvar, Mutex, mpsc};
 
 use crate::bots::Bot;
 use crate::bots::registry::BotSpec;
-use crate::decision_log::encode::{LogEncoder, LogFormat};
+use crate::decision_log::encode::{LogEncoder, LogStyle};
 use crate::stats::{Played, Tally};
 use aeroplane_core::{Game, SetupError};
 
@@ -524,7 +524,7 @@ pub fn execute_units(
     )
 }
 
-/// [`execute_units`] that also writes every game's decisions in the decision log's `format`
+/// [`execute_units`] that also writes every game's decisions in the decision log's `style`
 /// ([`UnitResult::log`]), when it is given (without it, games are played unwatched), and that
 /// keeps finished games across stops when given `kept`: its games are used in place of playing
 /// them; when the run ends, the games of units delivered are dropped from it and, after an
@@ -536,7 +536,7 @@ pub fn execute_logged(
     units: Units<'_>,
     exec: Exec,
     rows_for: &(dyn Fn(usize) -> bool + Sync),
-    log: Option<LogFormat>,
+    log: Option<LogStyle>,
     kept: Option<&mut KeptGames>,
     on_unit: &mut dyn FnMut(UnitResult) -> Result<Flow, RunError>,
     progress: &AtomicU64,
@@ -570,7 +570,7 @@ fn execute_at(
     at: &(dyn Fn(u64) -> Unit + Sync),
     exec: Exec,
     rows_for: &(dyn Fn(usize) -> bool + Sync),
-    log: Option<LogFormat>,
+    log: Option<LogStyle>,
     kept: Option<&mut KeptGames>,
     on_unit: &mut dyn FnMut(UnitResult) -> Result<Flow, RunError>,
     progress: &AtomicU64,

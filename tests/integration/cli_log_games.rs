@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use aeroplane::decision_log::{LogFormat, log_games};
+use aeroplane::decision_log::{LogFormat, LogStyle, log_games, log_games_with};
 use aeroplane::runner::RunSpec;
 use aeroplane::{Preset, parse_lineup};
 use assert_cmd::Command;
@@ -277,4 +277,227 @@ fn force_replaces_an_earlier_runs_log() {
         .assert()
         .success();
     assert!(!out.join("old.jsonl").exists());
+}
+
+#[test]
+fn key_positions_are_a_setting_of_the_run_that_resume_merge_and_manifest_keep() {
+    let tmp = tempfile::tempdir().unwrap();
+    let k4 = ["--log-games", "g.jsonl.zst", "--log-positions", "4"];
+    let whole = tmp.path().join("whole");
+    run(&whole, &[&k4[..], &["--chunk-size", "4"]].concat());
+    let want = log_games_with(
+        &spec(),
+        0..DEALS * 3,
+        LogStyle {
+            format: LogFormat::Zstd,
+            positions: 4,
+        },
+    )
+    .unwrap();
+    let bytes = std::fs::read(whole.join("g.jsonl.zst")).unwrap();
+    assert!(bytes == want);
+    assert_eq!(manifest(&whole)["log_positions"], 4);
+    // The default writes fewer positions: other bytes.
+    assert!(log_games(&spec(), 0..DEALS * 3, LogFormat::Zstd).unwrap() != want);
+    // Shards merged, and a run from the manifest, write the same log.
+    let mut shards = Vec::new();
+    for i in 0..2 {
+        let d = tmp.path().join(format!("shard-{i}"));
+        run(
+            &d,
+            &[
+                &k4[..],
+                &["--chunk-size", "4", "--shard", &format!("{i}/2")],
+            ]
+            .concat(),
+        );
+        shards.push(d);
+    }
+    let merged = tmp.path().join("merged");
+    aeroplane()
+        .arg("merge")
+        .arg(&merged)
+        .args(&shards)
+        .assert()
+        .success();
+    assert!(std::fs::read(merged.join("g.jsonl.zst")).unwrap() == want);
+    assert_eq!(manifest(&merged)["log_positions"], 4);
+    let again = tmp.path().join("again");
+    aeroplane()
+        .args(["run", "-q", "--manifest"])
+        .arg(whole.join("run.json"))
+        .arg("--out")
+        .arg(&again)
+        .assert()
+        .success();
+    assert!(std::fs::read(again.join("g.jsonl.zst")).unwrap() == want);
+    // A run stopped after two units and resumed.
+    let stopped = tmp.path().join("stopped");
+    aeroplane()
+        .args(run_args())
+        .args(k4)
+        .args(["--chunk-size", "4", "--threads", "1", "--out"])
+        .arg(&stopped)
+        .env("AEROPLANE_TEST_SIGNAL_AFTER_UNITS", "2")
+        .assert()
+        .code(130);
+    assert!(stopped.join("g.jsonl.zst.partial").exists());
+    aeroplane()
+        .args(["resume", "-q"])
+        .arg(&stopped)
+        .assert()
+        .success();
+    assert!(std::fs::read(stopped.join("g.jsonl.zst")).unwrap() == want);
+    // K is at least 1, and needs a log.
+    for (args, says) in [
+        (&["--log-games", "g.jsonl", "--log-positions", "0"][..], "0"),
+        (&["--log-positions", "3"][..], "--log-games"),
+    ] {
+        aeroplane()
+            .args(run_args())
+            .args(args)
+            .arg("--out")
+            .arg(tmp.path().join("bad"))
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(says));
+    }
+}
+
+#[test]
+fn a_wrong_key_position_in_a_compressed_log_is_named_by_its_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let plain = log_games_with(
+        &spec(),
+        0..6,
+        LogStyle {
+            format: LogFormat::Plain,
+            positions: 1,
+        },
+    )
+    .unwrap();
+    let text = String::from_utf8(plain).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    // Game 4's third decision: its position's turn count one more.
+    let d = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.starts_with("[4,"))
+        .nth(2)
+        .unwrap()
+        .0;
+    let end = lines[d].len() - 2;
+    let at = lines[d][..end].rfind(' ').unwrap() + 1;
+    let turns: u32 = lines[d][at..end].parse().unwrap();
+    lines[d] = format!("{}{}\"]", &lines[d][..at], turns + 1);
+    // Compressed as a log is: the header, then a frame per game.
+    let mut zst = Vec::new();
+    let mut frame = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        frame += line;
+        frame.push('\n');
+        if i == 0 || line.starts_with('{') {
+            zst.extend(zstd::bulk::compress(frame.as_bytes(), 1).unwrap());
+            frame.clear();
+        }
+    }
+    let path = tmp.path().join("bad.jsonl.zst");
+    std::fs::write(&path, zst).unwrap();
+    for game in ["4", "5"] {
+        let cmd = aeroplane()
+            .args(["replay", "--log"])
+            .arg(&path)
+            .args(["--game", game])
+            .assert();
+        if game == "5" {
+            // The other games replay (found by skipping frames).
+            cmd.success();
+            continue;
+        }
+        cmd.code(2)
+            .stderr(predicate::str::contains(format!(
+                "line {}: game 4, decision 3: the log's position",
+                d + 1
+            )))
+            .stderr(predicate::str::contains("is not the engine's"));
+    }
+}
+
+#[test]
+fn a_version_1_log_replays_and_checks() {
+    let v1 = "tests/fixtures/decision_log_v1.jsonl.zst";
+    aeroplane()
+        .args(["replay", "--log", v1, "--check"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("4 games (0..=3)"));
+    // Game 3 as the seeded run plays it (the fixture's run: seed 4, classic, rotated).
+    let logged = aeroplane()
+        .args(["replay", "--log", v1, "--game", "3", "--json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let seeded = aeroplane()
+        .args([
+            "replay",
+            "--rules",
+            "classic",
+            "--bots",
+            "greedy,expectimax:depth=1",
+            "--seed",
+            "4",
+            "--game",
+            "1",
+            "--json",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let logged: serde_json::Value = serde_json::from_slice(&logged).unwrap();
+    let seeded: serde_json::Value = serde_json::from_slice(&seeded).unwrap();
+    assert_eq!(logged["log"], seeded["log"]);
+}
+
+#[test]
+fn the_sampling_script_replays_logged_games_as_the_seeded_ones() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("r");
+    run(&out, &["--log-games", "g.jsonl.zst"]);
+    let bin = assert_cmd::cargo::cargo_bin!("aeroplane");
+    let got = std::process::Command::new("python3")
+        .arg("scripts/replay_log_sample.py")
+        .arg(bin)
+        .arg(&out)
+        .arg("5")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&got.stdout);
+    assert!(
+        got.status.success(),
+        "{}",
+        String::from_utf8_lossy(&got.stderr)
+    );
+    assert!(
+        stdout.contains("5 games") && stdout.contains("every position equals the seeded game's"),
+        "{stdout}"
+    );
+    // A log that is not the run's: the replay differs and the script fails.
+    let other = RunSpec { seed: 7, ..spec() };
+    std::fs::write(
+        out.join("g.jsonl.zst"),
+        log_games(&other, 0..DEALS * 3, LogFormat::Zstd).unwrap(),
+    )
+    .unwrap();
+    let got = std::process::Command::new("python3")
+        .arg("scripts/replay_log_sample.py")
+        .arg(bin)
+        .arg(&out)
+        .arg("5")
+        .output()
+        .unwrap();
+    assert!(!got.status.success());
 }

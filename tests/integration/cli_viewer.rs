@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use aeroplane::decision_log::{LogFormat, log_games};
+use aeroplane::decision_log::{LogFormat, LogStyle, log_games, log_games_with};
 use aeroplane::runner::RunSpec;
 use aeroplane::{Game, Preset, parse_lineup};
 use assert_cmd::Command;
@@ -269,10 +269,10 @@ fn bad_logs_are_refused_naming_the_line() {
     let lines: Vec<&str> = text.lines().collect();
     let k = lines
         .iter()
-        .position(|l| l.contains("\"legal\":[0,1]"))
+        .position(|l| l.starts_with('[') && l.contains(",\"01\","))
         .unwrap();
     let mut edited: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
-    edited[k] = edited[k].replace("\"legal\":[0,1]", "\"legal\":[0,2]");
+    edited[k] = edited[k].replacen(",\"01\",", ",\"02\",", 1);
     let bad = dir.path().join("bad.jsonl");
     std::fs::write(&bad, edited.join("\n") + "\n").unwrap();
     aeroplane()
@@ -312,23 +312,36 @@ fn bad_logs_are_refused_naming_the_line() {
 fn the_python_reader_loads_every_decision() {
     let dir = tempfile::tempdir().unwrap();
     let s = spec("greedy,expectimax:depth=1,random,random", 3, false);
-    let plain = write_log(dir.path(), "g.jsonl", &s, 0..3);
+    // Without the aeroplane package (--plain), pairs need a position on every line.
+    let every = |name: &str| {
+        let path = dir.path().join(name);
+        let style = LogStyle {
+            format: LogFormat::of_path(&path).unwrap(),
+            positions: 1,
+        };
+        std::fs::write(&path, log_games_with(&s, 0..3, style).unwrap()).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let plain = every("g.jsonl");
     let decisions = std::fs::read_to_string(&plain)
         .unwrap()
         .lines()
-        .filter(|l| l.contains("\"action\""))
+        .filter(|l| l.starts_with('['))
         .count();
     let mut files = vec![plain];
     if which("zstd") {
-        files.push(write_log(dir.path(), "g.jsonl.zst", &s, 0..3));
+        files.push(every("g.jsonl.zst"));
     }
-    for file in files {
-        let out = std::process::Command::new("python3")
+    let read = |file: &str| {
+        std::process::Command::new("python3")
             .arg("docs/read_log.py")
-            .arg(&file)
+            .arg(file)
             .args(["--pairs", "2", "--plain"])
             .output()
-            .unwrap();
+            .unwrap()
+    };
+    for file in files {
+        let out = read(&file);
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert!(
             out.status.success(),
@@ -341,6 +354,15 @@ fn the_python_reader_loads_every_decision() {
         );
         assert_eq!(stdout.matches("action ").count(), 2, "{stdout}");
     }
+    // With key positions only, --plain says what it needs.
+    let keyed = write_log(dir.path(), "k.jsonl", &s, 0..3);
+    let out = read(&keyed);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("one decision line in 32") && stderr.contains("--log-positions 1"),
+        "{stderr}"
+    );
 }
 
 fn which(program: &str) -> bool {
