@@ -55,7 +55,7 @@ use crate::export::{
     KEPT_GAMES_FILE, MANIFEST_FILE, Manifest, ManifestError, OutputDir, RowsReader, Scan,
     ShardSection, read_kept_games, write_kept_games,
 };
-use crate::runner::{Exec, KeptGames, RunError, RunSpec, Units};
+use crate::runner::{Exec, FinishedGame, KeptGames, RunError, RunSpec, Units};
 
 pub use crate::runner::{Plan, Unit};
 
@@ -382,15 +382,7 @@ pub(crate) fn conduct<F: Fold, R>(
     };
     match ended {
         Ended::Interrupted => {
-            // The games finished beyond the folded units, kept beside the checkpoint.
-            match write_kept_games(&dir.file(KEPT_GAMES_FILE), checkpoint.key(), &finished) {
-                Ok(()) => played += finished.len() as u64,
-                Err(e) => notes.push(format!(
-                    "the {} games finished beyond the last whole unit could not be kept ({}): the resume plays them again",
-                    finished.len(),
-                    chain(&e)
-                )),
-            }
+            played += keep_finished(dir, &checkpoint, &finished, &mut notes);
             manifest.finish(JobStatus::Interrupted, played, None);
             write_status(dir, &manifest)?;
             return Ok(outcome(JobEnd::Interrupted, played, notes));
@@ -614,7 +606,8 @@ fn resume_folder<F: Fold>(
     let finished = if kept.decided {
         KeptGames::new()
     } else {
-        read_finished(dir, &scan, units.skip(kept.units), ctx, notes)
+        let rest = units.skip(kept.units);
+        read_finished(dir, &scan, ctx, notes, |g| rest.hold_game(g.part, g.game))
     };
     // Checked: from here on, the folder is changed.
     let open = || -> Result<Opened, JobError> {
@@ -685,21 +678,21 @@ fn resume_folder<F: Fold>(
     Ok(opened)
 }
 
-/// The games a stop kept beside the checkpoint (`checkpoint.games`) that belong to units of
-/// `rest` (those not folded yet), counted as progress; none, with a note, when the file cannot
-/// be used (its games are played again).
-fn read_finished(
+/// The games a stop kept beside the checkpoint (`checkpoint.games`) that `unfolded` says belong
+/// to units not folded yet, counted as progress; none, with a note, when the file cannot be
+/// used (its games are played again).
+pub(crate) fn read_finished(
     dir: &OutputDir,
     scan: &Scan,
-    rest: Units<'_>,
     ctx: &Context<'_>,
     notes: &mut Vec<String>,
+    unfolded: impl Fn(&FinishedGame) -> bool,
 ) -> KeptGames {
     let file = dir.file(KEPT_GAMES_FILE);
     match read_kept_games(&file, scan.key()) {
         Ok(None) => KeptGames::new(),
         Ok(Some(mut games)) => {
-            games.retain(|g| rest.hold_game(g.part, g.game));
+            games.retain(unfolded);
             if !games.is_empty() {
                 ctx.progress
                     .fetch_add(games.len() as u64, std::sync::atomic::Ordering::Relaxed);
@@ -716,6 +709,27 @@ fn read_finished(
                 crate::excerpt::path(&file)
             ));
             KeptGames::new()
+        }
+    }
+}
+
+/// Keeps the games finished beyond the folded units beside the checkpoint at a stop; how many
+/// were kept (none, with a note, when the file cannot be written: the resume plays them again).
+pub(crate) fn keep_finished(
+    dir: &OutputDir,
+    checkpoint: &Checkpoint,
+    finished: &KeptGames,
+    notes: &mut Vec<String>,
+) -> u64 {
+    match write_kept_games(&dir.file(KEPT_GAMES_FILE), checkpoint.key(), finished) {
+        Ok(()) => finished.len() as u64,
+        Err(e) => {
+            notes.push(format!(
+                "the {} games finished beyond the last whole unit could not be kept ({}): the resume plays them again",
+                finished.len(),
+                chain(&e)
+            ));
+            0
         }
     }
 }

@@ -35,15 +35,15 @@ use crate::analysis::SprtConfig;
 use crate::analysis::spsa::{Dimension, MAX_DEALS, Spsa, SpsaSettings};
 use crate::bots::registry::BotSpec;
 use crate::export::{
-    CHECKPOINT_FILE, Checkpoint, ConfirmSection, JobStatus, KEPT_GAMES_FILE, Manifest, OutputDir,
-    TuneParamSection, TuneSection, read_kept_games, write_kept_games,
+    CHECKPOINT_FILE, Checkpoint, ConfirmSection, JobStatus, Manifest, OutputDir, TuneParamSection,
+    TuneSection,
 };
 use crate::runner::{KeptGames, RunSpec};
 use aeroplane_core::Rules;
 
 use super::{
-    Context, InvalidJob, JobEnd, JobError, Opening, Outcome, commit, fail, scan_checkpoint,
-    write_status,
+    Context, InvalidJob, JobEnd, JobError, Opening, Outcome, commit, fail, keep_finished,
+    read_finished, scan_checkpoint, write_status,
 };
 use play::Kept;
 use state::{ConfirmState, TuneState};
@@ -455,15 +455,7 @@ impl TuneJob {
         };
         if !done {
             // The games finished beyond the folded units, kept beside the checkpoint.
-            let mut games = played(&state);
-            match write_kept_games(&dir.file(KEPT_GAMES_FILE), checkpoint.key(), &finished) {
-                Ok(()) => games += finished.len() as u64,
-                Err(e) => notes.push(format!(
-                    "the {} games finished beyond the last whole unit could not be kept ({}): the resume plays them again",
-                    finished.len(),
-                    super::chain(&e)
-                )),
-            }
+            let games = played(&state) + keep_finished(dir, &checkpoint, &finished, &mut notes);
             manifest.finish(JobStatus::Interrupted, games, None);
             write_status(dir, &manifest)?;
             return Ok(outcome(JobEnd::Interrupted, games, notes));
@@ -518,7 +510,7 @@ impl TuneJob {
         let finished = if kept.decided {
             KeptGames::new()
         } else {
-            self.read_finished(dir, &scan, kept.units, ctx, notes)
+            self.unfolded_games(dir, &scan, kept.units, ctx, notes)
         };
         let played = state.tune_games()
             + state.confirm.as_ref().map_or(0, |c| c.outcome.games)
@@ -536,9 +528,8 @@ impl TuneJob {
     }
 
     /// The games a stop kept beside the checkpoint that belong to units after the first
-    /// `folded` (an iteration's deals, or a check's), counted as progress; none, with a note,
-    /// when the file cannot be used (its games are played again).
-    fn read_finished(
+    /// `folded` (an iteration's deals, or a check's): see [`read_finished`].
+    fn unfolded_games(
         &self,
         dir: &OutputDir,
         scan: &crate::export::Scan,
@@ -546,17 +537,6 @@ impl TuneJob {
         ctx: &Context<'_>,
         notes: &mut Vec<String>,
     ) -> KeptGames {
-        let file = dir.file(KEPT_GAMES_FILE);
-        let mut games = match read_kept_games(&file, scan.key()) {
-            Ok(g) => g.unwrap_or_default(),
-            Err(why) => {
-                notes.push(format!(
-                    "{} cannot be used ({why}): its games are played again",
-                    crate::excerpt::path(&file)
-                ));
-                return KeptGames::new();
-            }
-        };
         // A tune's parts do not rotate seats: a game's index is its deal.
         let (m, iterations) = (self.spec.settings.deals, self.iterations());
         let unit_of = |deal: u64| -> u64 {
@@ -567,16 +547,7 @@ impl TuneJob {
                 iterations + (deal - self.confirm_first_deal()) / chunk
             }
         };
-        games.retain(|g| unit_of(g.game) >= folded as u64);
-        if !games.is_empty() {
-            ctx.progress
-                .fetch_add(games.len() as u64, std::sync::atomic::Ordering::Relaxed);
-            notes.push(format!(
-                "{} games finished before the stop, beyond the whole units kept, are used: they are not played again",
-                games.len()
-            ));
-        }
-        games
+        read_finished(dir, scan, ctx, notes, |g| unit_of(g.game) >= folded as u64)
     }
 }
 
