@@ -543,7 +543,7 @@ fn kill_group(pgid: i32) {
 static STOPPING: AtomicBool = AtomicBool::new(false);
 
 /// Marks the job as stopping: every wait on a bot gives up within 100 ms (the game in flight
-/// is abandoned, its unit played again on resume), and the bots are then closed as usual
+/// is abandoned and played again on resume; the games finished before it are kept), and the bots are then closed as usual
 /// (`quit`, a grace period, their group killed). Async-signal-safe (an atomic store): a
 /// program's signal handler may call it, as the CLI does on a first Ctrl-C.
 pub fn request_stop() {
