@@ -420,7 +420,10 @@ fn bot_programs_log_under_the_output_folder_in_every_job() {
         ],
     );
     assert!(logs(sweep.path()) >= 1, "no logs in the sweep's folder");
-    // Stopped after its first unit, then resumed: the resumed session logs as well.
+    // Stopped after its first game, then resumed: the resumed session logs as well. (The stop
+    // is counted in games, not units: on one thread the worker stops exactly after game 1,
+    // while a stop after unit 1 may find the other three games already played and kept, and
+    // a resume that plays nothing starts no program.)
     let dir = TempDir::new().unwrap();
     let job = dir.path().join("job");
     aeroplane()
@@ -438,9 +441,10 @@ fn bot_programs_log_under_the_output_folder_in_every_job() {
             "--out",
         ])
         .arg(&job)
-        .env("AEROPLANE_TEST_SIGNAL_AFTER_UNITS", "1")
+        .env("AEROPLANE_TEST_SIGNAL_AFTER_GAMES", "1")
         .assert()
-        .code(130);
+        .code(130)
+        .stderr(predicates::str::contains("interrupted after 1 of 4 games"));
     let before = logs(&job);
     std::fs::remove_dir_all(job.join("logs")).unwrap();
     aeroplane()
