@@ -8,8 +8,8 @@ use std::time::Instant;
 use clap::Args;
 
 use aeroplane::grade::{
-    DEFAULT_BLUNDERS, DEFAULT_CHUNK_DEALS, DEFAULT_THRESHOLD, FolderState, GRADE_CHECKPOINT,
-    GRADE_FILE, GradeContext, GradeError, GradeJob, folder_state, grade,
+    DEFAULT_BLUNDERS, DEFAULT_CHUNK_DEALS, DEFAULT_THRESHOLD, FolderState, GRADE_FILE,
+    GradeContext, GradeError, GradeJob, folder_state, grade,
 };
 
 use super::common::{DEFAULT_BOTS_DIR, note_shadowing, open_out, print_written};
@@ -145,6 +145,7 @@ fn execute(
         out: out.as_ref(),
         resume,
         unit_done: Some(&super::common::test_signal_hook),
+        game_done: super::common::test_game_hook(),
         note: Some(&|n: &str| eprintln!("note: {n}")),
     };
     let result = grade(job, &ctx);
@@ -156,10 +157,10 @@ fn execute(
         Err(GradeError::Interrupted) => {
             match &out {
                 Some(dir) => eprintln!(
-                    "interrupted after {} of {} games; the finished units are kept in {}.\nTo resume, run: aeroplane resume {}",
+                    "interrupted after {} of {} games; every finished game is kept in {}.\nTo resume, run: aeroplane resume {}",
                     indicatif::HumanCount(played),
                     indicatif::HumanCount(total),
-                    dir.file(GRADE_CHECKPOINT).display(),
+                    dir.path().display(),
                     dir.path().display()
                 ),
                 None => eprintln!(

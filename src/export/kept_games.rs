@@ -121,33 +121,73 @@ impl GameLine {
 /// Writes `games` to `path` for the checkpoint whose header checksum is `key`, replacing what
 /// was there; with no games, removes the file.
 pub fn write_kept_games(path: &Path, key: u64, games: &KeptGames) -> Result<(), ExportError> {
-    if games.is_empty() {
-        return fsops::remove(path).map_err(|e| ExportError::new(path, e));
-    }
-    let mut text = String::new();
-    let mut line = |json: &str| {
-        text.push_str(json);
-        text.push_str(&format!("\t{:016x}\n", bound_sum(key, json)));
-    };
-    line(&format!("{{\"kept_games\":{FORMAT}}}"));
-    for g in games.iter() {
-        line(&serde_json::to_string(&GameLine::of(g)).expect("kept games serialize"));
-    }
-    line(END);
-    fsops::write_whole(path, text.as_bytes()).map_err(|e| ExportError::new(path, e))
+    let lines = games
+        .iter()
+        .map(|g| serde_json::to_string(&GameLine::of(g)).expect("kept games serialize"));
+    write_kept_lines(path, key, &header(), lines)
 }
 
 /// Reads the games kept at `path` for the checkpoint whose header checksum is `key`: `Ok(None)`
 /// when there is no such file, `Err` with why when it cannot be used (its games are then played
 /// again).
 pub fn read_kept_games(path: &Path, key: u64) -> Result<Option<KeptGames>, String> {
+    let mut games = KeptGames::new();
+    let found = read_kept_lines(path, key, &header(), |json| {
+        let line: GameLine = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        games.insert(line.into_game()?);
+        Ok(())
+    })?;
+    Ok(found.then_some(games))
+}
+
+fn header() -> String {
+    format!("{{\"kept_games\":{FORMAT}}}")
+}
+
+/// Writes a file of work kept at a stop beside the checkpoint whose header checksum is `key`:
+/// `header`, then one JSON line per item of `lines`, then `"end"`, every line checksummed and
+/// bound to `key`; written whole (a temporary name, synced, renamed). With no lines, removes
+/// the file.
+pub fn write_kept_lines(
+    path: &Path,
+    key: u64,
+    header: &str,
+    lines: impl Iterator<Item = String>,
+) -> Result<(), ExportError> {
+    let mut text = String::new();
+    let mut line = |json: &str| {
+        text.push_str(json);
+        text.push_str(&format!("\t{:016x}\n", bound_sum(key, json)));
+    };
+    line(header);
+    let mut any = false;
+    for json in lines {
+        line(&json);
+        any = true;
+    }
+    if !any {
+        return fsops::remove(path).map_err(|e| ExportError::new(path, e));
+    }
+    line(END);
+    fsops::write_whole(path, text.as_bytes()).map_err(|e| ExportError::new(path, e))
+}
+
+/// Reads a file written by [`write_kept_lines`] for the checkpoint whose header checksum is
+/// `key`, giving `item` each line's JSON: `Ok(false)` when there is no such file, `Err` naming
+/// the line and why when it cannot be used (damaged, cut short, of another job or format, or
+/// refused by `item`).
+pub fn read_kept_lines(
+    path: &Path,
+    key: u64,
+    header: &str,
+    mut item: impl FnMut(&str) -> Result<(), String>,
+) -> Result<bool, String> {
     let file = match super::no_follow::read(path) {
         Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
         Err(e) => return Err(format!("cannot be read: {e}")),
     };
     let mut reader = BufReader::new(file.take(MAX_FILE));
-    let mut games = KeptGames::new();
     let mut buf = Vec::new();
     let mut number = 0u64;
     loop {
@@ -171,20 +211,15 @@ pub fn read_kept_games(path: &Path, key: u64) -> Result<Option<KeptGames>, Strin
             ));
         }
         if number == 1 {
-            if json != format!("{{\"kept_games\":{FORMAT}}}") {
-                return Err(format!("line 1: not a header of format {FORMAT}"));
+            if json != header {
+                return Err(format!("line 1: not the header {header}"));
             }
             continue;
         }
         if json == END {
-            return Ok(Some(games));
+            return Ok(true);
         }
-        let line: GameLine =
-            serde_json::from_str(json).map_err(|e| format!("line {number}: {e}"))?;
-        games.insert(
-            line.into_game()
-                .map_err(|e| format!("line {number}: {e}"))?,
-        );
+        item(json).map_err(|e| format!("line {number}: {e}"))?;
     }
 }
 

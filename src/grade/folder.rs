@@ -5,24 +5,41 @@
 //! - start: `grade.json` `running` (with the whole job, written through the folder's spares),
 //!   then `grade.checkpoint` with its header;
 //! - each unit: its record appended; at most every `SYNC_EVERY` a sync mark and a sync;
-//! - a stop: the records synced, `grade.json` `interrupted` (or `failed` with the error);
+//! - a stop: the records synced; at a signal, the deals finished in units not finished go to
+//!   `grade.checkpoint.deals` (written whole, its lines bound to the checkpoint like the
+//!   records: one record per unit, the unit's first deals); `grade.json` `interrupted` (or
+//!   `failed` with the error);
 //! - the finish: `grade.csv`, `blunders.csv`, a folder sync, then the commit (`grade.json` with
-//!   the results, `"status": "complete"`), `report.html` if asked, the checkpoint removed.
+//!   the results, `"status": "complete"`), `report.html` if asked, the kept deals and then the
+//!   checkpoint removed.
 //!
 //! A resume reads the job from `grade.json` (or, after the commit, from the checkpoint's
-//! header), keeps every record that checks, and plays the rest: the files end byte for byte
-//! those of an uninterrupted grade.
+//! header), keeps every record that checks, goes on with the kept deals of the units not
+//! finished (a file that cannot be used is named in a note, and its deals are played again),
+//! and plays the rest: the files end byte for byte those of an uninterrupted grade.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 
 use crate::experiment::chain;
-use crate::export::{Checkpoint, CheckpointError, JobStatus, OutputDir};
+use crate::export::{
+    Checkpoint, CheckpointError, JobStatus, OutputDir, read_kept_lines, write_kept_lines,
+};
 
-use super::{GRADE_CHECKPOINT, GRADE_FILE, GradeError, GradeRecord, GradeReport, UnitResult};
+use super::{
+    GRADE_CHECKPOINT, GRADE_FILE, GRADE_KEPT_DEALS, GradeError, GradeRecord, GradeReport,
+    UnitResult,
+};
+
+/// The first line of `grade.checkpoint.deals` (its format).
+const KEPT_DEALS_HEADER: &str = "{\"kept_deals\":1}";
+
+/// The deals kept at a stop from units not finished, by unit: each record holds its unit's
+/// first deals, in order.
+pub(super) type Partials = BTreeMap<usize, UnitResult>;
 
 /// `grade.json` while the grade is not complete: where it stands, and the whole job (so that
 /// `aeroplane resume` can go on with it).
@@ -125,6 +142,9 @@ impl<'a> Folder<'a> {
     /// A fresh start: `grade.json` `running`, then the checkpoint with its header.
     pub fn start(dir: &'a OutputDir, job: &'a GradeRecord) -> Result<Folder<'a>, GradeError> {
         write_status(dir, &GradeStatus::new(job, JobStatus::Running, 0, None))?;
+        // Deals kept by an earlier start of this job, if any, are not this checkpoint's.
+        dir.remove(GRADE_KEPT_DEALS)
+            .map_err(|e| failed(dir, job, 0, e.into()))?;
         let checkpoint = Checkpoint::create(&dir.file(GRADE_CHECKPOINT), job)
             .map_err(|e| failed(dir, job, 0, e.into()))?;
         Ok(Folder {
@@ -134,21 +154,22 @@ impl<'a> Folder<'a> {
         })
     }
 
-    /// A resume: the records kept (each checked against the plan of `units` units, whose
-    /// `bot_of` each belongs to), and the folder open to go on. A missing checkpoint (a stop
-    /// before it was made) starts again; a checkpoint of another job is refused.
+    /// A resume: the records kept (each checked against the plan, which gives each unit's bot
+    /// and number of deals), the deals kept from units not finished, and the folder open to go
+    /// on. A missing checkpoint (a stop before it was made) starts again; a checkpoint of
+    /// another job is refused.
     pub fn resume(
         dir: &'a OutputDir,
         job: &'a GradeRecord,
-        bot_of: &dyn Fn(usize) -> Option<usize>,
+        plan: &dyn Fn(usize) -> Option<(usize, u64)>,
         notes: &mut Vec<String>,
-    ) -> Result<(Folder<'a>, Vec<UnitResult>), GradeError> {
+    ) -> Result<(Folder<'a>, Vec<UnitResult>, Partials), GradeError> {
         let cp = dir.file(GRADE_CHECKPOINT);
         if std::fs::symlink_metadata(&cp).is_err() {
             notes.push(
                 "the folder holds no grade.checkpoint (the grade stopped before keeping its first unit): it starts again from the first unit".into(),
             );
-            return Ok((Folder::start(dir, job)?, Vec::new()));
+            return Ok((Folder::start(dir, job)?, Vec::new(), Partials::new()));
         }
         let scan = Checkpoint::scan(&cp)?;
         let want = serde_json::to_value(job).expect("records serialize");
@@ -173,7 +194,7 @@ impl<'a> Folder<'a> {
         let mut seen = BTreeSet::new();
         for (line, stored) in Checkpoint::records::<UnitResult>(&cp, &scan)?.enumerate() {
             let r = stored?.record;
-            let fits = bot_of(r.unit) == Some(r.bot) && seen.insert(r.unit);
+            let fits = plan(r.unit).map(|(bot, _)| bot) == Some(r.bot) && seen.insert(r.unit);
             if !fits {
                 return Err(GradeError::Checkpoint(CheckpointError::Damaged {
                     file: crate::excerpt::path(&cp),
@@ -186,8 +207,9 @@ impl<'a> Folder<'a> {
             }
             kept.push(r);
         }
+        let partials = kept_deals(dir, scan.key(), plan, &seen, notes);
         // Checked: from here on, the folder is changed.
-        let played = games(&kept);
+        let played = games(&kept) + games_in(partials.values());
         let checkpoint =
             Checkpoint::open(&cp, &scan, None).map_err(|e| failed(dir, job, played, e.into()))?;
         write_status(
@@ -202,7 +224,24 @@ impl<'a> Folder<'a> {
                 checkpoint: Mutex::new(checkpoint),
             },
             kept,
+            partials,
         ))
+    }
+
+    /// Keeps the deals finished in units not finished beside the checkpoint (replacing what
+    /// was kept before; none removes the file); how many games they hold.
+    pub fn keep_deals(&self, partials: &Partials) -> Result<u64, GradeError> {
+        let key = self.checkpoint.lock().expect("not poisoned").key();
+        let lines = partials
+            .values()
+            .map(|r| serde_json::to_string(r).expect("records serialize"));
+        write_kept_lines(
+            &self.dir.file(GRADE_KEPT_DEALS),
+            key,
+            KEPT_DEALS_HEADER,
+            lines,
+        )?;
+        Ok(games_in(partials.values()))
     }
 
     /// Keeps a finished unit (and syncs the records when a sync is due).
@@ -254,6 +293,7 @@ impl<'a> Folder<'a> {
         if self.job.report {
             crate::report::write(self.dir)?;
         }
+        self.dir.remove(GRADE_KEPT_DEALS)?;
         self.dir.remove(GRADE_CHECKPOINT)?;
         self.dir.sync()?;
         Ok(())
@@ -268,9 +308,62 @@ fn failed(dir: &OutputDir, job: &GradeRecord, played: u64, e: GradeError) -> Gra
     e
 }
 
+/// The deals kept beside the checkpoint whose header checksum is `key`, of the units not in
+/// `done`, each checked against the `plan`; none, with a note, when the file cannot be used
+/// (its deals are played again).
+fn kept_deals(
+    dir: &OutputDir,
+    key: u64,
+    plan: &dyn Fn(usize) -> Option<(usize, u64)>,
+    done: &BTreeSet<usize>,
+    notes: &mut Vec<String>,
+) -> Partials {
+    let path = dir.file(GRADE_KEPT_DEALS);
+    let mut partials = Partials::new();
+    let read = read_kept_lines(&path, key, KEPT_DEALS_HEADER, |json| {
+        let r: UnitResult = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        let fits = plan(r.unit).is_some_and(|(bot, deals)| {
+            bot == r.bot && !r.deals.is_empty() && (r.deals.len() as u64) < deals
+        }) && r.tally.deals == r.deals.len() as u64
+            && !partials.contains_key(&r.unit);
+        if !fits {
+            return Err(format!(
+                "unit {} of bot {} with {} deals is not part of a unit of this grade's plan, or is there twice",
+                r.unit,
+                r.bot,
+                r.deals.len()
+            ));
+        }
+        if !done.contains(&r.unit) {
+            partials.insert(r.unit, r);
+        }
+        Ok(())
+    });
+    match read {
+        Ok(_) if partials.is_empty() => {}
+        Ok(_) => notes.push(format!(
+            "{} games finished before the stop, beyond the whole units kept, are used: they are not played again",
+            games_in(partials.values())
+        )),
+        Err(why) => {
+            partials.clear();
+            notes.push(format!(
+                "{} cannot be used ({why}): its games are played again",
+                crate::excerpt::path(&path)
+            ));
+        }
+    }
+    partials
+}
+
 /// Games in a set of records.
 pub(super) fn games(records: &[UnitResult]) -> u64 {
-    records.iter().map(|r| 2 * r.deals.len() as u64).sum()
+    games_in(records.iter())
+}
+
+/// Games in the records of `records`.
+pub(super) fn games_in<'r>(records: impl Iterator<Item = &'r UnitResult>) -> u64 {
+    records.map(|r| 2 * r.deals.len() as u64).sum()
 }
 
 fn write_status(dir: &OutputDir, status: &GradeStatus) -> Result<(), GradeError> {

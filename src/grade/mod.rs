@@ -50,6 +50,8 @@ pub const DEFAULT_CHUNK_DEALS: u64 = 8;
 pub const GRADE_FILE: &str = "grade.json";
 /// An unfinished grade's finished units, in its folder.
 pub const GRADE_CHECKPOINT: &str = "grade.checkpoint";
+/// A stopped grade's deals finished in units not finished, beside its checkpoint.
+pub const GRADE_KEPT_DEALS: &str = "grade.checkpoint.deals";
 /// `grade.csv`: one row per graded bot.
 pub const GRADE_HEADER: [&str; 25] = [
     "bot",
@@ -172,7 +174,8 @@ pub struct GradeJob {
 pub struct GradeContext<'a> {
     /// Workers add every finished game here.
     pub progress: &'a AtomicU64,
-    /// Set by a signal handler: the grade stops; with `out`, its finished units are kept.
+    /// Set by a signal handler: the grade stops after the deals being played; with `out`, every
+    /// finished deal is kept.
     pub interrupt: Option<&'a AtomicBool>,
     /// Where `grade.json`, `grade.csv`, `blunders.csv` and the checkpoint go, if anywhere.
     pub out: Option<&'a OutputDir>,
@@ -180,6 +183,9 @@ pub struct GradeContext<'a> {
     pub resume: bool,
     /// Called after each unit this process finishes, with how many it has finished.
     pub unit_done: Option<&'a (dyn Fn(usize) + Sync)>,
+    /// Called after each game the grade finishes, with how many it has finished (counting
+    /// those kept from earlier sessions).
+    pub game_done: Option<fn(u64)>,
     /// Told what a resume found (a unit cut short, a missing checkpoint).
     pub note: Option<&'a (dyn Fn(&str) + Sync)>,
 }
@@ -629,6 +635,8 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
             threads: job.threads,
             message: e.to_string(),
         })?;
+    let partials = Mutex::new(folder::Partials::new());
+    let games_finished = AtomicU64::new(0);
     let play = |seats: &mut Seats, unit: &Unit| -> Result<UnitResult, GradeError> {
         let spec = &specs[unit.bot];
         let (bots, log) = seats.bots[unit.bot].get_or_insert_with(|| {
@@ -644,15 +652,23 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
             });
             (vec![grader, exact.build()], log)
         });
-        let mut result = UnitResult {
+        // A unit stopped before goes on after the deals it kept.
+        let kept = partials.lock().expect("not poisoned").remove(&unit.index);
+        let mut result = kept.unwrap_or_else(|| UnitResult {
             unit: unit.index,
             bot: unit.bot,
             deals: Vec::with_capacity(unit.deals as usize),
             tally: Tally::new(2, 2),
             candidates: Vec::new(),
-        };
-        for deal in unit.first..unit.first + unit.deals {
+        });
+        for deal in unit.first + result.deals.len() as u64..unit.first + unit.deals {
             if ctx.interrupt.is_some_and(|i| i.load(Ordering::Relaxed)) {
+                if !result.deals.is_empty() {
+                    partials
+                        .lock()
+                        .expect("not poisoned")
+                        .insert(unit.index, result);
+                }
                 return Err(GradeError::Interrupted);
             }
             let mut d = DealGrade::default();
@@ -670,6 +686,10 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
                     keep_worst(&mut result.candidates, c, job.blunders);
                 }
                 ctx.progress.fetch_add(1, Ordering::Relaxed);
+                let n = games_finished.fetch_add(1, Ordering::Relaxed) + 1;
+                if let Some(hook) = ctx.game_done {
+                    hook(n);
+                }
             }
             let played = played.map(|p| p.expect("both rotations played"));
             result.tally.add_deal(&played);
@@ -678,11 +698,12 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
         Ok(result)
     };
     let header = job.record(&table);
-    let bot_of = |unit: usize| units.get(unit).map(|u| u.bot);
+    let plan = |unit: usize| units.get(unit).map(|u| (u.bot, u.deals));
     let mut notes = Vec::new();
     let (folder, mut results) = match ctx.out {
         Some(dir) if ctx.resume => {
-            let (f, kept) = folder::Folder::resume(dir, &header, &bot_of, &mut notes)?;
+            let (f, kept, deals) = folder::Folder::resume(dir, &header, &plan, &mut notes)?;
+            *partials.lock().expect("not poisoned") = deals;
             (Some(f), kept)
         }
         Some(dir) => (Some(folder::Folder::start(dir, &header)?), Vec::new()),
@@ -693,7 +714,10 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
     }
     let done: std::collections::BTreeSet<usize> = results.iter().map(|r| r.unit).collect();
     let before = folder::games(&results);
-    ctx.progress.fetch_add(before, Ordering::Relaxed);
+    let before_partial = folder::games_in(partials.lock().expect("not poisoned").values());
+    ctx.progress
+        .fetch_add(before + before_partial, Ordering::Relaxed);
+    games_finished.store(before + before_partial, Ordering::Relaxed);
     let games_done = AtomicU64::new(before);
     let finished = std::sync::atomic::AtomicUsize::new(0);
     let todo: Vec<Unit> = units
@@ -727,7 +751,23 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
         (Err(e), Some(f)) => {
             let n = games_done.load(Ordering::Relaxed);
             return Err(match e {
-                GradeError::Interrupted => f.stop(n, None).err().unwrap_or(e),
+                GradeError::Interrupted => {
+                    let partials = partials.into_inner().expect("not poisoned");
+                    let kept = match f.keep_deals(&partials) {
+                        Ok(kept) => kept,
+                        Err(e) => {
+                            if let Some(note) = ctx.note {
+                                note(&format!(
+                                    "the {} games finished beyond the last whole unit could not be kept ({}): the resume plays them again",
+                                    folder::games_in(partials.values()),
+                                    crate::experiment::chain(&e)
+                                ));
+                            }
+                            0
+                        }
+                    };
+                    f.stop(n + kept, None).err().unwrap_or(e)
+                }
                 e => {
                     let _ = f.stop(n, Some(&e));
                     e

@@ -297,3 +297,140 @@ fn an_interrupted_grade_resumes_to_the_same_files() {
         );
     }
 }
+
+/// The number after `before` in `stderr`, without commas.
+fn number_after(stderr: &str, before: &str) -> u64 {
+    let at = stderr
+        .find(before)
+        .unwrap_or_else(|| panic!("{before:?} in {stderr}"))
+        + before.len();
+    stderr[at..]
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .replace(',', "")
+        .parse()
+        .unwrap()
+}
+
+/// A grade stopped in the middle of its units keeps every finished game (the deals of units
+/// not finished in `grade.checkpoint.deals`); the resume goes on after them, on any number of
+/// threads, and ends with exactly the files of an uninterrupted grade. A damaged file of kept
+/// deals is named and its deals are played again.
+#[test]
+fn a_grade_stopped_inside_units_keeps_every_finished_game() {
+    let tmp = TempDir::new().unwrap();
+    let table = tmp.path().join("classic-1");
+    aeroplane()
+        .args(["solve", "--rules", "classic", "--planes", "1", "--out"])
+        .arg(&table)
+        .assert()
+        .success();
+    let args = |out: &Path, threads: &str| {
+        let mut a = aeroplane();
+        a.args(["grade", "--table"])
+            .arg(&table)
+            .args(["--bots", "random,expectimax:depth=1", "--games", "60"])
+            .args(["--chunk-size", "25", "--threads", threads, "-q", "--out"])
+            .arg(out);
+        a
+    };
+    let whole = tmp.path().join("whole");
+    args(&whole, "1").assert().success();
+    let same = |dir: &Path| {
+        assert!(!dir.join("grade.checkpoint.deals").exists());
+        for file in ["grade.json", "grade.csv", "blunders.csv"] {
+            assert_eq!(
+                std::fs::read(whole.join(file)).unwrap(),
+                std::fs::read(dir.join(file)).unwrap(),
+                "{file}"
+            );
+        }
+    };
+    let resume = |dir: &Path, threads: &str, env: Option<&str>| {
+        let mut r = aeroplane();
+        r.args(["resume", "-q", "--threads", threads]).arg(dir);
+        if let Some(games) = env {
+            r.env("AEROPLANE_TEST_SIGNAL_AFTER_GAMES", games);
+        }
+        let out = r.output().unwrap();
+        (out.status.code(), String::from_utf8(out.stderr).unwrap())
+    };
+    for threads in ["1", "2"] {
+        // Game 36 ends deal 18 of the first unit (25 deals): no unit is whole at the stop.
+        let dir = tmp.path().join(format!("stopped-{threads}"));
+        let out = args(&dir, threads)
+            .env("AEROPLANE_TEST_SIGNAL_AFTER_GAMES", "36")
+            .output()
+            .unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(130), "{err}");
+        let kept = number_after(&err, "interrupted after ");
+        if threads == "1" {
+            assert_eq!(kept, 36, "{err}");
+        } else {
+            // The other worker ends the deal it is playing (a game or two more).
+            assert!((36..50).contains(&kept), "{err}");
+        }
+        assert!(err.contains("every finished game is kept"), "{err}");
+        let status = json(&dir.join("grade.json"));
+        assert_eq!(status["status"], "interrupted");
+        assert_eq!(status["games_played"], kept);
+        assert!(dir.join("grade.checkpoint.deals").exists());
+        // Stopped again (80 games counting those kept), then resumed on the other number of
+        // threads: every kept game is used, and the files are the uninterrupted grade's.
+        let (code, err) = resume(&dir, threads, Some("80"));
+        assert_eq!(code, Some(130), "{err}");
+        assert_eq!(
+            number_after(&err, "note: "),
+            kept,
+            "the resume uses the games kept: {err}"
+        );
+        let again = number_after(&err, "interrupted after ");
+        assert!((80..100).contains(&again), "{err}");
+        assert_eq!(json(&dir.join("grade.json"))["games_played"], again);
+        let other = if threads == "1" { "2" } else { "1" };
+        let (code, err) = resume(&dir, other, None);
+        assert_eq!(code, Some(0), "{err}");
+        assert!(err.contains("are not played again"), "{err}");
+        same(&dir);
+    }
+    // A damaged file of kept deals is not used: its deals are played again, same files.
+    let dir = tmp.path().join("damaged");
+    args(&dir, "1")
+        .env("AEROPLANE_TEST_SIGNAL_AFTER_GAMES", "20")
+        .assert()
+        .code(130);
+    let kept = dir.join("grade.checkpoint.deals");
+    let text = std::fs::read_to_string(&kept).unwrap();
+    std::fs::write(&kept, text.replacen("\"decisions\":", "\"decisions\":1", 1)).unwrap();
+    let (code, err) = resume(&dir, "1", None);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("grade.checkpoint.deals cannot be used") && err.contains("checksum"),
+        "{err}"
+    );
+    same(&dir);
+    // Deals kept for another grade's checkpoint (another seed: its header differs) are not
+    // used either.
+    let mine = tmp.path().join("mine");
+    let theirs = tmp.path().join("theirs");
+    args(&mine, "1")
+        .env("AEROPLANE_TEST_SIGNAL_AFTER_GAMES", "20")
+        .assert()
+        .code(130);
+    args(&theirs, "1")
+        .args(["--seed", "2"])
+        .env("AEROPLANE_TEST_SIGNAL_AFTER_GAMES", "30")
+        .assert()
+        .code(130);
+    std::fs::copy(
+        theirs.join("grade.checkpoint.deals"),
+        mine.join("grade.checkpoint.deals"),
+    )
+    .unwrap();
+    let (code, err) = resume(&mine, "1", None);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("cannot be used"), "{err}");
+    same(&mine);
+}
