@@ -5,6 +5,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use crate::common::number_after;
 use assert_cmd::cargo::cargo_bin_cmd;
 use predicates::prelude::*;
 use tempfile::TempDir;
@@ -237,21 +238,6 @@ fn big_unit_jobs(threads: &'static str) -> Vec<(&'static str, Vec<&'static str>)
         .collect()
 }
 
-/// The number before " of " in "interrupted after N of M games" (stderr), without commas.
-fn games_said(stderr: &str, before: &str) -> u64 {
-    let at = stderr
-        .find(before)
-        .unwrap_or_else(|| panic!("{before:?} in {stderr}"))
-        + before.len();
-    stderr[at..]
-        .split_whitespace()
-        .next()
-        .unwrap()
-        .replace(',', "")
-        .parse()
-        .unwrap()
-}
-
 #[test]
 fn a_stop_in_the_middle_of_units_keeps_every_finished_game() {
     let tmp = TempDir::new().unwrap();
@@ -276,7 +262,7 @@ fn a_stop_in_the_middle_of_units_keeps_every_finished_game() {
             // Every game finished is counted and kept: on one thread exactly the 37 played
             // before the signal; on two, also what the other worker finished before it saw
             // the signal (a game or a few: these games take microseconds).
-            let kept = games_said(&err, "interrupted after ");
+            let kept = number_after(&err, "interrupted after ");
             if threads == "1" {
                 assert_eq!(kept, 37, "{name}: {err}");
             } else {
@@ -291,7 +277,7 @@ fn a_stop_in_the_middle_of_units_keeps_every_finished_game() {
             // as the run that never stopped.
             let (code, got, err) = resume(&dir);
             assert_eq!(code, 0, "{name}: {err}");
-            let used = games_said(&err, "note: ");
+            let used = number_after(&err, "note: ");
             assert_eq!(used, kept, "{name}: {err}");
             assert!(err.contains("are not played again"), "{name}: {err}");
             assert_eq!(neutral(&got, &dir), neutral(&want, &whole), "{name}");
@@ -336,7 +322,7 @@ fn a_job_stopped_inside_units_twice_resumes_exactly() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert_eq!(out.status.code(), Some(130), "{err}");
     assert!(
-        (250..300).contains(&games_said(&err, "interrupted after ")),
+        (250..300).contains(&number_after(&err, "interrupted after ")),
         "{err}"
     );
     // A damaged file of kept games is not used: its games are played again, same results.

@@ -9,10 +9,23 @@ use tempfile::TempDir;
 
 use aeroplane::{Game, RulesToml};
 
+use crate::common::number_after;
+
 fn aeroplane() -> assert_cmd::Command {
     let mut cmd = cargo_bin_cmd!("aeroplane");
     cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
     cmd
+}
+
+/// Solves classic with one plane into `dir/classic-1`, the table these tests grade against.
+fn classic_table(dir: &Path) -> std::path::PathBuf {
+    let table = dir.join("classic-1");
+    aeroplane()
+        .args(["solve", "--rules", "classic", "--planes", "1", "--out"])
+        .arg(&table)
+        .assert()
+        .success();
+    table
 }
 
 fn json(path: &Path) -> serde_json::Value {
@@ -22,12 +35,7 @@ fn json(path: &Path) -> serde_json::Value {
 #[test]
 fn grade_measures_every_decision_reproducibly_and_reports_it() {
     let tmp = TempDir::new().unwrap();
-    let table = tmp.path().join("classic-1");
-    aeroplane()
-        .args(["solve", "--rules", "classic", "--planes", "1", "--out"])
-        .arg(&table)
-        .assert()
-        .success();
+    let table = classic_table(tmp.path());
     let bots = "random,greedy,exact,expectimax:depth=1,expectimax:depth=2";
     let grade = |out: &Path, threads: &str, chunk: &str| {
         aeroplane()
@@ -209,12 +217,7 @@ fn grade_refuses_what_it_cannot_grade() {
 #[test]
 fn an_interrupted_grade_resumes_to_the_same_files() {
     let tmp = TempDir::new().unwrap();
-    let table = tmp.path().join("classic-1");
-    aeroplane()
-        .args(["solve", "--rules", "classic", "--planes", "1", "--out"])
-        .arg(&table)
-        .assert()
-        .success();
+    let table = classic_table(tmp.path());
     let args = |out: &Path| {
         let mut a = aeroplane();
         a.args(["grade", "--table"])
@@ -298,21 +301,6 @@ fn an_interrupted_grade_resumes_to_the_same_files() {
     }
 }
 
-/// The number after `before` in `stderr`, without commas.
-fn number_after(stderr: &str, before: &str) -> u64 {
-    let at = stderr
-        .find(before)
-        .unwrap_or_else(|| panic!("{before:?} in {stderr}"))
-        + before.len();
-    stderr[at..]
-        .split_whitespace()
-        .next()
-        .unwrap()
-        .replace(',', "")
-        .parse()
-        .unwrap()
-}
-
 /// A grade stopped in the middle of its units keeps every finished game (the deals of units
 /// not finished in `grade.checkpoint.deals`); the resume goes on after them, on any number of
 /// threads, and ends with exactly the files of an uninterrupted grade. A damaged file of kept
@@ -320,12 +308,7 @@ fn number_after(stderr: &str, before: &str) -> u64 {
 #[test]
 fn a_grade_stopped_inside_units_keeps_every_finished_game() {
     let tmp = TempDir::new().unwrap();
-    let table = tmp.path().join("classic-1");
-    aeroplane()
-        .args(["solve", "--rules", "classic", "--planes", "1", "--out"])
-        .arg(&table)
-        .assert()
-        .success();
+    let table = classic_table(tmp.path());
     let args = |out: &Path, threads: &str| {
         let mut a = aeroplane();
         a.args(["grade", "--table"])

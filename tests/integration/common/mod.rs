@@ -356,3 +356,18 @@ pub fn without_written_line(stdout: String) -> String {
         None => stdout,
     }
 }
+
+/// The number after `before` in `text` (as in "interrupted after 1,234 of ..."), without commas.
+pub fn number_after(text: &str, before: &str) -> u64 {
+    let at = text
+        .find(before)
+        .unwrap_or_else(|| panic!("{before:?} in {text}"))
+        + before.len();
+    text[at..]
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .replace(',', "")
+        .parse()
+        .unwrap()
+}
