@@ -14,8 +14,12 @@ import pytest
 
 CHILD = textwrap.dedent(
     """
-    import os, sys, threading
+    import os, signal, sys, threading
     import aeroplane
+
+    # Python leaves SIGINT ignored when it starts with it ignored (as a job started in the
+    # background by a non-interactive shell does): give the child Ctrl-C's usual handler.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
     out, mode = sys.argv[1], sys.argv[2]
     counter = [0]
@@ -88,7 +92,7 @@ CHILD = textwrap.dedent(
         sys.exit(3)
     print("finished", flush=True)
     """
-).replace("import os, sys, threading", "import json, os, sys, threading")
+).replace("import os, signal, sys, threading", "import json, os, signal, sys, threading")
 
 
 @pytest.mark.parametrize("mode", ["python-bot", "rust-bots", "slow-games"])
