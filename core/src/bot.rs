@@ -14,7 +14,7 @@ use crate::record::GameRecord;
 ///
 /// The interface is deliberately small and data-only (a position, a roll, the legal moves, an
 /// index back) so that an out-of-process bot speaking a line protocol can implement it too
-/// ([`external::ExternalBot`]). A bot implements `choose` (and `new_game` if it has per-game
+/// (the `aeroplane` crate's `ExternalBot`). A bot implements `choose` (and `new_game` if it has per-game
 /// state); bots that can fail (a program that crashes or hangs) also implement the `try_*`
 /// forms, which the runner calls, and return a [`BotFault`] instead of panicking.
 pub trait Bot: Send {

@@ -155,7 +155,7 @@ impl<T: serde::Serialize> serde::Serialize for Counters<T> {
 
 #[cfg(feature = "serde")]
 impl<'de, T: serde::Deserialize<'de> + Copy + Default> serde::Deserialize<'de> for Counters<T> {
-    /// The map [`Serialize`] writes: every counter's name, once.
+    /// The map `Serialize` writes: every counter's name, once.
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         use serde::de::Error;
         let map = std::collections::BTreeMap::<String, T>::deserialize(d)?;

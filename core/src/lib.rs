@@ -10,7 +10,7 @@
 //! - **The fast path** the tournament runner uses: the die is an argument.
 //!   [`Game::legal_moves`] lists the distinct moves for a roll, [`Game::apply`] plays one (or a
 //!   pass), and [`play_game`] runs a whole game between [`Bot`]s from a [`Dice`] source.
-//! - **The state API** in the shape of OpenSpiel's ([`state`](crate::state)): the roll is part of
+//! - **The state API** in the shape of OpenSpiel's ([`state`]): the roll is part of
 //!   the state, so a position is a chance node, a decision node with small integer action ids,
 //!   or terminal; with returns and observation vectors for game-AI frameworks.
 //!
@@ -41,7 +41,7 @@
 //! Positions are built only through checks: [`Rules`] from a [`Preset`], a [`RulesBuilder`] or
 //! a [`RulesSpec`]; a [`Game`] from [`Game::new`], from a [`Setup`] (plain data) by
 //! [`Setup::into_game`], or from its text notation ([`Game::from_notation`], see
-//! [`notation`](crate::notation)). Each refusal is a typed error naming the field at fault.
+//! [`notation`]). Each refusal is a typed error naming the field at fault.
 
 #![warn(missing_docs)]
 

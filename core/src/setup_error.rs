@@ -10,11 +10,11 @@ pub enum StepProblem {
     PastCentre,
     /// A step no move ends on under these rules (a plane landing there jumps or flies on).
     Unreachable,
-    /// A plane slot beyond `planes`: it is not in the game and holds [`HANGAR`].
+    /// A plane slot beyond `planes`: it is not in the game and holds [`HANGAR`](crate::HANGAR).
     NotInGame,
 }
 
-/// Why a [`Setup`] is not a position of the game. Each variant names the field at fault.
+/// Why a [`Setup`](crate::Setup) is not a position of the game. Each variant names the field at fault.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SetupError {

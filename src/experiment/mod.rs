@@ -17,7 +17,7 @@
 //! Every job goes through one lifecycle ([`Job::execute`]): a fresh start, a resume from the
 //! checkpoint ([`Context::resume`]) or one shard of the plan ([`Context::shard`]); shards
 //! combine with [`Job::merge`] into exactly what one uninterrupted run writes. [`replay`]
-//! plays one game of a run with its move log; [`bench`] times the published workloads and
+//! plays one game of a run with its move log; [`mod@bench`] times the published workloads and
 //! digests their games.
 
 pub mod bench;

@@ -12,12 +12,12 @@
 //!
 //! | job | file | charts |
 //! |-----|------|--------|
-//! | run | [`run`] | bot win rates, seat win rates against 1/n, game lengths, events |
-//! | run --sprt | [`sprt`] | the run's charts and the LLR path against the bounds |
-//! | sweep | [`sweep`] | seat advantage and mean length per value of each option |
-//! | league | [`league`] | ratings, head-to-head heat map |
-//! | grade | [`grade`] | loss per decision per bot, error against search depth or iterations, worst blunders |
-//! | tune | [`tune`] | each parameter over the iterations, the match results, the confirming SPRT |
+//! | run | `report/run.rs` | bot win rates, seat win rates against 1/n, game lengths, events |
+//! | run --sprt | `report/sprt.rs` | the run's charts and the LLR path against the bounds |
+//! | sweep | `report/sweep.rs` | seat advantage and mean length per value of each option |
+//! | league | `report/league.rs` | ratings, head-to-head heat map |
+//! | grade | `report/grade.rs` | loss per decision per bot, error against search depth or iterations, worst blunders |
+//! | tune | `report/tune.rs` | each parameter over the iterations, the match results, the confirming SPRT |
 
 mod chart;
 mod check;

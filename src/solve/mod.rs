@@ -9,7 +9,7 @@
 //! probability of winning is `(1 + equity) / 2` and the other seat's equity is its negative
 //! (the game is zero-sum). Captures, the three-sixes penalty and bounces send planes back, so
 //! the positions form cycles and the values are found by value iteration
-//! ([`iterate`]: Gauss-Seidel sweeps ordered by progress) until the largest change of a sweep
+//! (`solve/iterate.rs`: Gauss-Seidel sweeps ordered by progress) until the largest change of a sweep
 //! is below the tolerance (1e-12).
 //!
 //! **The turn cap.** `max_turns` is not part of the values: the table is the value of the game
@@ -21,7 +21,7 @@
 //!
 //! **The state.** [`space`] describes what a chance node holds (each seat's planes as a sorted
 //! multiset of positions, the six streak and the planes it moved as far as the penalty needs
-//! them, the seat to roll folded away by symmetry), [`model`] how the engine moves between
+//! them, the seat to roll folded away by symmetry), `solve/model.rs` how the engine moves between
 //! them, and [`table`] the file the values are kept in. [`check()`] tests a table against the
 //! engine's state API, independently of the solver's model.
 //!
