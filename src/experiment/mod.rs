@@ -696,18 +696,12 @@ pub(crate) fn read_finished(
             if !games.is_empty() {
                 ctx.progress
                     .fetch_add(games.len() as u64, std::sync::atomic::Ordering::Relaxed);
-                notes.push(format!(
-                    "{} games finished before the stop, beyond the whole units kept, are used: they are not played again",
-                    games.len()
-                ));
+                notes.push(crate::export::kept_used_note(games.len() as u64));
             }
             games
         }
         Err(why) => {
-            notes.push(format!(
-                "{} cannot be used ({why}): its games are played again",
-                crate::excerpt::path(&file)
-            ));
+            notes.push(crate::export::kept_unusable_note(&file, &why));
             KeptGames::new()
         }
     }
@@ -724,10 +718,9 @@ pub(crate) fn keep_finished(
     match write_kept_games(&dir.file(KEPT_GAMES_FILE), checkpoint.key(), finished) {
         Ok(()) => finished.len() as u64,
         Err(e) => {
-            notes.push(format!(
-                "the {} games finished beyond the last whole unit could not be kept ({}): the resume plays them again",
-                finished.len(),
-                chain(&e)
+            notes.push(crate::export::kept_lost_note(
+                finished.len() as u64,
+                &chain(&e),
             ));
             0
         }

@@ -140,6 +140,29 @@ pub fn read_kept_games(path: &Path, key: u64) -> Result<Option<KeptGames>, Strin
     Ok(found.then_some(games))
 }
 
+/// What a resume says when it uses `games` games kept at a stop.
+pub fn kept_used_note(games: u64) -> String {
+    format!(
+        "{games} games finished before the stop, beyond the whole units kept, are used: they are not played again"
+    )
+}
+
+/// What a resume says when the file of kept work at `path` cannot be used, and `why`.
+pub fn kept_unusable_note(path: &Path, why: &str) -> String {
+    format!(
+        "{} cannot be used ({why}): its games are played again",
+        crate::excerpt::path(path)
+    )
+}
+
+/// What a stop says when the `games` games finished beyond the last whole unit could not be
+/// kept, because of `error`.
+pub fn kept_lost_note(games: u64, error: &str) -> String {
+    format!(
+        "the {games} games finished beyond the last whole unit could not be kept ({error}): the resume plays them again"
+    )
+}
+
 fn header() -> String {
     format!("{{\"kept_games\":{FORMAT}}}")
 }

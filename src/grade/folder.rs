@@ -26,7 +26,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::experiment::chain;
 use crate::export::{
-    Checkpoint, CheckpointError, JobStatus, OutputDir, read_kept_lines, write_kept_lines,
+    Checkpoint, CheckpointError, JobStatus, OutputDir, kept_unusable_note, kept_used_note,
+    read_kept_lines, write_kept_lines,
 };
 
 use super::{
@@ -341,16 +342,10 @@ fn kept_deals(
     });
     match read {
         Ok(_) if partials.is_empty() => {}
-        Ok(_) => notes.push(format!(
-            "{} games finished before the stop, beyond the whole units kept, are used: they are not played again",
-            games_in(partials.values())
-        )),
+        Ok(_) => notes.push(kept_used_note(games_in(partials.values()))),
         Err(why) => {
             partials.clear();
-            notes.push(format!(
-                "{} cannot be used ({why}): its games are played again",
-                crate::excerpt::path(&path)
-            ));
+            notes.push(kept_unusable_note(&path, &why));
         }
     }
     partials

@@ -757,10 +757,9 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
                         Ok(kept) => kept,
                         Err(e) => {
                             if let Some(note) = ctx.note {
-                                note(&format!(
-                                    "the {} games finished beyond the last whole unit could not be kept ({}): the resume plays them again",
+                                note(&crate::export::kept_lost_note(
                                     folder::games_in(partials.values()),
-                                    crate::experiment::chain(&e)
+                                    &crate::experiment::chain(&e),
                                 ));
                             }
                             0
