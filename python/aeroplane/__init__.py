@@ -9,9 +9,15 @@ The engine, bots and tournament runner of `aeroplane` (written in Rust) as a Pyt
 - ``aeroplane.bots``: the built-in bots with ``choose(game) -> action``;
 - ``run``, ``sweep``, ``league``: the command line's jobs, with the same output folder and the
   report of ``summary.json`` as a dict; Python callables can play in them;
-- ``VecEnv``: many games stepped at once, every array filled in Rust, for training loops;
-- ``aeroplane.openspiel`` (``pip install ./python[openspiel]``) and ``aeroplane.pettingzoo``
-  (``[pettingzoo]``): the game for OpenSpiel's algorithms and as a PettingZoo AEC environment.
+- ``VecEnv``: many games stepped at once, every array filled in Rust, for training loops
+  (snapshots with ``get_state``/``set_state``, environment masks, lineups per environment,
+  ``out=`` buffers);
+- ``read_log``: a decision log (docs/LOG.md) as numpy arrays, for imitation learning;
+- ``aeroplane.gym`` (``pip install './python[gym]'``), ``aeroplane.openspiel`` (``[openspiel]``)
+  and ``aeroplane.pettingzoo`` (``[pettingzoo]``): Gymnasium single and vector environments,
+  the game for OpenSpiel's algorithms, PettingZoo AEC and parallel environments.
+
+Every default player count is ``DEFAULT_PLAYERS`` = 4 (the board's and the command line's).
 
 Seats are the board's (0 red, 1 yellow, 2 blue, 3 green; two players sit on seats 0 and 2,
 three on 0, 1, 2). OpenSpiel and PettingZoo number *players* instead: player ``k`` is the
@@ -22,9 +28,11 @@ import atexit as _atexit
 
 from ._native import (
     CHANCE,
+    DEFAULT_PLAYERS,
     MAX_ENVS,
     NUM_ACTIONS,
     OBSERVATION_LEN,
+    RICH_OBSERVATION_LEN,
     TERMINAL,
     Game,
     Rules,
@@ -33,6 +41,7 @@ from ._native import (
     __version__,
     bot_seed,
     league,
+    read_log,
     run,
     sweep,
 )
@@ -46,9 +55,11 @@ _atexit.register(_finish_stopping_jobs)
 
 __all__ = [
     "CHANCE",
+    "DEFAULT_PLAYERS",
     "MAX_ENVS",
     "NUM_ACTIONS",
     "OBSERVATION_LEN",
+    "RICH_OBSERVATION_LEN",
     "TERMINAL",
     "Game",
     "Rules",
@@ -58,6 +69,7 @@ __all__ = [
     "bot_seed",
     "bots",
     "league",
+    "read_log",
     "run",
     "sweep",
 ]

@@ -6,8 +6,13 @@ nodes, so OpenSpiel's algorithms (MCTS, evaluation tools, ``random_sim_test``) r
     aeroplane.openspiel.register()
     game = pyspiel.load_game("aeroplane(players=2,rules=classic)")
 
-Parameters: ``players`` (2, 3 or 4; default 2) and ``rules`` (a preset, ``appfreegame``,
-``classic`` or ``chinese``, or the path of a variant file; default ``appfreegame``).
+Parameters: ``players`` (2, 3 or 4; default 4, ``aeroplane.DEFAULT_PLAYERS`` as everywhere in
+the package) and ``rules`` (a preset, ``appfreegame``, ``classic`` or ``chinese``, or the path
+of a variant file; default ``appfreegame``). OpenSpiel's game strings split parameters at
+commas and parentheses, so the ``rules`` parameter is percent-decoded: a path holding ``,``,
+``(``, ``)``, ``=`` or ``%`` is written with ``%2C``, ``%28``, ``%29``, ``%3D``, ``%25``
+(``rules_param(path)`` does it; a path given in a parameter dict is encoded for you, so
+``serialize_game_and_state`` and ``game.get_parameters()`` give a string that loads again).
 
 - **Players** are OpenSpiel's: player ``k`` is the k-th seat in play (two players sit on seats
   0 and 2 of the board).
@@ -25,7 +30,13 @@ Parameters: ``players`` (2, 3 or 4; default 2) and ``rules`` (a preset, ``appfre
   more sixes in a row can make more, which a game of the presets does not come near (about a
   hundred turns, against a cap of 10,000).
 
-``open_spiel`` is an optional dependency (``pip install ./python[openspiel]``): ``import
+**OpenSpiel's C++ bots do not run on it.** ``pyspiel.MCTSBot`` and the other bots written in
+C++ crash the interpreter (a segmentation fault) on any game registered from Python, this one
+and OpenSpiel's own Python games alike: use the Python implementations
+(``open_spiel.python.algorithms.mcts.MCTSBot`` with ``RolloutEvaluator`` below,
+``evaluate_bots``, ``random_sim_test``), which do.
+
+``open_spiel`` is an optional dependency (``pip install './python[openspiel]'``): ``import
 aeroplane`` never needs it.
 """
 
@@ -33,11 +44,20 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-import numpy as np
-import pyspiel
-from open_spiel.python.observation import IIGObserverForPublicInfoGame
+import re
 
-from . import CHANCE, NUM_ACTIONS, OBSERVATION_LEN, TERMINAL, Game, Rules
+import numpy as np
+
+try:
+    import pyspiel
+    from open_spiel.python.observation import IIGObserverForPublicInfoGame
+except ImportError as e:  # pragma: no cover - depends on the installation
+    raise ImportError(
+        "aeroplane.openspiel needs OpenSpiel: pip install './python[openspiel]' "
+        f"(or pip install open_spiel); {e}"
+    ) from e
+
+from . import CHANCE, DEFAULT_PLAYERS, NUM_ACTIONS, OBSERVATION_LEN, TERMINAL, Game, Rules
 
 __all__ = [
     "AeroplaneGame",
@@ -46,9 +66,23 @@ __all__ = [
     "GAME_TYPE",
     "RolloutEvaluator",
     "register",
+    "rules_param",
 ]
 
-_DEFAULT_PARAMS: dict[str, Any] = {"players": 2, "rules": "appfreegame"}
+_DEFAULT_PARAMS: dict[str, Any] = {"players": DEFAULT_PLAYERS, "rules": "appfreegame"}
+
+_ESCAPED = {"%": "%25", ",": "%2C", "(": "%28", ")": "%29", "=": "%3D"}
+
+
+def rules_param(rules: str) -> str:
+    """``rules`` (a preset or a path) as the game string's ``rules`` parameter: the characters
+    OpenSpiel's parser splits at, and ``%``, percent-encoded."""
+    return "".join(_ESCAPED.get(c, c) for c in rules)
+
+
+def _rules_from_param(param: str) -> str:
+    """The preset or path a ``rules`` parameter names (percent-decoded)."""
+    return re.sub(r"%([0-9A-Fa-f]{2})", lambda m: chr(int(m.group(1), 16)), param)
 
 GAME_TYPE = pyspiel.GameType(
     short_name="aeroplane",
@@ -78,7 +112,11 @@ class AeroplaneGame(pyspiel.Game):
         rules = params["rules"]
         if not isinstance(rules, str):
             raise TypeError(f"rules is a preset name or a variant file path, not {type(rules).__name__}")
-        self.rules = Rules.load(rules)
+        # A path with OpenSpiel's separators in it is kept encoded in the parameters, so that
+        # the game string loads again; decoding an encoded one gives the path back.
+        name = _rules_from_param(rules)
+        rules = rules_param(name)
+        self.rules = Rules.load(name)
         players = params["players"]
         if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
             raise ValueError(f"players must be 2, 3 or 4, not {players!r}")

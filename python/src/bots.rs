@@ -61,10 +61,24 @@ impl PyBot {
     /// ones, as ``--bots-dir`` does.
     #[new]
     #[pyo3(signature = (name, bots_dir = None))]
-    fn py_new(name: &str, bots_dir: Option<PathBuf>) -> PyResult<Self> {
-        let dir = bots_dir.unwrap_or_else(|| PathBuf::from("bots"));
+    fn py_new(name: &Bound<'_, PyAny>, bots_dir: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let name = crate::rules::str_arg(
+            name,
+            "name",
+            "a bot name (\"greedy\", \"expectimax:depth=3\") or a profile's path",
+        )?;
+        let dir = match bots_dir.filter(|d| !d.is_none()) {
+            Some(d) => crate::rules::path_arg(d, "bots_dir")?,
+            None => PathBuf::from("bots"),
+        };
+        let spec = resolve(&name, &dir)?;
+        if spec.kind == "exact" {
+            // The table is read (once per process) and checked now, not at the first choice.
+            aeroplane::solve::table::Table::load(std::path::Path::new(spec.params.word("table")))
+                .map_err(|e| PyValueError::new_err(format!("bot `{}`: {}", spec.name, chain(&e))))?;
+        }
         Ok(PyBot {
-            spec: resolve(name, &dir)?,
+            spec,
             bot: Mutex::new(None),
             pending: Mutex::new(None),
         })
@@ -99,7 +113,14 @@ impl PyBot {
 
     /// The action id the bot plays for the roll waiting at this decision node of ``game``.
     /// With one legal action it is returned without asking the bot (as in a run).
-    fn choose(&self, py: Python<'_>, game: PyRef<'_, PyGame>) -> PyResult<u8> {
+    fn choose(&self, py: Python<'_>, game: &Bound<'_, PyAny>) -> PyResult<u8> {
+        let Ok(game) = game.cast::<PyGame>() else {
+            return Err(PyTypeError::new_err(format!(
+                "game must be an aeroplane.Game at a decision node, not {}",
+                type_name(game)
+            )));
+        };
+        let game = game.borrow();
         let g = game.game;
         let Some(roll) = g.pending_roll() else {
             return Err(PyValueError::new_err(

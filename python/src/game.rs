@@ -7,10 +7,15 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt};
 
 use aeroplane::core::step_json;
-use aeroplane::{Game, IllegalMove, NUM_ACTIONS, OBSERVATION_LEN, Player, Seat, Setup, Status};
+use aeroplane::{Game, IllegalMove, NUM_ACTIONS, Player, Seat, Setup, Status};
 
 use crate::errors::value_error;
 use crate::rules::{PyRules, rules_arg, type_name};
+
+/// The number of players when none is given, everywhere in the package (`Game`, `VecEnv`,
+/// the Gymnasium, PettingZoo and OpenSpiel games): 4, the board's, as the command line's
+/// default lineup.
+pub const DEFAULT_PLAYERS: i64 = 4;
 
 /// `current_player()` at a chance node (OpenSpiel's ``PlayerId.CHANCE``).
 pub const CHANCE: i64 = -1;
@@ -145,7 +150,7 @@ impl PyGame {
         let (rules, name) = rules_arg(rules)?;
         let players = match players {
             Some(p) => int_arg(p, "players")?,
-            None => 4,
+            None => DEFAULT_PLAYERS,
         };
         Ok(PyGame::wrap(new_game(rules, players)?, name))
     }
@@ -154,9 +159,10 @@ impl PyGame {
     /// ``docs/RULES.md`` (``str(game)``), checked against ``rules``.
     #[staticmethod]
     #[pyo3(signature = (text, rules = None))]
-    fn from_notation(text: &str, rules: Option<&Bound<'_, PyAny>>) -> PyResult<PyGame> {
+    fn from_notation(text: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<PyGame> {
+        let text = crate::rules::str_arg(text, "text", "a position in the notation (str(game))")?;
         let (rules, name) = rules_arg(rules)?;
-        let game = Game::from_notation(rules, text).map_err(|e| value_error(&e))?;
+        let game = Game::from_notation(rules, &text).map_err(|e| value_error(&e))?;
         Ok(PyGame::wrap(game, name))
     }
 
@@ -215,7 +221,23 @@ impl PyGame {
     /// decision node.
     fn apply_action(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
         let a = int_arg(action, "action")?;
-        let id = u32::try_from(a).unwrap_or(u32::MAX);
+        let Some(id) = u32::try_from(a).ok().filter(|&a| (a as usize) < NUM_ACTIONS) else {
+            let legal: Vec<String> = self
+                .game
+                .legal_actions()
+                .iter()
+                .map(|a| a.index().to_string())
+                .collect();
+            return Err(PyValueError::new_err(format!(
+                "action {a} is not an action id: ids are 0 to {}{}",
+                NUM_ACTIONS - 1,
+                if legal.is_empty() {
+                    String::new()
+                } else {
+                    format!(", and the legal actions here are {}", legal.join(", "))
+                }
+            )));
+        };
         self.game.apply_action(id).map(|_| ()).map_err(illegal)
     }
 
@@ -244,9 +266,17 @@ impl PyGame {
     /// a playout for search algorithms. Every seat plays ``policy`` (``"random"``: uniform
     /// among the distinct legal moves; ``"greedy"``: the greedy bot), the die comes from a
     /// generator seeded by ``seed``; ``self`` is unchanged.
-    #[pyo3(signature = (seed, policy = "random"))]
-    fn rollout(&self, seed: &Bound<'_, PyAny>, policy: &str) -> PyResult<Vec<f64>> {
-        let greedy = match policy {
+    #[pyo3(signature = (seed, policy = None))]
+    fn rollout(
+        &self,
+        seed: &Bound<'_, PyAny>,
+        policy: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Vec<f64>> {
+        let policy = match policy {
+            Some(p) => crate::rules::str_arg(p, "policy", "\"random\" or \"greedy\"")?,
+            None => "random".to_string(),
+        };
+        let greedy = match policy.as_str() {
             "random" => false,
             "greedy" => true,
             other => {
@@ -286,21 +316,24 @@ impl PyGame {
         Ok(g.returns().to_vec())
     }
 
-    /// The observation vector (``OBSERVATION_LEN`` = 170 float32) of ``seat`` (default: the seat
-    /// to move), rotated so that the observer comes first; layout in ``docs/RULES.md``.
-    #[pyo3(signature = (seat = None))]
+    /// The observation vector of ``seat`` (default: the seat to move), rotated so that the
+    /// observer comes first; layout in ``docs/RULES.md``. ``kind="flat"``: the
+    /// ``OBSERVATION_LEN`` = 170 float32; ``kind="rich"``: ``RICH_OBSERVATION_LEN`` = 414, those
+    /// (the turn feature on the scale of real games) and each seat's planes by step.
+    #[pyo3(signature = (seat = None, *, kind = None))]
     fn observation<'py>(
         &self,
         py: Python<'py>,
         seat: Option<&Bound<'py, PyAny>>,
+        kind: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let observer = self.observer(seat)?;
-        let out = PyArray1::<f32>::zeros(py, OBSERVATION_LEN, false);
+        let kind = crate::observe::kind_arg(kind, "kind")?;
+        let out = PyArray1::<f32>::zeros(py, kind.len(), false);
         {
             let mut rw = out.readwrite();
             let slice = rw.as_slice_mut().expect("contiguous");
-            let buf: &mut [f32; OBSERVATION_LEN] = slice.try_into().expect("length");
-            self.game.observation_into(observer, buf);
+            crate::observe::write(kind, &self.game, observer, 0, slice);
         }
         Ok(out)
     }

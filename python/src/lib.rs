@@ -11,6 +11,8 @@ mod dice;
 mod errors;
 mod game;
 mod jobs;
+mod log_arrays;
+mod observe;
 mod rules;
 mod vec_env;
 
@@ -24,6 +26,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<bots::PyBot>()?;
     m.add_class::<vec_env::PyVecEnv>()?;
     m.add_function(wrap_pyfunction!(dice::bot_seed, m)?)?;
+    m.add_function(wrap_pyfunction!(dice::_dice_from_state, m)?)?;
+    m.add_function(wrap_pyfunction!(log_arrays::read_log, m)?)?;
     m.add_function(wrap_pyfunction!(jobs::run, m)?)?;
     m.add_function(wrap_pyfunction!(jobs::sweep, m)?)?;
     m.add_function(wrap_pyfunction!(jobs::league, m)?)?;
@@ -34,6 +38,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TERMINAL", game::TERMINAL)?;
     m.add("NUM_ACTIONS", aeroplane::NUM_ACTIONS)?;
     m.add("OBSERVATION_LEN", aeroplane::OBSERVATION_LEN)?;
+    m.add("RICH_OBSERVATION_LEN", observe::RICH_LEN)?;
+    m.add("DEFAULT_PLAYERS", game::DEFAULT_PLAYERS)?;
     m.add("MAX_ENVS", vec_env::MAX_ENVS)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyInt, PyList, PyString, PyTuple};
 
 use aeroplane::config::{load_rules, read_rules_file};
 use aeroplane::{Preset, RuleOption, Rules, RulesToml, Setting};
@@ -65,7 +65,11 @@ fn setting(option: RuleOption, value: &Bound<'_, PyAny>) -> PyResult<Setting> {
     };
     let result = match option {
         RuleOption::LaunchRolls => {
-            if value.is_instance_of::<PyString>() || !is_sequence(value) {
+            if value.is_instance_of::<PyString>()
+                || value.is_instance_of::<PyBytes>()
+                || value.is_instance_of::<PyByteArray>()
+                || !is_sequence(value)
+            {
                 return Err(wrong("a list of die faces"));
             }
             let mut faces = Vec::new();
@@ -74,7 +78,7 @@ fn setting(option: RuleOption, value: &Bound<'_, PyAny>) -> PyResult<Setting> {
                 if item.is_instance_of::<PyBool>() || !item.is_instance_of::<PyInt>() {
                     return Err(wrong("a list of integer die faces"));
                 }
-                faces.push(item.extract::<i64>().unwrap_or(i64::MAX));
+                faces.push(wide_int(&item, option)?);
             }
             Setting::launch_rolls(&faces)
         }
@@ -88,7 +92,7 @@ fn setting(option: RuleOption, value: &Bound<'_, PyAny>) -> PyResult<Setting> {
             if value.is_instance_of::<PyBool>() || !value.is_instance_of::<PyInt>() {
                 return Err(wrong("an integer"));
             }
-            Setting::integer(option, value.extract::<i64>().unwrap_or(i64::MAX))
+            Setting::integer(option, wide_int(value, option)?)
         }
         _ => {
             let Ok(word) = value.cast::<PyString>() else {
@@ -104,6 +108,45 @@ fn is_sequence(value: &Bound<'_, PyAny>) -> bool {
     value.is_instance_of::<PyList>()
         || value.is_instance_of::<PyTuple>()
         || value.hasattr("__iter__").unwrap_or(false)
+}
+
+/// A string argument: `TypeError` naming the parameter for anything else.
+pub fn str_arg(value: &Bound<'_, PyAny>, what: &str, wanted: &str) -> PyResult<String> {
+    match value.cast::<PyString>() {
+        Ok(s) => Ok(s.to_cow()?.into_owned()),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "{what} must be {wanted}, not {}",
+            type_name(value)
+        ))),
+    }
+}
+
+/// A path argument (a string or an `os.PathLike`): `TypeError` naming the parameter for
+/// anything else.
+pub fn path_arg(value: &Bound<'_, PyAny>, what: &str) -> PyResult<PathBuf> {
+    if value.is_instance_of::<PyString>() || value.hasattr("__fspath__")? {
+        if let Ok(p) = value.extract::<PathBuf>() {
+            return Ok(p);
+        }
+    }
+    Err(PyTypeError::new_err(format!(
+        "{what} must be a path (str or os.PathLike), not {}",
+        type_name(value)
+    )))
+}
+
+/// An integer option's value: the value itself in the message when it does not fit.
+fn wide_int(value: &Bound<'_, PyAny>, option: RuleOption) -> PyResult<i64> {
+    value.extract::<i64>().map_err(|_| {
+        PyValueError::new_err(format!(
+            "invalid value {} for option `{}`: allowed is {}",
+            value
+                .str()
+                .map_or_else(|_| "?".into(), |s| aeroplane::excerpt::excerpt(&s.to_string())),
+            option.name(),
+            option.allowed()
+        ))
+    })
 }
 
 /// The Python type name of a value, for messages.
@@ -157,41 +200,55 @@ fn variant_name(base: &str, changed: &[String]) -> String {
 impl PyRules {
     /// ``Rules(base="appfreegame", **options)``: the preset ``base`` with ``options`` changed.
     #[new]
-    #[pyo3(signature = (base = "appfreegame", **options))]
-    fn py_new(base: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<PyRules> {
-        let (rules, changed) = apply_options(preset(base)?.rules(), options)?;
-        Ok(PyRules::new_named(rules, variant_name(base, &changed)))
+    #[pyo3(signature = (base = None, **options))]
+    fn py_new(
+        base: Option<&Bound<'_, PyAny>>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyRules> {
+        let base = match base {
+            Some(b) => str_arg(b, "base", "a preset name (appfreegame, classic, chinese)")?,
+            None => "appfreegame".to_string(),
+        };
+        let (rules, changed) = apply_options(preset(&base)?.rules(), options)?;
+        Ok(PyRules::new_named(rules, variant_name(&base, &changed)))
     }
 
     /// ``Rules.preset(name, **options)``: a preset (``appfreegame``, ``classic``, ``chinese``),
     /// with ``options`` changed.
     #[staticmethod]
     #[pyo3(signature = (name, **options))]
-    fn preset(name: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<PyRules> {
-        PyRules::py_new(name, options)
+    fn preset(name: &Bound<'_, PyAny>, options: Option<&Bound<'_, PyDict>>) -> PyResult<PyRules> {
+        let name = str_arg(name, "name", "a preset name (appfreegame, classic, chinese)")?;
+        let (rules, changed) = apply_options(preset(&name)?.rules(), options)?;
+        Ok(PyRules::new_named(rules, variant_name(&name, &changed)))
     }
 
     /// ``Rules.from_toml(path)``: a variant file (TOML: ``base = "classic"`` and the options
     /// that differ), as ``--rules FILE`` reads it.
     #[staticmethod]
-    fn from_toml(path: PathBuf) -> PyResult<PyRules> {
+    fn from_toml(path: &Bound<'_, PyAny>) -> PyResult<PyRules> {
+        let path = path_arg(path, "path")?;
         let rules = read_rules_file(&path).map_err(|e| to_py(&e))?;
         Ok(PyRules::new_named(rules, path.display().to_string()))
     }
 
     /// ``Rules.from_toml_str(text)``: a variant from TOML text.
     #[staticmethod]
-    fn from_toml_str(text: &str) -> PyResult<PyRules> {
-        let rules = Rules::from_toml(text).map_err(|e| to_py(&e))?;
+    fn from_toml_str(text: &Bound<'_, PyAny>) -> PyResult<PyRules> {
+        let text = str_arg(text, "text", "TOML text")?;
+        let rules = Rules::from_toml(&text).map_err(|e| to_py(&e))?;
         Ok(PyRules::new_named(rules, describe(&rules)))
     }
 
     /// ``Rules.load(name_or_path)``: a preset name or a variant file, as the command line's
     /// ``--rules`` takes it.
     #[staticmethod]
-    fn load(name_or_path: &str) -> PyResult<PyRules> {
-        let rules = load_rules(name_or_path).map_err(|e| to_py(&e))?;
-        Ok(PyRules::new_named(rules, name_or_path.to_string()))
+    fn load(name_or_path: &Bound<'_, PyAny>) -> PyResult<PyRules> {
+        let name_or_path = path_arg(name_or_path, "name_or_path")?
+            .to_string_lossy()
+            .into_owned();
+        let rules = load_rules(&name_or_path).map_err(|e| to_py(&e))?;
+        Ok(PyRules::new_named(rules, name_or_path))
     }
 
     /// These rules with ``options`` changed.

@@ -27,7 +27,7 @@ def test_random_sim_test(rules, players):
 def test_game_and_state_api(in_repo):
     ao.register()  # a second call does nothing
     game = pyspiel.load_game("aeroplane")
-    assert game.num_players() == 2 and game.num_distinct_actions() == 8
+    assert game.num_players() == aeroplane.DEFAULT_PLAYERS == 4 and game.num_distinct_actions() == 8
     assert game.max_chance_outcomes() == 6 and game.get_type().short_name == "aeroplane"
     assert game.max_game_length() == 3 * 10_000
     assert game.observation_tensor_size() == aeroplane.OBSERVATION_LEN

@@ -46,10 +46,12 @@ class Reference:
                 bot.new_game(seat, bot_seed(self.seed, deal, seat))
                 self.who[seat] = bot
         self.agent_seat = next(s for s, b in self.who.items() if b is None)
+        self.decided = self.idle = False
 
     def advance(self):
-        """Plays to the agent's next decision, starting new games as they end; returns the
-        returns of the first game that ended (or None)."""
+        """Plays to the agent's next decision, starting new games as they end; a game in which
+        the agent had no choice stops at its end (idle). Returns the returns of the game that
+        ended (or None)."""
         ended = None
         while True:
             while not self.game.is_terminal():
@@ -59,11 +61,33 @@ class Reference:
                 bot = self.who[self.game.to_move]
                 legal = self.game.legal_actions()
                 if bot is None and (len(legal) >= 2 or self.forced):
+                    self.decided = True
                     return ended
                 self.game.apply_action(legal[0] if bot is None else bot.choose(self.game))
-            if ended is None:
-                ended = (self.game.returns(), self.agent_seat, self.game.status)
+            if not self.decided:
+                self.idle = True
+                return ended
+            ended = (self.game.returns(), self.agent_seat, self.game.status)
             self.start(self.index + self.n)
+
+    def act(self, action):
+        """Plays the agent's action (action 0 at the end of a game without a choice, which
+        reports it) and on to its next decision; returns what ended."""
+        if self.idle:
+            ended = (self.game.returns(), self.agent_seat, self.game.status)
+            self.start(self.index + self.n)
+            assert self.advance() is None
+            return ended
+        self.game.apply_action(action)
+        return self.advance()
+
+    def observer(self):
+        return self.agent_seat if self.idle and self.lineup is not None else self.game.to_move
+
+    def mask(self):
+        if self.idle:
+            return np.eye(8, dtype=bool)[0]
+        return self.game.legal_actions_mask()
 
 
 @pytest.mark.parametrize(
@@ -85,20 +109,19 @@ def test_matches_single_games(rules, players, opponents, rotate, agent, forced):
     for r in refs:
         r.advance()
     obs, mask = env.reset()
-    ended_games = 0
+    ended_games = idle_steps = 0
     for step in range(120):
         for i, r in enumerate(refs):
-            seat = r.game.to_move
+            seat = r.observer()
             np.testing.assert_array_equal(obs[i], r.game.observation(seat))
-            np.testing.assert_array_equal(mask[i], r.game.legal_actions_mask())
-            assert env.game(i) == r.game
+            np.testing.assert_array_equal(mask[i], r.mask())
+            assert env.game(i) == r.game and env.idle[i] == r.idle
             assert env.game_index[i] == r.index and env.seat[i] == seat
             assert env.player[i] == r.game.player_of(seat)
+            idle_steps += r.idle
         actions = np.array([highest(m) for m in mask])
         for i, r in enumerate(refs):
-            r.game.apply_action(int(actions[i]))
-            ended = r.advance()
-            refs[i].last = ended
+            refs[i].last = r.act(int(actions[i]))
         obs, rewards, terminated, mask = env.step(actions)
         for i, r in enumerate(refs):
             assert terminated[i] == (r.last is not None)
@@ -114,6 +137,8 @@ def test_matches_single_games(rules, players, opponents, rotate, agent, forced):
             elif opponents is not None:
                 assert rewards[i] == 0
     assert ended_games > 0
+    if rules == "appfreegame" and players == 2 and not forced:
+        assert idle_steps == 0
 
 
 @pytest.mark.parametrize("rotate", [False, True])
@@ -213,7 +238,7 @@ def test_bad_input():
         ({"n": 4, "rules": aeroplane.Rules(planes=1)}, ValueError, "forced_moves=True"),
     ]:
         with pytest.raises(error, match=words):
-            VecEnv(**kwargs)
+            VecEnv(**{"players": 2, **kwargs})
 
 
 def rss_bytes() -> int:
