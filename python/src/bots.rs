@@ -41,6 +41,11 @@ pub struct PyBot {
 /// The bot a lineup entry names: `ValueError` for an unknown bot or parameter.
 pub fn resolve(text: &str, bots_dir: &std::path::Path) -> PyResult<BotSpec> {
     let spec = parse_bot(text, bots_dir).map_err(|e| to_py(&e))?;
+    if spec.kind == "exact" {
+        // The table is read (once per process) and checked now, not at the first choice.
+        aeroplane::solve::table::Table::load(std::path::Path::new(spec.params.word("table")))
+            .map_err(|e| PyValueError::new_err(format!("bot `{}`: {}", spec.name, chain(&e))))?;
+    }
     if spec.kind == PYTHON_KIND {
         return Err(PyValueError::new_err(format!(
             "bot `{}`: kind `python` is for Python callables: pass the callable itself",
@@ -72,11 +77,6 @@ impl PyBot {
             None => PathBuf::from("bots"),
         };
         let spec = resolve(&name, &dir)?;
-        if spec.kind == "exact" {
-            // The table is read (once per process) and checked now, not at the first choice.
-            aeroplane::solve::table::Table::load(std::path::Path::new(spec.params.word("table")))
-                .map_err(|e| PyValueError::new_err(format!("bot `{}`: {}", spec.name, chain(&e))))?;
-        }
         Ok(PyBot {
             spec,
             bot: Mutex::new(None),

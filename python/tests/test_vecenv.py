@@ -152,7 +152,7 @@ def test_plays_the_command_lines_games(cli, tmp_path, rotate):
     results = {}
     while len(results) < 24:
         before = env.game_index.copy()
-        actions = np.array([greedy.choose(env.game(i)) for i in range(n)])
+        actions = np.array([0 if env.idle[i] else greedy.choose(env.game(i)) for i in range(n)])
         obs, rewards, terminated, mask = env.step(actions)
         for i in np.flatnonzero(terminated):
             results[int(before[i])] = float(rewards[i])
@@ -276,3 +276,291 @@ def test_a_million_environments_in_bounded_memory_with_the_gil_released():
     # The state (304 bytes with a random opponent) and one step's arrays (693 bytes).
     assert per_env < 1400, f"{per_env:.0f} bytes per environment"
     assert c1 - c0 > 100, "another Python thread ran while the step was playing"
+
+
+def test_every_game_is_reported_with_its_return():
+    """Issue #31 item 16: games in which the agent had no choice were played through but never
+    reported, biasing win rates. Now each takes one idle step at its end (the mask allows
+    action 0 alone) and that step reports it: every game of every environment appears once,
+    in order, with its return."""
+    n = 64
+    env = VecEnv(n, "appfreegame", 4, seed=1, opponents=["greedy", "greedy", "greedy"])
+    obs, mask = env.reset()
+    reported = {i: [] for i in range(n)}
+    idle_games = 0
+    for _ in range(3000):
+        idle = env.idle.copy()
+        before = env.game_index.copy()
+        actions = np.array([highest(m) for m in mask])
+        assert (mask[idle].sum(1) == 1).all() and mask[idle, 0].all()
+        obs, rewards, terminated, mask = env.step(actions)
+        ended = env.ended()
+        np.testing.assert_array_equal(ended["env"], np.flatnonzero(terminated))
+        np.testing.assert_array_equal(ended["returns"], rewards[terminated])
+        np.testing.assert_array_equal(ended["game"], before[terminated])
+        np.testing.assert_array_equal(ended["no_choice"], idle[terminated])
+        idle_games += int(idle.sum())
+        for i, g, r in zip(ended["env"], ended["game"], ended["returns"]):
+            reported[int(i)].append(int(g))
+            assert r in (1.0, -1 / 3) or abs(r + 1 / 3) < 1e-6
+    assert idle_games > 0, "no game without a choice for the agent: the test shows nothing"
+    for i, games in reported.items():
+        assert games == list(range(i, i + n * len(games), n)), f"environment {i} skipped a game"
+
+
+def test_exact_opponents_are_checked_at_construction(tmp_path):
+    """Issue #31 item 17: an exact bot whose table cannot be read is refused at load, naming
+    the table (not at its first choice, nor at reset)."""
+    missing = tmp_path / "nonexistent"
+    with pytest.raises(ValueError, match=f"{missing}"):
+        aeroplane.bots.load(f"exact:table={missing}")
+    with pytest.raises(ValueError, match=f"{missing}"):
+        VecEnv(2, players=2, opponents=[f"exact:table={missing}"])
+
+
+def play_from(ref, game, forced=False):
+    """Puts `game` into reference `ref` as VecEnv.set_state does: its game's dice and opponent
+    seeds afresh, then a waiting roll, then on to the agent's decision."""
+    deal = ref.index // ref.players if ref.rotate else ref.index
+    ref.game = game.clone()
+    ref.dice = SeededDice(ref.seed, deal)
+    for seat, bot in ref.who.items():
+        if bot is not None:
+            bot.new_game(seat, bot_seed(ref.seed, deal, seat))
+    ref.decided = ref.idle = False
+    if not ref.game.is_chance_node():
+        bot = ref.who[ref.game.to_move]
+        legal = ref.game.legal_actions()
+        if bot is None and (len(legal) >= 2 or forced):
+            ref.decided = True
+            return
+        ref.game.apply_action(legal[0] if bot is None else bot.choose(ref.game))
+    ref.advance()
+
+
+def test_set_state_plays_on_as_the_state_api():
+    n, rules, players, seed, opponents = 3, "classic", 3, 5, ["greedy", "random"]
+    env = VecEnv(n, rules, players, seed=seed, opponents=opponents)
+    refs = [Reference(i, n, rules, players, seed, opponents) for i in range(n)]
+    for r in refs:
+        r.advance()
+    obs, mask = env.reset()
+    # A position from elsewhere: game 0 of seed 99 after 40 rolls, at a chance or decision node.
+    positions = []
+    g = Game(rules, players)
+    dice = SeededDice(99, 0)
+    greedy = aeroplane.bots.Greedy()
+    for k in range(120):
+        if g.is_chance_node():
+            dice.roll_for(g)
+        else:
+            g.apply_action(greedy.choose(g))
+        if k in (40, 81):
+            positions.append(g.clone())
+    for step in range(60):
+        if step in (0, 30):
+            target = 1 if step == 0 else 2
+            got_obs, got_mask = env.set_state(target, positions[step // 30])
+            play_from(refs[target], positions[step // 30])
+            np.testing.assert_array_equal(got_obs, refs[target].game.observation(refs[target].observer()))
+            np.testing.assert_array_equal(got_mask, refs[target].mask())
+            assert env.get_state(target) == refs[target].game
+            obs, mask = env.observe()
+        for i, r in enumerate(refs):
+            np.testing.assert_array_equal(obs[i], r.game.observation(r.observer()))
+            np.testing.assert_array_equal(mask[i], r.mask())
+            assert env.get_state(i) == r.game
+        actions = np.array([highest(m) for m in mask])
+        lasts = [r.act(int(a)) for r, a in zip(refs, actions)]
+        obs, rewards, terminated, mask = env.step(actions)
+        for i, last in enumerate(lasts):
+            assert terminated[i] == (last is not None)
+            if last is not None:
+                assert rewards[i] == pytest.approx(last[0][last[1]])
+
+
+def test_set_state_bad_input():
+    env = VecEnv(2, "classic", 2, seed=1, opponents=["random"])
+    with pytest.raises(RuntimeError, match="reset"):
+        env.set_state(0, Game("classic", 2))
+    env.reset()
+    with pytest.raises(ValueError, match=r"rules are not this VecEnv's \(classic\): overshoot=bounce \(this VecEnv: overshoot=illegal\)"):
+        env.set_state(0, Game(aeroplane.Rules("classic", overshoot="bounce"), 2))
+    with pytest.raises(ValueError, match="the game has 4 players, this VecEnv 2"):
+        env.set_state(0, Game("classic", 4))
+    with pytest.raises(ValueError, match="environment 2: there are 2"):
+        env.set_state(2, Game("classic", 2))
+    with pytest.raises(TypeError, match="game must be an aeroplane.Game, not str"):
+        env.set_state(0, str(Game("classic", 2)))
+    over = Game.from_notation(str(env.game(0)), "classic")
+    while not over.is_terminal():
+        if over.is_chance_node():
+            over.apply_roll(6)
+        else:
+            over.apply_action(over.legal_actions()[-1])
+    with pytest.raises(ValueError, match="the game is over"):
+        env.set_state(0, over)
+
+
+def test_env_mask_steps_only_the_marked_environments():
+    n, rules, players, seed, opponents = 6, "appfreegame", 2, 3, ["greedy"]
+    env = VecEnv(n, rules, players, seed=seed, opponents=opponents)
+    refs = [Reference(i, n, rules, players, seed, opponents) for i in range(n)]
+    for r in refs:
+        r.advance()
+    obs, mask = env.reset()
+    rng = np.random.default_rng(1)
+    ended = 0
+    for _ in range(150):
+        active = rng.random(n) < 0.5
+        actions = np.array([highest(m) for m in mask])
+        actions[~active] = 99  # not read
+        lasts = [r.act(int(a)) if on else None for r, a, on in zip(refs, actions, active)]
+        obs, rewards, terminated, mask = env.step(actions, active)
+        for i, r in enumerate(refs):
+            np.testing.assert_array_equal(obs[i], r.game.observation(r.observer()))
+            np.testing.assert_array_equal(mask[i], r.mask())
+            assert terminated[i] == (lasts[i] is not None)
+            if lasts[i] is None:
+                assert rewards[i] == 0
+            else:
+                ended += 1
+                assert rewards[i] == pytest.approx(lasts[i][0][lasts[i][1]])
+    assert ended > 0
+    with pytest.raises(TypeError, match="env_mask must be a numpy bool array"):
+        env.step(actions, np.ones(n, np.int64))
+    with pytest.raises(ValueError, match=r"env_mask must have shape \(6,\)"):
+        env.step(actions, np.ones(5, np.bool_))
+
+
+def test_lineups_per_environment_are_the_command_lines_runs(cli, tmp_path):
+    """Each environment plays its own lineup: its games are the command line's games of that
+    lineup with greedy in the agent's place."""
+    lineups = [["greedy", "random", "greedy"], ["random", "random", "random"],
+               ["greedy", "greedy", "random"]]
+    n, seed = len(lineups), 4
+    env = VecEnv(n, "classic", 4, seed=seed, opponents=lineups)
+    assert env.opponents == lineups
+    greedy = aeroplane.bots.Greedy()
+    env.reset()
+    results: dict[int, dict[int, float]] = {i: {} for i in range(n)}
+    while min(len(r) for r in results.values()) < 6:
+        before = env.game_index.copy()
+        actions = np.array([0 if env.idle[i] else greedy.choose(env.game(i)) for i in range(n)])
+        _, rewards, terminated, _ = env.step(actions)
+        for i in np.flatnonzero(terminated):
+            results[int(i)][int(before[i])] = float(rewards[i])
+    for i, lineup in enumerate(lineups):
+        out = tmp_path / f"cli{i}"
+        games = max(results[i]) + 1
+        run_cli(cli, "run", "--rules", "classic", "--bots", ",".join(["greedy"] + lineup),
+                "--games", str(games), "--seed", str(seed), "--per-game", "--out", str(out), "-q")
+        rows = {int(r["game"]): r for r in csv.DictReader(open(out / "games.csv"))}
+        for g, reward in results[i].items():
+            expected = (4 + 1 - 2 * int(rows[g]["rank_seat0"])) / 3
+            assert reward == pytest.approx(expected), f"environment {i}, game {g}"
+    with pytest.raises(ValueError, match=r"opponents\[1\]: 2 opponent\(s\) for 4 players"):
+        VecEnv(3, "classic", 4, opponents=[lineups[0], lineups[1][:2], lineups[2]])
+    with pytest.raises(ValueError, match="a list of 2 lineups for 3 environments"):
+        VecEnv(3, "classic", 4, opponents=lineups[:2])
+
+
+def test_seeds_per_environment():
+    """reset(seed=[...]): environment i plays games 0, 1, 2, ... of its own seed."""
+    seeds, rules, players, opponents = [7, 8, 2**64 - 1], "chinese", 3, ["random", "greedy"]
+    env = VecEnv(3, rules, players, opponents=opponents)
+    obs, mask = env.reset(seed=seeds)
+    assert env.seed is None and list(env.seeds) == seeds and list(env.game_index) == [0, 0, 0]
+    refs = [Reference(0, 1, rules, players, s, opponents) for s in seeds]
+    for r in refs:
+        r.advance()
+    for _ in range(200):
+        for i, r in enumerate(refs):
+            np.testing.assert_array_equal(obs[i], r.game.observation(r.observer()))
+            assert env.game_index[i] == r.index
+        actions = np.array([highest(m) for m in mask])
+        for r, a in zip(refs, actions):
+            r.act(int(a))
+        obs, _, _, mask = env.step(actions)
+    assert max(r.index for r in refs) > 0
+    env.reset(seed=[1, 2, 3], start=[5, 6, 7])
+    assert list(env.game_index) == [5, 6, 7]
+    with pytest.raises(ValueError, match="a list of 2 seeds for 3 environments"):
+        env.reset(seed=[1, 2])
+    with pytest.raises(ValueError, match=r"seed\[1\] -1"):
+        env.reset(seed=[1, -1, 2])
+
+
+def test_out_buffers_are_filled_without_allocating():
+    import tracemalloc
+
+    n = 4096
+    a = VecEnv(n, "appfreegame", 2, seed=2, opponents=["random"])
+    b = VecEnv(n, "appfreegame", 2, seed=2, opponents=["random"])
+    obs = np.empty((n, aeroplane.OBSERVATION_LEN), np.float32)
+    mask = np.empty((n, 8), np.bool_)
+    rewards = np.empty(n, np.float32)
+    terminated = np.empty(n, np.bool_)
+    got = a.reset(out=(obs, mask))
+    assert got[0] is obs and got[1] is mask
+    want = b.reset()
+    np.testing.assert_array_equal(obs, want[0])
+    actions = np.empty(n, np.int64)
+    tracemalloc.start()
+    try:
+        for _ in range(20):
+            np.argmax(mask, axis=1, out=actions)
+            step_want = b.step(actions)
+            before = tracemalloc.get_traced_memory()[0]
+            tracemalloc.reset_peak()
+            got = a.step(actions, out=(obs, rewards, terminated, mask))
+            peak = tracemalloc.get_traced_memory()[1] - before
+            assert got[0] is obs and got[1] is rewards and got[2] is terminated and got[3] is mask
+            for x, y in zip(got, step_want):
+                np.testing.assert_array_equal(x, y)
+            # Without out= a step allocates 4096 x 693 bytes of arrays.
+            assert peak < 16_384, f"{peak} bytes allocated by a step with out="
+    finally:
+        tracemalloc.stop()
+    np.argmax(mask, axis=1, out=actions)
+    for bad, error, words in [
+        ((obs.astype(np.float64), rewards, terminated, mask), TypeError, "obs must be a C-contiguous writeable numpy array of dtype float32"),
+        ((obs[:10], rewards, terminated, mask), ValueError, r"shape \(4096, 170\), got shape \[10, 170\]"),
+        ((obs, rewards, terminated), ValueError, "out must be a tuple"),
+        ((np.asfortranarray(obs), rewards, terminated, mask), ValueError, "not C-contiguous"),
+    ]:
+        with pytest.raises(error, match=words):
+            a.step(actions, out=bad)
+    frozen = mask.copy()
+    frozen.flags.writeable = False
+    with pytest.raises(ValueError, match="out: mask"):
+        a.step(actions, out=(obs, rewards, terminated, frozen))
+    # The refused steps changed nothing.
+    a.step(actions, out=(obs, rewards, terminated, mask))
+
+
+def test_rich_observation():
+    env = VecEnv(8, "classic", 3, seed=1, opponents=["greedy", "random"], observation="rich")
+    assert env.observation == "rich" and env.observation_len == aeroplane.RICH_OBSERVATION_LEN == 414
+    obs, mask = env.reset()
+    assert obs.shape == (8, 414)
+    for _ in range(40):
+        obs, _, _, mask = env.step(np.array([highest(m) for m in mask]))
+    for i in range(8):
+        game = env.game(i)
+        seat = int(env.seat[i])
+        np.testing.assert_array_equal(obs[i], game.observation(seat, kind="rich"))
+        flat = game.observation(seat)
+        np.testing.assert_array_equal(obs[i][:169], flat[:169])
+        assert obs[i][169] == pytest.approx(min(game.turns / 1000, 1))
+        blocks = obs[i][170:].reshape(4, 61)
+        for r in range(4):
+            s = (seat + r) % 4
+            if s in game.seats:
+                assert blocks[r].sum() == pytest.approx(1)
+                for step in game.steps(s):
+                    assert blocks[r][0 if step < 0 else step + 1] > 0
+            else:
+                assert not blocks[r].any()
+    with pytest.raises(ValueError, match='observation "planes": allowed are "flat"'):
+        VecEnv(2, observation="planes")
