@@ -162,7 +162,11 @@ class SeededDice:
 def bot_seed(seed: SupportsIndex, game: SupportsIndex, seat: SupportsIndex) -> int: ...
 def _dice_from_state(seed: int, game: int, drawn: Sequence[int]) -> SeededDice: ...
 def read_log(
-    path: _StrPath, *, observation: Literal["flat", "rich"] | None = None, max_decisions: SupportsIndex | None = None
+    path: _StrPath,
+    *,
+    observation: Literal["flat", "rich"] | None = None,
+    afterstates: bool = False,
+    max_decisions: SupportsIndex | None = None,
 ) -> dict[str, Any]: ...
 
 @disjoint_base

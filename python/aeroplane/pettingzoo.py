@@ -40,7 +40,9 @@ only the agent to move (``infos[agent]["to_move"]``, the one whose ``action_mask
 zero) acts: ``step(actions)`` reads ``actions[that agent]`` and ignores any action given for
 the others, which get no action to make. The same seeds play the same games as the AEC
 environment; when the game ends every agent is terminated (or truncated, at ``max_turns``) at
-once, with its return as reward, and ``agents`` is empty.
+once, with its return as reward, and ``agents`` is empty. An illegal action of the agent to move
+ends the game as ``env()`` does: -1 for that agent, 0 for the others, and
+``infos[agent]["illegal_action"]``.
 
 ``pettingzoo`` is an optional dependency (``pip install './python[pettingzoo]'``).
 """
@@ -268,6 +270,8 @@ class parallel_env(ParallelEnv):
             raise ValueError(
                 f"{mover} is to move: give its action (one of {self.game.legal_actions()}) in actions[{mover!r}]"
             )
+        if int(action) not in self.game.legal_actions():
+            return self._lose(mover, int(action))
         self.game.apply_action(int(action))
         _roll_to_decision(self)
         agents = self.agents
@@ -287,6 +291,21 @@ class parallel_env(ParallelEnv):
         if self.render_mode == "human":
             self.render()
         return observations, rewards, terminations, truncations, infos
+
+    def _lose(self, mover: str, action: int) -> tuple[
+            dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, dict[str, Any]]]:
+        """An illegal action ends the game: -1 for the agent that made it, 0 for the others
+        (as ``env()``'s ``TerminateIllegalWrapper`` does for the AEC environment)."""
+        agents = self.agents
+        legal = self.game.legal_actions()
+        observations = {a: self._observe(a) for a in agents}
+        for o in observations.values():
+            o["action_mask"][:] = 0
+        infos = {a: {"to_move": False} for a in agents}
+        infos[mover].update(illegal_action=action, legal_actions=legal)
+        rewards = {a: (-1.0 if a == mover else 0.0) for a in agents}
+        self.agents = []
+        return observations, rewards, dict.fromkeys(agents, True), dict.fromkeys(agents, False), infos
 
     def render(self) -> str | None:
         text = describe(self.game)

@@ -33,6 +33,7 @@ struct Rows {
     returns: Vec<f32>,
     values: Vec<f32>,
     has_values: Vec<bool>,
+    after: Vec<f32>,
 }
 
 impl Rows {
@@ -47,11 +48,18 @@ impl Rows {
         self.returns.append(&mut other.returns);
         self.values.append(&mut other.values);
         self.has_values.append(&mut other.has_values);
+        self.after.append(&mut other.after);
     }
 }
 
 /// Replays a checked game and writes a row per decision.
-fn replay(header: &Header, game: &CheckedGame, kind: ObsKind, rows: &mut Rows) -> Result<(), String> {
+fn replay(
+    header: &Header,
+    game: &CheckedGame,
+    kind: ObsKind,
+    afterstates: bool,
+    rows: &mut Rows,
+) -> Result<(), String> {
     let mut g = Game::new(header.rules, header.players).map_err(|e| e.to_string())?;
     let returns = game.last.returns();
     let len = kind.len();
@@ -94,6 +102,16 @@ fn replay(header: &Header, game: &CheckedGame, kind: ObsKind, rows: &mut Rows) -
         }
         rows.values.extend_from_slice(&values);
         rows.has_values.push(d.values.is_some());
+        if afterstates {
+            let at = rows.after.len();
+            rows.after.resize(at + NUM_ACTIONS * len, 0.0);
+            for &a in legal {
+                let mut next = g;
+                next.apply_action(u32::from(a)).map_err(|e| e.to_string())?;
+                let row = at + usize::from(a) * len;
+                crate::observe::write(kind, &next, seat, 0, &mut rows.after[row..row + len]);
+            }
+        }
         g.apply_action(d.action.index() as u32)
             .map_err(|e| e.to_string())?;
     }
@@ -101,13 +119,19 @@ fn replay(header: &Header, game: &CheckedGame, kind: ObsKind, rows: &mut Rows) -
 }
 
 /// Checks and replays a batch of games on the worker threads, in order.
-fn batch(file: &str, header: &Header, games: &[LoggedGame], kind: ObsKind) -> PyResult<Rows> {
+fn batch(
+    file: &str,
+    header: &Header,
+    games: &[LoggedGame],
+    kind: ObsKind,
+    afterstates: bool,
+) -> PyResult<Rows> {
     let parts: Vec<Result<Rows, PyErr>> = games
         .par_iter()
         .map(|lg| {
             let checked = check_game(file, header, lg).map_err(|e| to_py(&e))?;
             let mut rows = Rows::default();
-            replay(header, &checked, kind, &mut rows).map_err(|e| {
+            replay(header, &checked, kind, afterstates, &mut rows).map_err(|e| {
                 pyo3::exceptions::PyValueError::new_err(format!(
                     "{file}: game {}: {e}",
                     lg.game
@@ -131,15 +155,18 @@ fn batch(file: &str, header: &Header, games: &[LoggedGame], kind: ObsKind) -> Py
 /// ``roll`` (int64 ``(N,)``), ``game`` (uint64 ``(N,)``), ``returns`` (float32 ``(N,)``: the
 /// deciding seat's return of its game), ``values`` (float32 ``(N, 8)``, by action id: the
 /// bot's logged values, NaN where none), ``has_values`` (bool ``(N,)``), and ``header`` (the
-/// log's header, a dict). Every game is checked against the engine as ``aeroplane replay
+/// log's header, a dict); with ``afterstates=True`` also ``afterstate`` (float32 ``(N, 8, L)``:
+/// for each legal action the observation, from the deciding seat, of the position that action
+/// leads to; zeros for the others). Every game is checked against the engine as ``aeroplane replay
 /// --log FILE --check`` checks it: a foreign, damaged or truncated log raises ``ValueError``
 /// naming the line. ``max_decisions`` bounds the rows (``ValueError`` past it).
 #[pyfunction]
-#[pyo3(signature = (path, *, observation = None, max_decisions = None))]
+#[pyo3(signature = (path, *, observation = None, afterstates = false, max_decisions = None))]
 pub fn read_log<'py>(
     py: Python<'py>,
     path: &Bound<'py, PyAny>,
     observation: Option<&Bound<'py, PyAny>>,
+    afterstates: bool,
     max_decisions: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let path = path_arg(path, "path")?;
@@ -148,7 +175,7 @@ pub fn read_log<'py>(
         Some(m) => Some(crate::game::u64_arg(m, "max_decisions")?),
         None => None,
     };
-    let (header, rows) = py.detach(|| read_all(&path, kind, limit))?;
+    let (header, rows) = py.detach(|| read_all(&path, kind, afterstates, limit))?;
     let n = rows.action.len();
     let len = kind.len();
     let d = PyDict::new(py);
@@ -171,12 +198,23 @@ pub fn read_log<'py>(
         PyArray1::from_vec(py, rows.values).reshape([n, NUM_ACTIONS])?,
     )?;
     d.set_item("has_values", PyArray1::from_vec(py, rows.has_values))?;
+    if afterstates {
+        d.set_item(
+            "afterstate",
+            PyArray1::from_vec(py, rows.after).reshape([n, NUM_ACTIONS, len])?,
+        )?;
+    }
     let text = serde_json::to_string(&header).expect("a header serializes");
     d.set_item("header", py.import("json")?.call_method1("loads", (text,))?)?;
     Ok(d)
 }
 
-fn read_all(path: &Path, kind: ObsKind, limit: Option<u64>) -> PyResult<(Header, Rows)> {
+fn read_all(
+    path: &Path,
+    kind: ObsKind,
+    afterstates: bool,
+    limit: Option<u64>,
+) -> PyResult<(Header, Rows)> {
     let mut reader = LogReader::open(path).map_err(|e| to_py(&e))?;
     let header = reader.header().clone();
     let file = reader.file().to_string();
@@ -197,7 +235,7 @@ fn read_all(path: &Path, kind: ObsKind, limit: Option<u64>) -> PyResult<(Header,
                     "{file} holds more than max_decisions = {max} decisions"
                 )));
             }
-            rows.append(batch(&file, &header, &games, kind)?);
+            rows.append(batch(&file, &header, &games, kind, afterstates)?);
             games.clear();
         }
         if end {

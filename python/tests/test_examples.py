@@ -40,3 +40,11 @@ def test_openspiel_match():
     out = run(str(EXAMPLES / "openspiel_mcts.py"), "--games", "1", "--simulations", "2",
               "--openspiel-rollouts")
     assert "against greedy: won" in out
+
+
+def test_imitation_of_expectimax_beats_random():
+    out = run(str(EXAMPLES / "imitation.py"), "--games", "100", "--match-games", "300", "--steps", "600")
+    before, after = map(float, re.search(r"([\d.]+)% before training, ([\d.]+)% after", out).groups())
+    rate = float(re.search(r"policy won ([\d.]+)%", out).group(1))
+    # The seeds are fixed, so these are exact; random against random wins half.
+    assert after > before + 20 and rate > 60, out

@@ -3,6 +3,8 @@ player count, the observer, and OpenSpiel's MCTS bot playing it."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -110,3 +112,26 @@ def test_openspiel_mcts_beats_random():
     # random. These seeds give 30 of 40; 26 of 40 (65%) has a one-sided p-value of 0.04
     # against a fair coin.
     assert wins >= 26, f"MCTS won {wins} of {games}"
+
+
+def test_a_rules_path_with_openspiels_separators_round_trips(tmp_path):
+    """Issue #31 item 20: a rules path with a comma broke serialize_game_and_state."""
+    path = tmp_path / "odd, name (v=2) 100%.toml"
+    path.write_text((Path(__file__).resolve().parents[2] / "configs" / "classic-bounce.toml").read_text())
+    game = pyspiel.load_game("aeroplane", {"players": 3, "rules": str(path)})
+    assert game.get_parameters()["rules"] == ao.rules_param(str(path))
+    state = game.new_initial_state()
+    for action in (5, 0, 2):
+        state.apply_action(action)
+    text = pyspiel.serialize_game_and_state(game, state)
+    game2, state2 = pyspiel.deserialize_game_and_state(text)
+    assert str(state2) == str(state) and state2.game.rules.overshoot == "bounce"
+    assert game2.num_players() == 3
+    again = pyspiel.load_game(f"aeroplane(players=2,rules={ao.rules_param(str(path))})")
+    assert again.new_initial_state().game.rules == state.game.rules
+
+
+def test_the_readme_warns_of_openspiels_cpp_bots():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    assert "pyspiel.MCTSBot" in readme and "segmentation fault" in readme
+    assert "segmentation fault" in ao.__doc__
