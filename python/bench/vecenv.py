@@ -3,6 +3,7 @@
     python python/bench/vecenv.py                 # VecEnv(4096), 2 players against random
     python python/bench/vecenv.py --envs 4096 --players 4 --opponents greedy,greedy,greedy
     python python/bench/vecenv.py --game          # also: one Game stepped from Python
+    python python/bench/vecenv.py --out           # step(..., out=...) into the same arrays
 
 Prints the median agent steps per second of --repeats timed runs (each --steps calls of
 step() on every environment), the CPU time per agent step (all threads, less sensitive to
@@ -30,15 +31,28 @@ def vecenv_rate(args: argparse.Namespace) -> tuple[list[float], list[float]]:
                            threads=args.threads)
     rng = np.random.default_rng(0)
     obs, mask = env.reset()
+    rewards = np.zeros((args.envs, args.players) if opponents is None else args.envs, np.float32)
+    terminated = np.zeros(args.envs, np.bool_)
+    out = (obs, rewards, terminated, mask) if args.out else None
+    # With out=, the sampling reuses its arrays too.
+    scores = np.empty(mask.shape, np.float32)
+    actions = np.empty(args.envs, np.int64)
+
+    def sample() -> np.ndarray:
+        if args.out:
+            rng.random(mask.shape, dtype=np.float32, out=scores)
+            np.multiply(scores, mask, out=scores)
+            return scores.argmax(1, out=actions)
+        return (rng.random(mask.shape, dtype=np.float32) * mask).argmax(1)
+
     for _ in range(10):  # warm-up: page in the arrays, start the workers
-        actions = (rng.random(mask.shape, dtype=np.float32) * mask).argmax(1)
-        obs, rewards, terminated, mask = env.step(actions)
+        got = env.step(sample(), out=out)
+        mask = got[3]
     rates, cpu = [], []
     for _ in range(args.repeats):
         start, start_cpu = time.perf_counter(), time.process_time()
         for _ in range(args.steps):
-            actions = (rng.random(mask.shape, dtype=np.float32) * mask).argmax(1)
-            obs, rewards, terminated, mask = env.step(actions)
+            obs, rewards, terminated, mask = env.step(sample(), out=out)
         rates.append(args.envs * args.steps / (time.perf_counter() - start))
         cpu.append((time.process_time() - start_cpu) / (args.envs * args.steps) * 1e9)
     return rates, cpu
@@ -74,12 +88,14 @@ def main() -> None:
     p.add_argument("--steps", type=int, default=200)
     p.add_argument("--repeats", type=int, default=7)
     p.add_argument("--game", action="store_true", help="also time one Game stepped from Python")
+    p.add_argument("--out", action="store_true", help="step into the same arrays (out=)")
     args = p.parse_args()
     load_before = os.getloadavg()[0]
     rates, cpu = vecenv_rate(args)
     load = f"{load_before:.1f} before, {os.getloadavg()[0]:.1f} after"
     print(
-        f"VecEnv({args.envs}) {args.rules}, {args.players} players, opponents {args.opponents}: "
+        f"VecEnv({args.envs}) {args.rules}, {args.players} players, opponents {args.opponents}"
+        f"{', out=' if args.out else ''}: "
         f"median {statistics.median(rates):,.0f} agent steps/s "
         f"(min {min(rates):,.0f}, max {max(rates):,.0f}; {args.repeats} runs of {args.steps} steps); "
         f"CPU {statistics.median(cpu):.0f} ns per agent step (numpy sampling included); "

@@ -32,6 +32,9 @@ impl PySeededDice {
     }
 }
 
+/// What `__reduce__` gives: the function rebuilding the dice, and its arguments.
+type Reduced<'py> = (Bound<'py, PyAny>, (u64, u64, Vec<u64>));
+
 /// The most rolls per seat a pickled `SeededDice` may say were drawn (a game of the presets
 /// draws a few hundred).
 const MAX_DRAWN: u64 = 1 << 32;
@@ -81,11 +84,10 @@ impl PySeededDice {
         self.clone()
     }
 
-    fn __reduce__<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyAny>, (u64, u64, Vec<u64>))> {
-        let f = py.import("aeroplane._native")?.getattr("_dice_from_state")?;
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+        let f = py
+            .import("aeroplane._native")?
+            .getattr("_dice_from_state")?;
         Ok((f, (self.seed, self.game, self.drawn.to_vec())))
     }
 
@@ -130,7 +132,9 @@ pub fn _dice_from_state(seed: u64, game: u64, drawn: Vec<u64>) -> PyResult<PySee
         .try_into()
         .ok()
         .filter(|d: &[u64; 4]| d.iter().all(|&k| k <= MAX_DRAWN))
-        .ok_or_else(|| PyValueError::new_err("not the state of SeededDice: 4 counts up to 2**32"))?;
+        .ok_or_else(|| {
+            PyValueError::new_err("not the state of SeededDice: 4 counts up to 2**32")
+        })?;
     let mut dice = SeededDice::new(seed, game);
     for (seat, &k) in Seat::ALL.iter().zip(&drawn) {
         for _ in 0..k {

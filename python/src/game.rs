@@ -159,7 +159,10 @@ impl PyGame {
     /// ``docs/RULES.md`` (``str(game)``), checked against ``rules``.
     #[staticmethod]
     #[pyo3(signature = (text, rules = None))]
-    fn from_notation(text: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<PyGame> {
+    fn from_notation(
+        text: &Bound<'_, PyAny>,
+        rules: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyGame> {
         let text = crate::rules::str_arg(text, "text", "a position in the notation (str(game))")?;
         let (rules, name) = rules_arg(rules)?;
         let game = Game::from_notation(rules, &text).map_err(|e| value_error(&e))?;
@@ -221,7 +224,10 @@ impl PyGame {
     /// decision node.
     fn apply_action(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
         let a = int_arg(action, "action")?;
-        let Some(id) = u32::try_from(a).ok().filter(|&a| (a as usize) < NUM_ACTIONS) else {
+        let Some(id) = u32::try_from(a)
+            .ok()
+            .filter(|&a| (a as usize) < NUM_ACTIONS)
+        else {
             let legal: Vec<String> = self
                 .game
                 .legal_actions()

@@ -89,8 +89,7 @@ fn replay(
         rows.mask.extend_from_slice(&mask);
         rows.action.push(d.action.index() as i64);
         rows.seat.push(seat.index() as i64);
-        rows.bot
-            .push(game.bots[seat.index()].map_or(-1, i64::from));
+        rows.bot.push(game.bots[seat.index()].map_or(-1, i64::from));
         rows.roll.push(i64::from(roll));
         rows.game.push(game.game);
         rows.returns.push(returns[seat.index()] as f32);
@@ -132,10 +131,7 @@ fn batch(
             let checked = check_game(file, header, lg).map_err(|e| to_py(&e))?;
             let mut rows = Rows::default();
             replay(header, &checked, kind, afterstates, &mut rows).map_err(|e| {
-                pyo3::exceptions::PyValueError::new_err(format!(
-                    "{file}: game {}: {e}",
-                    lg.game
-                ))
+                pyo3::exceptions::PyValueError::new_err(format!("{file}: game {}: {e}", lg.game))
             })?;
             Ok(rows)
         })

@@ -124,10 +124,10 @@ pub fn str_arg(value: &Bound<'_, PyAny>, what: &str, wanted: &str) -> PyResult<S
 /// A path argument (a string or an `os.PathLike`): `TypeError` naming the parameter for
 /// anything else.
 pub fn path_arg(value: &Bound<'_, PyAny>, what: &str) -> PyResult<PathBuf> {
-    if value.is_instance_of::<PyString>() || value.hasattr("__fspath__")? {
-        if let Ok(p) = value.extract::<PathBuf>() {
-            return Ok(p);
-        }
+    if (value.is_instance_of::<PyString>() || value.hasattr("__fspath__")?)
+        && let Ok(p) = value.extract::<PathBuf>()
+    {
+        return Ok(p);
     }
     Err(PyTypeError::new_err(format!(
         "{what} must be a path (str or os.PathLike), not {}",
@@ -140,9 +140,10 @@ fn wide_int(value: &Bound<'_, PyAny>, option: RuleOption) -> PyResult<i64> {
     value.extract::<i64>().map_err(|_| {
         PyValueError::new_err(format!(
             "invalid value {} for option `{}`: allowed is {}",
-            value
-                .str()
-                .map_or_else(|_| "?".into(), |s| aeroplane::excerpt::excerpt(&s.to_string())),
+            value.str().map_or_else(
+                |_| "?".into(),
+                |s| aeroplane::excerpt::excerpt(&s.to_string())
+            ),
             option.name(),
             option.allowed()
         ))
@@ -218,7 +219,11 @@ impl PyRules {
     #[staticmethod]
     #[pyo3(signature = (name, **options))]
     fn preset(name: &Bound<'_, PyAny>, options: Option<&Bound<'_, PyDict>>) -> PyResult<PyRules> {
-        let name = str_arg(name, "name", "a preset name (appfreegame, classic, chinese)")?;
+        let name = str_arg(
+            name,
+            "name",
+            "a preset name (appfreegame, classic, chinese)",
+        )?;
         let (rules, changed) = apply_options(preset(&name)?.rules(), options)?;
         Ok(PyRules::new_named(rules, variant_name(&name, &changed)))
     }

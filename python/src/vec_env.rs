@@ -20,8 +20,8 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use rayon::prelude::*;
 
 use aeroplane::{
-    ActionId, Bot, BotSpec, Dice, Game, MoveList, NUM_ACTIONS, RuleOption, Rules, Seat,
-    SeededDice, Status, bot_stream,
+    ActionId, Bot, BotSpec, Dice, Game, MoveList, NUM_ACTIONS, RuleOption, Rules, Seat, SeededDice,
+    Status, bot_stream,
 };
 
 use crate::bots::{PyBot, resolve};
@@ -30,7 +30,7 @@ use crate::observe::{ObsKind, kind_arg};
 use crate::rules::{rules_arg, type_name};
 
 /// The most environments one `VecEnv` holds (about 1 KB each with the arrays of a step: the
-/// state is 256 bytes, plus 48 per random opponent).
+/// state is about 320 bytes with a random opponent, a step's arrays 693).
 pub const MAX_ENVS: usize = 1 << 22;
 /// The most search-bot opponents (expectimax, montecarlo, mcts, exact) one `VecEnv` holds:
 /// each keeps its search memory (an mcts arena is up to 64 MiB).
@@ -510,6 +510,8 @@ fn opt_int(value: Option<&Bound<'_, PyAny>>, what: &str, default: i64) -> PyResu
 
 /// `(obs, mask)` of a reset.
 type Observed<'py> = (Bound<'py, PyAny>, Bound<'py, PyAny>);
+/// `(obs, mask)` of one environment.
+type Row<'py> = (Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<bool>>);
 /// `(obs, rewards, terminated, mask)` of a step.
 type Stepped<'py> = (
     Bound<'py, PyAny>,
@@ -726,7 +728,10 @@ fn seeds_arg(py: Python<'_>, value: Option<&Bound<'_, PyAny>>, n: usize) -> PyRe
     let Some(v) = value.filter(|v| !v.is_none()) else {
         return Ok(Seeds::Keep);
     };
-    if !v.is_instance_of::<pyo3::types::PyInt>() && !v.hasattr("__index__")? && v.hasattr("__len__")? {
+    if !v.is_instance_of::<pyo3::types::PyInt>()
+        && !v.hasattr("__index__")?
+        && v.hasattr("__len__")?
+    {
         let len = v.len()?;
         if len != n {
             return Err(PyValueError::new_err(format!(
@@ -1064,15 +1069,7 @@ impl PyVecEnv {
                 ]
             }
         };
-        self.advance(
-            py,
-            &mut inner,
-            Move::Step,
-            checked,
-            active,
-            Vec::new(),
-            out,
-        )
+        self.advance(py, &mut inner, Move::Step, checked, active, Vec::new(), out)
     }
 
     /// ``(obs, mask)`` of every environment's current decision, without moving any
@@ -1144,7 +1141,14 @@ impl PyVecEnv {
             );
             let r = e.last.returns();
             if self.self_play {
-                returns.extend(inner.shared.start.seats().iter().map(|s| r[s.index()] as f32));
+                returns.extend(
+                    inner
+                        .shared
+                        .start
+                        .seats()
+                        .iter()
+                        .map(|s| r[s.index()] as f32),
+                );
             } else {
                 returns.push(r[e.agent.index()] as f32);
             }
@@ -1189,10 +1193,7 @@ impl PyVecEnv {
             "no_choice",
             PyArray1::from_vec(py, all.iter().map(|e| !e.decided).collect()),
         )?;
-        d.set_item(
-            "final_obs",
-            PyArray1::from_vec(py, obs).reshape([k, len])?,
-        )?;
+        d.set_item("final_obs", PyArray1::from_vec(py, obs).reshape([k, len])?)?;
         let games: Vec<PyGame> = all
             .iter()
             .map(|e| PyGame::wrap(e.last, self.rules_name.clone()))
@@ -1324,7 +1325,10 @@ impl PyVecEnv {
     fn get_state(&self, i: &Bound<'_, PyAny>) -> PyResult<PyGame> {
         let inner = self.lock()?;
         let k = self.env_index(i)?;
-        Ok(PyGame::wrap(inner.envs[k].decision(), self.rules_name.clone()))
+        Ok(PyGame::wrap(
+            inner.envs[k].decision(),
+            self.rules_name.clone(),
+        ))
     }
 
     /// Puts ``game`` (an ``aeroplane.Game`` of this VecEnv's rules and players, not over) into
@@ -1340,7 +1344,7 @@ impl PyVecEnv {
         py: Python<'py>,
         i: &Bound<'py, PyAny>,
         game: &Bound<'py, PyAny>,
-    ) -> PyResult<(Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<bool>>)> {
+    ) -> PyResult<Row<'py>> {
         let mut inner = self.lock()?;
         let k = self.env_index(i)?;
         let Ok(g) = game.cast::<PyGame>() else {
@@ -1513,8 +1517,9 @@ impl PyVecEnv {
             None
         } else if self.self_play {
             Some(match &o_rew {
-                Some(o) => out_array::<f32, numpy::Ix2>(o, "rewards", &[n, width], "float32")?
-                    .into_any(),
+                Some(o) => {
+                    out_array::<f32, numpy::Ix2>(o, "rewards", &[n, width], "float32")?.into_any()
+                }
                 None => unsafe { PyArray2::<f32>::new(py, [n, width], false) }.into_any(),
             })
         } else {

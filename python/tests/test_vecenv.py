@@ -564,3 +564,41 @@ def test_rich_observation():
                 assert not blocks[r].any()
     with pytest.raises(ValueError, match='observation "planes": allowed are "flat"'):
         VecEnv(2, observation="planes")
+
+
+PEAK = """
+import resource, sys
+import numpy as np
+import aeroplane
+
+n = int(sys.argv[1])
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+env = aeroplane.VecEnv(n, "appfreegame", 2, seed=1, opponents=["random"])
+obs = np.empty((n, aeroplane.OBSERVATION_LEN), np.float32)
+mask = np.empty((n, 8), np.bool_)
+rewards = np.empty(n, np.float32)
+terminated = np.empty(n, np.bool_)
+actions = np.empty(n, np.int64)
+env.reset(out=(obs, mask))
+for _ in range(4):
+    np.argmax(mask, axis=1, out=actions)
+    env.step(actions, out=(obs, rewards, terminated, mask))
+print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base) * 1024 / n)
+"""
+
+
+def test_a_million_environments_peak_with_out_buffers():
+    """Issue #31 item 19: the README's loop keeps the last step's arrays while the next step
+    makes new ones (a peak of 1.68 GiB for VecEnv(1_000_000)); with out= buffers the peak is the
+    state (about 320 bytes per environment with a random opponent) and one set of arrays (693
+    bytes) and the actions (8)."""
+    import subprocess
+    import sys
+
+    from conftest import REPO
+
+    p = subprocess.run([sys.executable, "-c", PEAK, "1000000"], cwd=REPO, capture_output=True,
+                       text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    per_env = float(p.stdout)
+    assert 693 < per_env < 1100, f"{per_env:.0f} bytes per environment at the peak"
