@@ -301,7 +301,7 @@ class parallel_env(ParallelEnv):
         observations = {a: self._observe(a) for a in agents}
         for o in observations.values():
             o["action_mask"][:] = 0
-        infos = {a: {"to_move": False} for a in agents}
+        infos: dict[str, dict[str, Any]] = {a: {"to_move": False} for a in agents}
         infos[mover].update(illegal_action=action, legal_actions=legal)
         rewards = {a: (-1.0 if a == mover else 0.0) for a in agents}
         self.agents = []

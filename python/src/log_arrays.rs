@@ -20,7 +20,7 @@ use crate::rules::path_arg;
 /// Games read before a batch is checked and replayed by the worker threads.
 const BATCH: usize = 2048;
 
-/// The rows of some games.
+/// The rows of the decisions read so far, one array per column.
 #[derive(Default)]
 struct Rows {
     obs: Vec<f32>,
@@ -36,34 +36,89 @@ struct Rows {
     after: Vec<f32>,
 }
 
+/// One game's rows: disjoint pieces of the columns of [`Rows`].
+struct GameRows<'a> {
+    obs: &'a mut [f32],
+    mask: &'a mut [bool],
+    action: &'a mut [i64],
+    seat: &'a mut [i64],
+    bot: &'a mut [i64],
+    roll: &'a mut [i64],
+    game: &'a mut [u64],
+    returns: &'a mut [f32],
+    values: &'a mut [f32],
+    has_values: &'a mut [bool],
+    after: &'a mut [f32],
+}
+
+/// The first `k` elements of `s`, leaving the rest in `s`.
+fn take<'a, T>(s: &mut &'a mut [T], k: usize) -> &'a mut [T] {
+    let (a, b) = std::mem::take(s).split_at_mut(k);
+    *s = b;
+    a
+}
+
 impl Rows {
-    fn append(&mut self, mut other: Rows) {
-        self.obs.append(&mut other.obs);
-        self.mask.append(&mut other.mask);
-        self.action.append(&mut other.action);
-        self.seat.append(&mut other.seat);
-        self.bot.append(&mut other.bot);
-        self.roll.append(&mut other.roll);
-        self.game.append(&mut other.game);
-        self.returns.append(&mut other.returns);
-        self.values.append(&mut other.values);
-        self.has_values.append(&mut other.has_values);
-        self.after.append(&mut other.after);
+    /// Grows every column by `counts.iter().sum()` rows and cuts the new rows into one piece
+    /// per game (`counts[i]` rows each).
+    fn grow(&mut self, counts: &[usize], len: usize, afterstates: bool) -> Vec<GameRows<'_>> {
+        let total: usize = counts.iter().sum();
+        let base = self.action.len();
+        let after_len = if afterstates { NUM_ACTIONS * len } else { 0 };
+        self.obs.resize((base + total) * len, 0.0);
+        self.mask.resize((base + total) * NUM_ACTIONS, false);
+        self.action.resize(base + total, 0);
+        self.seat.resize(base + total, 0);
+        self.bot.resize(base + total, 0);
+        self.roll.resize(base + total, 0);
+        self.game.resize(base + total, 0);
+        self.returns.resize(base + total, 0.0);
+        self.values.resize((base + total) * NUM_ACTIONS, f32::NAN);
+        self.has_values.resize(base + total, false);
+        self.after.resize((base + total) * after_len, 0.0);
+        let mut obs = &mut self.obs[base * len..];
+        let mut mask = &mut self.mask[base * NUM_ACTIONS..];
+        let mut action = &mut self.action[base..];
+        let mut seat = &mut self.seat[base..];
+        let mut bot = &mut self.bot[base..];
+        let mut roll = &mut self.roll[base..];
+        let mut game = &mut self.game[base..];
+        let mut returns = &mut self.returns[base..];
+        let mut values = &mut self.values[base * NUM_ACTIONS..];
+        let mut has_values = &mut self.has_values[base..];
+        let mut after = &mut self.after[base * after_len..];
+        counts
+            .iter()
+            .map(|&k| GameRows {
+                obs: take(&mut obs, k * len),
+                mask: take(&mut mask, k * NUM_ACTIONS),
+                action: take(&mut action, k),
+                seat: take(&mut seat, k),
+                bot: take(&mut bot, k),
+                roll: take(&mut roll, k),
+                game: take(&mut game, k),
+                returns: take(&mut returns, k),
+                values: take(&mut values, k * NUM_ACTIONS),
+                has_values: take(&mut has_values, k),
+                after: take(&mut after, k * after_len),
+            })
+            .collect()
     }
 }
 
-/// Replays a checked game and writes a row per decision.
+/// Replays a checked game and writes its rows (one per decision, as many as `rows` holds).
 fn replay(
     header: &Header,
     game: &CheckedGame,
     kind: ObsKind,
     afterstates: bool,
-    rows: &mut Rows,
+    rows: GameRows<'_>,
 ) -> Result<(), String> {
     let mut g = Game::new(header.rules, header.players).map_err(|e| e.to_string())?;
     let returns = game.last.returns();
     let len = kind.len();
     let mut decisions = game.decisions.iter();
+    let mut k = 0;
     for &roll in &game.rolls {
         if g.apply_roll(roll).map_err(|e| e.to_string())?.is_some() {
             continue;
@@ -77,70 +132,71 @@ fn replay(
         }
         let d = decisions
             .next()
+            .filter(|_| k < rows.action.len())
             .ok_or("the replay has more decisions than the log")?;
         let seat = g.to_move();
-        let at = rows.obs.len();
-        rows.obs.resize(at + len, 0.0);
-        crate::observe::write(kind, &g, seat, 0, &mut rows.obs[at..]);
-        let mut mask = [false; NUM_ACTIONS];
+        crate::observe::write(kind, &g, seat, 0, &mut rows.obs[k * len..(k + 1) * len]);
+        let mask = &mut rows.mask[k * NUM_ACTIONS..(k + 1) * NUM_ACTIONS];
         for &a in legal {
             mask[usize::from(a)] = true;
         }
-        rows.mask.extend_from_slice(&mask);
-        rows.action.push(d.action.index() as i64);
-        rows.seat.push(seat.index() as i64);
-        rows.bot.push(game.bots[seat.index()].map_or(-1, i64::from));
-        rows.roll.push(i64::from(roll));
-        rows.game.push(game.game);
-        rows.returns.push(returns[seat.index()] as f32);
-        let mut values = [f32::NAN; NUM_ACTIONS];
+        rows.action[k] = d.action.index() as i64;
+        rows.seat[k] = seat.index() as i64;
+        rows.bot[k] = game.bots[seat.index()].map_or(-1, i64::from);
+        rows.roll[k] = i64::from(roll);
+        rows.game[k] = game.game;
+        rows.returns[k] = returns[seat.index()] as f32;
         if let Some(v) = &d.values {
+            let values = &mut rows.values[k * NUM_ACTIONS..(k + 1) * NUM_ACTIONS];
             for (&a, x) in legal.iter().zip(v) {
                 values[usize::from(a)] = x.unwrap_or(f32::NAN);
             }
+            rows.has_values[k] = true;
         }
-        rows.values.extend_from_slice(&values);
-        rows.has_values.push(d.values.is_some());
         if afterstates {
-            let at = rows.after.len();
-            rows.after.resize(at + NUM_ACTIONS * len, 0.0);
+            let block = &mut rows.after[k * NUM_ACTIONS * len..(k + 1) * NUM_ACTIONS * len];
             for &a in legal {
                 let mut next = g;
                 next.apply_action(u32::from(a)).map_err(|e| e.to_string())?;
-                let row = at + usize::from(a) * len;
-                crate::observe::write(kind, &next, seat, 0, &mut rows.after[row..row + len]);
+                let row = usize::from(a) * len;
+                crate::observe::write(kind, &next, seat, 0, &mut block[row..row + len]);
             }
         }
         g.apply_action(d.action.index() as u32)
             .map_err(|e| e.to_string())?;
+        k += 1;
+    }
+    if k != rows.action.len() {
+        return Err("the log has more decisions than the replay".into());
     }
     Ok(())
 }
 
-/// Checks and replays a batch of games on the worker threads, in order.
+/// Checks and replays a batch of games on the worker threads, writing their rows in order.
 fn batch(
     file: &str,
     header: &Header,
     games: &[LoggedGame],
     kind: ObsKind,
     afterstates: bool,
-) -> PyResult<Rows> {
-    let parts: Vec<Result<Rows, PyErr>> = games
+    rows: &mut Rows,
+) -> PyResult<()> {
+    let counts: Vec<usize> = games.iter().map(|g| g.decisions.len()).collect();
+    let pieces = rows.grow(&counts, kind.len(), afterstates);
+    games
         .par_iter()
-        .map(|lg| {
+        .zip(pieces)
+        .map(|(lg, piece)| {
             let checked = check_game(file, header, lg).map_err(|e| to_py(&e))?;
-            let mut rows = Rows::default();
-            replay(header, &checked, kind, afterstates, &mut rows).map_err(|e| {
-                pyo3::exceptions::PyValueError::new_err(format!("{file}: game {}: {e}", lg.game))
-            })?;
-            Ok(rows)
+            replay(header, &checked, kind, afterstates, piece).map_err(|e| {
+                pyo3::exceptions::PyValueError::new_err(format!(
+                    "{file}: game {}: {e}",
+                    lg.game
+                ))
+            })
         })
-        .collect();
-    let mut all = Rows::default();
-    for p in parts {
-        all.append(p?);
-    }
-    Ok(all)
+        .collect::<PyResult<Vec<()>>>()
+        .map(|_| ())
 }
 
 /// ``read_log(path, *, observation="flat", max_decisions=None)``: the decision log at
@@ -205,6 +261,8 @@ pub fn read_log<'py>(
     Ok(d)
 }
 
+/// Reads the log a batch of games at a time while another thread checks and replays the batch
+/// before on the worker threads.
 fn read_all(
     path: &Path,
     kind: ObsKind,
@@ -214,28 +272,56 @@ fn read_all(
     let mut reader = LogReader::open(path).map_err(|e| to_py(&e))?;
     let header = reader.header().clone();
     let file = reader.file().to_string();
-    let mut rows = Rows::default();
-    let mut games = Vec::with_capacity(BATCH);
-    loop {
-        let next = reader.next_game().map_err(|e| to_py(&e))?;
-        let end = next.is_none();
-        if let Some(g) = next {
-            games.push(g);
-        }
-        if games.len() == BATCH || (end && !games.is_empty()) {
-            let logged: u64 = games.iter().map(|g| g.decisions.len() as u64).sum();
-            if let Some(max) = limit
-                && rows.action.len() as u64 + logged > max
-            {
-                return Err(pyo3::exceptions::PyValueError::new_err(format!(
-                    "{file} holds more than max_decisions = {max} decisions"
-                )));
+    let (send, receive) = std::sync::mpsc::sync_channel::<Vec<LoggedGame>>(2);
+    let rows = std::thread::scope(|scope| -> PyResult<Rows> {
+        let (file, header) = (&file, &header);
+        let worker = scope.spawn(move || -> PyResult<Rows> {
+            let mut rows = Rows::default();
+            for games in receive {
+                let logged: u64 = games.iter().map(|g| g.decisions.len() as u64).sum();
+                if let Some(max) = limit
+                    && rows.action.len() as u64 + logged > max
+                {
+                    return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                        "{file} holds more than max_decisions = {max} decisions"
+                    )));
+                }
+                batch(file, header, &games, kind, afterstates, &mut rows)?;
             }
-            rows.append(batch(&file, &header, &games, kind, afterstates)?);
-            games.clear();
+            Ok(rows)
+        });
+        let mut games = Vec::with_capacity(BATCH);
+        let mut failed = None;
+        loop {
+            match reader.next_game() {
+                Ok(Some(g)) => {
+                    games.push(g);
+                    if games.len() < BATCH {
+                        continue;
+                    }
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    failed = Some(to_py(&e));
+                    break;
+                }
+            }
+            if send.send(std::mem::take(&mut games)).is_err() {
+                // The worker stopped at an error, which it returns.
+                break;
+            }
+            games.reserve(BATCH);
         }
-        if end {
-            return Ok((header, rows));
+        if failed.is_none() && !games.is_empty() {
+            let _ = send.send(games);
         }
-    }
+        drop(send);
+        let rows = worker
+            .join()
+            .map_err(|_| pyo3::exceptions::PyRuntimeError::new_err("read_log's worker panicked"))?;
+        // The worker's error first: it is about an earlier game than the reader's.
+        let rows = rows?;
+        failed.map_or(Ok(rows), Err)
+    })?;
+    Ok((header, rows))
 }
