@@ -1,7 +1,7 @@
 """Imitation learning with numpy only: a policy learns expectimax's choices from its decision
 log, then plays a match.
 
-    python python/examples/imitation.py                 # about a minute; prints what it learnt
+    python python/examples/imitation.py                 # under a minute; prints what it learnt
     python python/examples/imitation.py --games 100 --match-games 400   # a shorter run
 
 1. ``aeroplane.run`` plays expectimax against random (two players, seats rotated) and logs every
@@ -100,9 +100,9 @@ def accuracy(policy: Policy, f: np.ndarray, mask: np.ndarray, actions: np.ndarra
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--teacher", default="expectimax:depth=1", help="the bot imitated")
-    p.add_argument("--games", type=int, default=400, help="deals of the teacher's logged run")
-    p.add_argument("--match-games", type=int, default=2000, help="deals of the match against random")
-    p.add_argument("--steps", type=int, default=1500, help="training steps")
+    p.add_argument("--games", type=int, default=300, help="deals of the teacher's logged run")
+    p.add_argument("--match-games", type=int, default=1000, help="deals of the match against random")
+    p.add_argument("--steps", type=int, default=1000, help="training steps")
     p.add_argument("--hidden", type=int, default=32)
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args()

@@ -1,6 +1,7 @@
 //! `aeroplane.read_log`: a decision log (docs/LOG.md) as numpy arrays, one row per decision,
 //! every game checked against the engine and replayed for its observations.
 
+use std::mem::MaybeUninit;
 use std::path::Path;
 
 use numpy::{PyArray1, PyArrayMethods};
@@ -36,19 +37,20 @@ struct Rows {
     after: Vec<f32>,
 }
 
-/// One game's rows: disjoint pieces of the columns of [`Rows`].
+/// One game's rows: disjoint pieces of the spare capacity of the columns of [`Rows`], every
+/// element of which its replay writes.
 struct GameRows<'a> {
-    obs: &'a mut [f32],
-    mask: &'a mut [bool],
-    action: &'a mut [i64],
-    seat: &'a mut [i64],
-    bot: &'a mut [i64],
-    roll: &'a mut [i64],
-    game: &'a mut [u64],
-    returns: &'a mut [f32],
-    values: &'a mut [f32],
-    has_values: &'a mut [bool],
-    after: &'a mut [f32],
+    obs: &'a mut [MaybeUninit<f32>],
+    mask: &'a mut [MaybeUninit<bool>],
+    action: &'a mut [MaybeUninit<i64>],
+    seat: &'a mut [MaybeUninit<i64>],
+    bot: &'a mut [MaybeUninit<i64>],
+    roll: &'a mut [MaybeUninit<i64>],
+    game: &'a mut [MaybeUninit<u64>],
+    returns: &'a mut [MaybeUninit<f32>],
+    values: &'a mut [MaybeUninit<f32>],
+    has_values: &'a mut [MaybeUninit<bool>],
+    after: &'a mut [MaybeUninit<f32>],
 }
 
 /// The first `k` elements of `s`, leaving the rest in `s`.
@@ -58,35 +60,36 @@ fn take<'a, T>(s: &mut &'a mut [T], k: usize) -> &'a mut [T] {
     a
 }
 
+/// The first `k` elements of `v`'s spare capacity (reserved first).
+fn spare<T>(v: &mut Vec<T>, k: usize) -> &mut [MaybeUninit<T>] {
+    v.reserve(k);
+    &mut v.spare_capacity_mut()[..k]
+}
+
+/// Copies `values` into `out` (of the same length).
+fn put<T: Copy>(out: &mut [MaybeUninit<T>], values: &[T]) {
+    for (o, &v) in out.iter_mut().zip(values) {
+        o.write(v);
+    }
+}
+
 impl Rows {
-    /// Grows every column by `counts.iter().sum()` rows and cuts the new rows into one piece
-    /// per game (`counts[i]` rows each).
+    /// Reserves `counts.iter().sum()` more rows in every column and cuts them into one piece
+    /// per game (`counts[i]` rows each), for the replays to fill; [`Rows::commit`] adds them.
     fn grow(&mut self, counts: &[usize], len: usize, afterstates: bool) -> Vec<GameRows<'_>> {
         let total: usize = counts.iter().sum();
-        let base = self.action.len();
         let after_len = if afterstates { NUM_ACTIONS * len } else { 0 };
-        self.obs.resize((base + total) * len, 0.0);
-        self.mask.resize((base + total) * NUM_ACTIONS, false);
-        self.action.resize(base + total, 0);
-        self.seat.resize(base + total, 0);
-        self.bot.resize(base + total, 0);
-        self.roll.resize(base + total, 0);
-        self.game.resize(base + total, 0);
-        self.returns.resize(base + total, 0.0);
-        self.values.resize((base + total) * NUM_ACTIONS, f32::NAN);
-        self.has_values.resize(base + total, false);
-        self.after.resize((base + total) * after_len, 0.0);
-        let mut obs = &mut self.obs[base * len..];
-        let mut mask = &mut self.mask[base * NUM_ACTIONS..];
-        let mut action = &mut self.action[base..];
-        let mut seat = &mut self.seat[base..];
-        let mut bot = &mut self.bot[base..];
-        let mut roll = &mut self.roll[base..];
-        let mut game = &mut self.game[base..];
-        let mut returns = &mut self.returns[base..];
-        let mut values = &mut self.values[base * NUM_ACTIONS..];
-        let mut has_values = &mut self.has_values[base..];
-        let mut after = &mut self.after[base * after_len..];
+        let mut obs = spare(&mut self.obs, total * len);
+        let mut mask = spare(&mut self.mask, total * NUM_ACTIONS);
+        let mut action = spare(&mut self.action, total);
+        let mut seat = spare(&mut self.seat, total);
+        let mut bot = spare(&mut self.bot, total);
+        let mut roll = spare(&mut self.roll, total);
+        let mut game = spare(&mut self.game, total);
+        let mut returns = spare(&mut self.returns, total);
+        let mut values = spare(&mut self.values, total * NUM_ACTIONS);
+        let mut has_values = spare(&mut self.has_values, total);
+        let mut after = spare(&mut self.after, total * after_len);
         counts
             .iter()
             .map(|&k| GameRows {
@@ -104,9 +107,32 @@ impl Rows {
             })
             .collect()
     }
+
+    /// Adds the `total` rows [`Rows::grow`] reserved, once every replay has filled its piece.
+    ///
+    /// # Safety
+    /// Every element of every piece of the last `grow` of `total` rows has been written.
+    unsafe fn commit(&mut self, total: usize, len: usize, afterstates: bool) {
+        let after_len = if afterstates { NUM_ACTIONS * len } else { 0 };
+        // SAFETY: the caller's promise: the spare capacity up to these lengths is initialised.
+        unsafe {
+            self.obs.set_len(self.obs.len() + total * len);
+            self.mask.set_len(self.mask.len() + total * NUM_ACTIONS);
+            self.action.set_len(self.action.len() + total);
+            self.seat.set_len(self.seat.len() + total);
+            self.bot.set_len(self.bot.len() + total);
+            self.roll.set_len(self.roll.len() + total);
+            self.game.set_len(self.game.len() + total);
+            self.returns.set_len(self.returns.len() + total);
+            self.values.set_len(self.values.len() + total * NUM_ACTIONS);
+            self.has_values.set_len(self.has_values.len() + total);
+            self.after.set_len(self.after.len() + total * after_len);
+        }
+    }
 }
 
-/// Replays a checked game and writes its rows (one per decision, as many as `rows` holds).
+/// Replays a checked game and writes every element of its rows (one per decision, as many as
+/// `rows` holds), or fails.
 fn replay(
     header: &Header,
     game: &CheckedGame,
@@ -117,6 +143,8 @@ fn replay(
     let mut g = Game::new(header.rules, header.players).map_err(|e| e.to_string())?;
     let returns = game.last.returns();
     let len = kind.len();
+    let mut buffer = [0f32; crate::observe::RICH_LEN];
+    let buffer = &mut buffer[..len];
     let mut decisions = game.decisions.iter();
     let mut k = 0;
     for &roll in &game.rolls {
@@ -135,31 +163,39 @@ fn replay(
             .filter(|_| k < rows.action.len())
             .ok_or("the replay has more decisions than the log")?;
         let seat = g.to_move();
-        crate::observe::write(kind, &g, seat, 0, &mut rows.obs[k * len..(k + 1) * len]);
-        let mask = &mut rows.mask[k * NUM_ACTIONS..(k + 1) * NUM_ACTIONS];
+        crate::observe::write(kind, &g, seat, 0, buffer);
+        put(&mut rows.obs[k * len..(k + 1) * len], buffer);
+        let mut mask = [false; NUM_ACTIONS];
         for &a in legal {
             mask[usize::from(a)] = true;
         }
-        rows.action[k] = d.action.index() as i64;
-        rows.seat[k] = seat.index() as i64;
-        rows.bot[k] = game.bots[seat.index()].map_or(-1, i64::from);
-        rows.roll[k] = i64::from(roll);
-        rows.game[k] = game.game;
-        rows.returns[k] = returns[seat.index()] as f32;
+        put(&mut rows.mask[k * NUM_ACTIONS..(k + 1) * NUM_ACTIONS], &mask);
+        rows.action[k].write(d.action.index() as i64);
+        rows.seat[k].write(seat.index() as i64);
+        rows.bot[k].write(game.bots[seat.index()].map_or(-1, i64::from));
+        rows.roll[k].write(i64::from(roll));
+        rows.game[k].write(game.game);
+        rows.returns[k].write(returns[seat.index()] as f32);
+        let mut values = [f32::NAN; NUM_ACTIONS];
         if let Some(v) = &d.values {
-            let values = &mut rows.values[k * NUM_ACTIONS..(k + 1) * NUM_ACTIONS];
             for (&a, x) in legal.iter().zip(v) {
                 values[usize::from(a)] = x.unwrap_or(f32::NAN);
             }
-            rows.has_values[k] = true;
         }
+        put(&mut rows.values[k * NUM_ACTIONS..(k + 1) * NUM_ACTIONS], &values);
+        rows.has_values[k].write(d.values.is_some());
         if afterstates {
             let block = &mut rows.after[k * NUM_ACTIONS * len..(k + 1) * NUM_ACTIONS * len];
-            for &a in legal {
-                let mut next = g;
-                next.apply_action(u32::from(a)).map_err(|e| e.to_string())?;
-                let row = usize::from(a) * len;
-                crate::observe::write(kind, &next, seat, 0, &mut block[row..row + len]);
+            for a in 0..NUM_ACTIONS {
+                let out = &mut block[a * len..(a + 1) * len];
+                if mask[a] {
+                    let mut next = g;
+                    next.apply_action(a as u32).map_err(|e| e.to_string())?;
+                    crate::observe::write(kind, &next, seat, 0, buffer);
+                } else {
+                    buffer.fill(0.0);
+                }
+                put(out, buffer);
             }
         }
         g.apply_action(d.action.index() as u32)
@@ -195,8 +231,10 @@ fn batch(
                 ))
             })
         })
-        .collect::<PyResult<Vec<()>>>()
-        .map(|_| ())
+        .collect::<PyResult<Vec<()>>>()?;
+    // SAFETY: every replay succeeded, so each wrote every element of its piece.
+    unsafe { rows.commit(counts.iter().sum(), kind.len(), afterstates) };
+    Ok(())
 }
 
 /// ``read_log(path, *, observation="flat", max_decisions=None)``: the decision log at
