@@ -169,7 +169,10 @@ fn replay(
         for &a in legal {
             mask[usize::from(a)] = true;
         }
-        put(&mut rows.mask[k * NUM_ACTIONS..(k + 1) * NUM_ACTIONS], &mask);
+        put(
+            &mut rows.mask[k * NUM_ACTIONS..(k + 1) * NUM_ACTIONS],
+            &mask,
+        );
         rows.action[k].write(d.action.index() as i64);
         rows.seat[k].write(seat.index() as i64);
         rows.bot[k].write(game.bots[seat.index()].map_or(-1, i64::from));
@@ -182,7 +185,10 @@ fn replay(
                 values[usize::from(a)] = x.unwrap_or(f32::NAN);
             }
         }
-        put(&mut rows.values[k * NUM_ACTIONS..(k + 1) * NUM_ACTIONS], &values);
+        put(
+            &mut rows.values[k * NUM_ACTIONS..(k + 1) * NUM_ACTIONS],
+            &values,
+        );
         rows.has_values[k].write(d.values.is_some());
         if afterstates {
             let block = &mut rows.after[k * NUM_ACTIONS * len..(k + 1) * NUM_ACTIONS * len];
@@ -225,10 +231,7 @@ fn batch(
         .map(|(lg, piece)| {
             let checked = check_game(file, header, lg).map_err(|e| to_py(&e))?;
             replay(header, &checked, kind, afterstates, piece).map_err(|e| {
-                pyo3::exceptions::PyValueError::new_err(format!(
-                    "{file}: game {}: {e}",
-                    lg.game
-                ))
+                pyo3::exceptions::PyValueError::new_err(format!("{file}: game {}: {e}", lg.game))
             })
         })
         .collect::<PyResult<Vec<()>>>()?;
