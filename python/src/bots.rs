@@ -252,6 +252,19 @@ pub fn register_python_bot(
         )));
     }
     let py = object.py();
+    // The registry's lock is never held while Python code runs (a deep copy can release the
+    // GIL, numpy's does, and a worker holding the GIL would then wait for the lock forever).
+    let copy = || {
+        deep_copy(object).map(Bound::unbind).map_err(|e| {
+            e.value(py)
+                .repr()
+                .map_or_else(|_| "an exception".into(), |r| r.to_string())
+        })
+    };
+    let known = lock(&PYTHON_BOTS)
+        .as_ref()
+        .is_some_and(|m| m.contains_key(name));
+    let snapshot = if known { None } else { Some(copy()) };
     let mut reg = lock(&PYTHON_BOTS);
     let map = reg.get_or_insert_with(HashMap::new);
     let error = match map.get_mut(name) {
@@ -265,12 +278,11 @@ pub fn register_python_bot(
             )));
         }
         None => {
+            let Some(snapshot) = snapshot else {
+                drop(reg);
+                return register_python_bot(object, name);
+            };
             let error = Arc::new(Mutex::new(None));
-            let snapshot = deep_copy(object).map(Bound::unbind).map_err(|e| {
-                e.value(py)
-                    .repr()
-                    .map_or_else(|_| "an exception".into(), |r| r.to_string())
-            });
             map.insert(
                 name.to_string(),
                 Entry {
@@ -432,26 +444,34 @@ impl Bot for PythonBot {
 /// entry (the object itself when it cannot be copied and plays only once).
 fn build_python_bot(name: &str, _params: &Params) -> Box<dyn Bot> {
     let found = Python::attach(|py| {
-        let mut reg = lock(&PYTHON_BOTS);
-        let Some(e) = reg.as_mut().and_then(|m| m.get_mut(name)) else {
-            return Err(
-                "no Python callable of this name is playing: pass the callable itself in bots=[...]"
-                    .to_string(),
-            );
+        // Copied with the registry's lock released (see `register_python_bot`).
+        let (snapshot, builds, object, error) = {
+            let mut reg = lock(&PYTHON_BOTS);
+            let Some(e) = reg.as_mut().and_then(|m| m.get_mut(name)) else {
+                return Err(
+                    "no Python callable of this name is playing: pass the callable itself in bots=[...]"
+                        .to_string(),
+                );
+            };
+            e.builds += 1;
+            let snapshot = match &e.snapshot {
+                Ok(s) => Ok(s.clone_ref(py)),
+                Err(why) => Err(why.clone()),
+            };
+            (snapshot, e.builds, e.object.clone_ref(py), e.error.clone())
         };
-        e.builds += 1;
-        let object = match &e.snapshot {
+        let object = match snapshot {
             Ok(s) => deep_copy(s.bind(py)).map(Bound::unbind).map_err(|err| {
                 format!("copy.deepcopy of the bot for a worker thread failed: {err}")
             })?,
-            Err(_) if e.builds == 1 => e.object.clone_ref(py),
+            Err(_) if builds == 1 => object,
             Err(why) => {
                 return Err(format!(
                     "the bot plays on several worker threads or seats, each with its own copy, and copy.deepcopy cannot copy it ({why}): give threads=1 and put it in the lineup once, or make it copyable"
                 ));
             }
         };
-        Ok((object, e.error.clone()))
+        Ok((object, error))
     });
     Box::new(PythonBot {
         name: name.to_string(),

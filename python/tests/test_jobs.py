@@ -231,3 +231,32 @@ def test_an_uncopyable_python_bot_plays_on_one_thread_only():
     assert report["report"]["summary"]["games"] == 40
     with pytest.raises(ValueError, match="copy.deepcopy cannot copy it.*threads=1"):
         aeroplane.run([Uncopyable(), "random"], games=400, threads=2, chunk_size=1)
+
+
+DEEPCOPY_CHILD = """
+import numpy as np
+import aeroplane
+
+class Heavy:
+    name = "heavy"
+    def __init__(self):
+        self.weights = np.ones(4_000_000, np.float32)  # copying it releases the GIL
+    def choose(self, game):
+        return game.legal_actions()[int(self.weights[0]) - 1]
+
+for seed in range(5):
+    aeroplane.run([Heavy(), "random"], games=20, seed=seed, threads=2)
+print("done")
+"""
+
+
+def test_python_bots_whose_copy_releases_the_gil_do_not_deadlock():
+    """Each worker thread builds its copy of a Python bot with copy.deepcopy, which releases the
+    GIL for a large numpy array: the registry's lock must not be held meanwhile (a worker
+    holding the GIL and waiting for the lock hung the run)."""
+    import subprocess
+    import sys
+
+    p = subprocess.run([sys.executable, "-c", DEEPCOPY_CHILD], capture_output=True, text=True,
+                       timeout=300)
+    assert p.returncode == 0 and p.stdout.strip() == "done", p.stderr
