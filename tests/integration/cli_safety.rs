@@ -1,0 +1,75 @@
+//! Output safety and bounds (issue 31, items 1-10): single-file outputs never replace what is
+//! not a regular file, `--force` removes only an earlier job's files, inputs that would block
+//! are refused, bot programs' children are reaped after a `kill -9`, and the grade and solve
+//! jobs keep the same bounds and stops as the other jobs.
+
+use std::fs;
+use std::os::unix::fs::FileTypeExt;
+use std::path::Path;
+
+use assert_cmd::cargo::cargo_bin_cmd;
+
+fn aeroplane(dir: &Path) -> assert_cmd::Command {
+    let mut cmd = cargo_bin_cmd!("aeroplane");
+    cmd.current_dir(dir);
+    cmd.timeout(std::time::Duration::from_secs(300));
+    cmd
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Makes a fifo at `path`.
+fn mkfifo(path: &Path) {
+    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: a valid path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+}
+
+/// Makes a character device node (the numbers of /dev/null) at `path`, if this user may.
+fn mknod(path: &Path) -> bool {
+    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: a valid path.
+    unsafe { libc::mknod(c.as_ptr(), libc::S_IFCHR | 0o600, libc::makedev(1, 3)) == 0 }
+}
+
+#[test]
+fn a_single_file_output_never_replaces_what_is_not_a_regular_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    mkfifo(&d.join("fifo.html"));
+    fs::create_dir(d.join("folder.html")).unwrap();
+    fs::write(d.join("elsewhere"), "keep").unwrap();
+    std::os::unix::fs::symlink(d.join("elsewhere"), d.join("link.html")).unwrap();
+    let mut targets = vec![("fifo.html", "a fifo"), ("folder.html", "a folder")];
+    targets.push(("link.html", "symbolic link"));
+    if mknod(&d.join("node.html")) {
+        targets.push(("node.html", "a device"));
+    }
+    for (name, says) in targets {
+        let o = aeroplane(d)
+            .args(["replay", "--seed", "1", "--html", name])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "--html {name}");
+        let err = text(&o.stderr);
+        assert!(err.contains(says) && err.contains(name), "{name}: {err}");
+        assert!(!d.join(format!(".{name}.tmp")).exists());
+    }
+    let t = |n: &str| fs::symlink_metadata(d.join(n)).unwrap().file_type();
+    assert!(t("fifo.html").is_fifo(), "the fifo is still a fifo");
+    assert!(t("folder.html").is_dir());
+    assert!(t("link.html").is_symlink());
+    assert_eq!(fs::read_to_string(d.join("elsewhere")).unwrap(), "keep");
+    if d.join("node.html").exists() {
+        assert!(t("node.html").is_char_device(), "the node is still a node");
+    }
+    // A regular file is replaced, as before.
+    fs::write(d.join("old.html"), "old").unwrap();
+    aeroplane(d)
+        .args(["replay", "--seed", "1", "--html", "old.html"])
+        .assert()
+        .success();
+    assert!(fs::read_to_string(d.join("old.html")).unwrap().len() > 1000);
+}
