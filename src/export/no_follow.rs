@@ -86,6 +86,34 @@ pub(crate) fn replaceable(path: &Path) -> io::Result<()> {
     }
 }
 
+/// Creates the folder `path` (and its parents) unless it is a folder already; a symbolic link
+/// or anything else at `path` is refused, so the files made in it (bot programs' logs in
+/// `DIR/logs/`) are never written through a link planted in a results folder.
+pub(crate) fn make_dir(path: &Path) -> io::Result<()> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)?;
+    }
+    match std::fs::create_dir(path) {
+        Ok(()) => return Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(e),
+    }
+    let m = std::fs::symlink_metadata(path)?;
+    if m.file_type().is_symlink() {
+        Err(link_error())
+    } else if !m.is_dir() {
+        Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "it is {}, not a folder",
+                kind_of(m.file_type()).unwrap_or("a file")
+            ),
+        ))
+    } else {
+        Ok(())
+    }
+}
+
 /// `file` if it is a regular file, in blocking mode.
 fn regular(file: File) -> io::Result<File> {
     if let Some(what) = kind_of(file.metadata()?.file_type()) {

@@ -275,7 +275,7 @@ fn open_log(path: &Path) -> io::Result<Option<File>> {
         return Ok(None);
     }
     if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
+        crate::export::no_follow::make_dir(dir)?;
     }
     crate::export::no_follow::create(path).map(Some)
 }
