@@ -73,3 +73,104 @@ fn a_single_file_output_never_replaces_what_is_not_a_regular_file() {
         .success();
     assert!(fs::read_to_string(d.join("old.html")).unwrap().len() > 1000);
 }
+
+/// The command of each job kind, small, writing into `out` (a grade's table is `table`).
+fn every_job(table: &Path) -> Vec<Vec<String>> {
+    let t = table.to_str().unwrap();
+    let jobs: [&[&str]; 7] = [
+        &["run", "--games", "10"],
+        &[
+            "sweep",
+            "--vary",
+            "overshoot=illegal,bounce",
+            "--games",
+            "4",
+        ],
+        &["league", "--bots", "greedy,random", "--games", "4"],
+        &[
+            "run",
+            "--bots",
+            "greedy,random",
+            "--sprt",
+            "elo0=0,elo1=100",
+            "--games",
+            "40",
+        ],
+        &[
+            "tune",
+            "--bot",
+            "expectimax:depth=1",
+            "--param",
+            "hangar=0..60",
+            "--rules",
+            "classic",
+            "--iterations",
+            "2",
+            "--pairs-per-iteration",
+            "2",
+            "--no-confirm",
+        ],
+        &["grade", "--table", t, "--bots", "greedy", "--games", "4"],
+        &["solve", "--rules", "classic", "--planes", "1"],
+    ];
+    jobs.iter()
+        .map(|a| a.iter().map(|s| s.to_string()).collect())
+        .collect()
+}
+
+/// Solves classic with one plane into `dir/classic-1`.
+fn classic_table(dir: &Path) -> std::path::PathBuf {
+    let table = dir.join("classic-1");
+    aeroplane(dir)
+        .args([
+            "solve", "--rules", "classic", "--planes", "1", "-q", "--out",
+        ])
+        .arg(&table)
+        .assert()
+        .success();
+    table
+}
+
+#[test]
+fn force_never_removes_files_no_earlier_job_recorded() {
+    // Item 3: `mkdir u; echo mine > u/games.csv; run --out u --force` deleted the user's file.
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let table = classic_table(d);
+    for (i, job) in every_job(&table).into_iter().enumerate() {
+        let u = d.join(format!("u{i}"));
+        fs::create_dir(&u).unwrap();
+        fs::write(u.join("games.csv"), "mine\n").unwrap();
+        fs::write(u.join("report.html"), "mine too\n").unwrap();
+        let o = aeroplane(d)
+            .args(&job)
+            .args(["-q", "--force", "--out"])
+            .arg(&u)
+            .output()
+            .unwrap();
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{job:?}: {err}");
+        assert!(
+            err.contains("games.csv, report.html")
+                && err.contains("no record of an earlier job")
+                && err.contains("--force"),
+            "{job:?}: {err}"
+        );
+        assert_eq!(fs::read_to_string(u.join("games.csv")).unwrap(), "mine\n");
+        assert_eq!(
+            fs::read_to_string(u.join("report.html")).unwrap(),
+            "mine too\n"
+        );
+        // An earlier job's files are replaced, as before.
+        let v = d.join(format!("v{i}"));
+        for force in [false, true] {
+            let mut cmd = aeroplane(d);
+            cmd.args(&job).args(["-q", "--out"]).arg(&v);
+            if force {
+                cmd.arg("--force");
+            }
+            let o = cmd.output().unwrap();
+            assert!(o.status.success(), "{job:?}: {}", text(&o.stderr));
+        }
+    }
+}
