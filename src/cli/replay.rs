@@ -93,11 +93,9 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     let dice = match (&args.dice, &args.dice_file) {
         (Some(text), _) => Some(parse_dice(text).map_err(|e| anyhow::anyhow!("--dice: {e}"))?),
         (None, Some(path)) => {
-            let file = std::fs::File::open(path)
+            // Never blocks on a fifo; a folder, fifo or socket is refused.
+            let file = aeroplane::config::open_input(path)
                 .with_context(|| format!("cannot read --dice-file {}", path.display()))?;
-            if let Some(what) = aeroplane::config::not_a_file(path).filter(|&w| w == "a folder") {
-                anyhow::bail!("--dice-file {} is {what}, not a file", path.display());
-            }
             Some(
                 read_dice(file)
                     .map_err(|e| anyhow::anyhow!("--dice-file {}: {e}", path.display()))?,

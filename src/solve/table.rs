@@ -273,7 +273,7 @@ impl Table {
             });
         }
         let len = std::fs::metadata(file).map_err(io)?.len();
-        let mut f = std::fs::File::open(file).map_err(io)?;
+        let mut f = crate::config::open_input(file).map_err(io)?;
         let mut head = [0u8; 16];
         use std::io::Read;
         if len < 16 {

@@ -174,3 +174,31 @@ fn force_never_removes_files_no_earlier_job_recorded() {
         }
     }
 }
+
+#[test]
+fn a_fifo_given_as_an_input_file_is_refused_at_once() {
+    // Item 4: `replay --dice-file FIFO` waited for a writer for ever. Nothing writes to these
+    // fifos: a command that opened one for reading would hang until the timeout.
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    mkfifo(&d.join("fifo"));
+    for args in [
+        vec!["replay", "--dice-file", "fifo"],
+        vec!["replay", "--log", "fifo"],
+        vec!["replay", "--log", "fifo", "--check"],
+        vec!["grade", "--table", ".", "--bots", "greedy", "--games", "2"],
+    ] {
+        if args[1] == "--table" {
+            fs::remove_file(d.join("fifo")).unwrap();
+            mkfifo(&d.join("table.bin"));
+        }
+        let o = aeroplane(d)
+            .timeout(std::time::Duration::from_secs(60))
+            .args(&args)
+            .output()
+            .unwrap();
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("fifo"), "{args:?}: {err}");
+    }
+}
