@@ -733,6 +733,21 @@ fn a_bot_child_in_a_session_of_its_own_dies_with_the_run() {
 }
 
 #[test]
+fn after_a_kill_9_of_the_harness_no_process_of_its_bots_is_left() {
+    // Issue 31 item 5: a bot's plain forked child survived a `kill -9` of the run with parent
+    // 1 (PR_SET_PDEATHSIG reaches only the bot itself). The guardian kills the rest of the
+    // group, and what left it with setsid, when the harness dies.
+    use std::os::unix::process::ExitStatusExt;
+    for mode in ["hang", "setsid_hang"] {
+        let f = Fixture::new();
+        let out = f.path().join("out");
+        let status = stop_a_hanging_run(&f, mode, 600_000, &[libc::SIGKILL], Some(&out));
+        assert_eq!(status.signal(), Some(libc::SIGKILL), "{mode}: {status:?}");
+        f.assert_no_processes();
+    }
+}
+
+#[test]
 fn a_bot_starts_with_no_signal_blocked_or_ignored_by_the_harness() {
     // Item 6: bots started with SIGHUP, SIGINT and SIGTERM blocked (SigBlk 0000000000004003),
     // so a bot's own terminate() of its helpers did nothing.
