@@ -125,6 +125,20 @@ pub enum OutDirError {
         /// The files in the way.
         files: String,
     },
+    /// Something that is not a regular file stands at one of this tool's names in a folder
+    /// to go on with.
+    #[error(
+        "{path} is not this tool's file, so the job cannot go on with it there: remove it (`{how}`) and resume again (anything that file would have saved is played again)"
+    )]
+    InTheWay {
+        /// The path.
+        path: String,
+        /// The command that removes it.
+        how: String,
+        /// What it is.
+        #[source]
+        source: std::io::Error,
+    },
     /// Another process writes into it.
     #[error(
         "output directory {dir} is in use by another aeroplane process ({holder}; lock file {lock}): wait for it to end{advice}"
@@ -225,6 +239,19 @@ impl OutputDir {
             return Err(OutDirError::NotADirectory(crate::excerpt::path(path)));
         }
         let dir = OutputDir::lock(path)?;
+        // A folder, fifo or link at one of this tool's names would make the job fail at its
+        // end, and every resume after it: refused now, with the way out.
+        for name in dir.own_files() {
+            let p = dir.file(&name);
+            if let Err(source) = super::no_follow::replaceable(&p) {
+                let shown = crate::excerpt::path(&p);
+                return Err(OutDirError::InTheWay {
+                    how: format!("rm -r {shown}"),
+                    path: shown,
+                    source,
+                });
+            }
+        }
         dir.clean()?;
         Ok(dir)
     }

@@ -202,3 +202,60 @@ fn a_fifo_given_as_an_input_file_is_refused_at_once() {
         assert!(err.contains("fifo"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn resume_refuses_a_folder_at_one_of_its_file_names_and_says_how_to_go_on() {
+    // Item 6: `rm -r K/checkpoint.games; mkdir K/checkpoint.games; resume K` failed at the end
+    // of every resume, for ever ("tidying its folder failed ... run resume to finish it").
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let k = d.join("K");
+    let o = aeroplane(d)
+        .env("AEROPLANE_TEST_SIGNAL_AFTER_GAMES", "150")
+        .args([
+            "run",
+            "--games",
+            "600",
+            "--chunk-size",
+            "100",
+            "-q",
+            "--out",
+        ])
+        .arg(&k)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", text(&o.stderr));
+    assert!(k.join("checkpoint.games").is_file());
+    fs::remove_file(k.join("checkpoint.games")).unwrap();
+    fs::create_dir(k.join("checkpoint.games")).unwrap();
+    fs::write(k.join("checkpoint.games/mine"), "x").unwrap();
+    let o = aeroplane(d).args(["resume", "-q", "K"]).output().unwrap();
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("rm -r K/checkpoint.games") && err.contains("a folder"),
+        "{err}"
+    );
+    assert_eq!(
+        json(&k.join("run.json"))["status"],
+        "interrupted",
+        "nothing was done"
+    );
+    assert!(
+        k.join("checkpoint.games/mine").exists(),
+        "nothing was removed"
+    );
+    // The way out works: the games it would have saved are played again.
+    fs::remove_dir_all(k.join("checkpoint.games")).unwrap();
+    aeroplane(d)
+        .args(["resume", "-q"])
+        .arg(&k)
+        .assert()
+        .success();
+    assert_eq!(json(&k.join("run.json"))["status"], "complete");
+    assert!(!k.join("checkpoint.games").exists() && !k.join("checkpoint").exists());
+}
+
+fn json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
+}
