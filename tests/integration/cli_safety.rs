@@ -259,3 +259,56 @@ fn resume_refuses_a_folder_at_one_of_its_file_names_and_says_how_to_go_on() {
 fn json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
 }
+
+#[test]
+fn grade_plans_lazily_stops_on_sigterm_and_limits_its_threads() {
+    // Item 7: `grade --games 1000000000000` made every unit up front (an 8 GB abort) and never
+    // saw SIGTERM; `--threads 100000` started thousands of threads where run and tune refuse.
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let table = classic_table(d);
+    let o = aeroplane(d)
+        .env("AEROPLANE_TEST_SIGNAL_AFTER_GAMES", "40")
+        .env("AEROPLANE_TEST_SIGNAL", "TERM")
+        .args([
+            "grade",
+            "--bots",
+            "greedy",
+            "--games",
+            "1000000000000",
+            "--chunk-size",
+        ])
+        .args(["1", "--threads", "2", "-q", "--out", "g", "--table"])
+        .arg(&table)
+        .output()
+        .unwrap();
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    let record = json(&d.join("g/grade.json"));
+    assert_eq!(record["status"], "interrupted", "{record}");
+    assert!(record["games_played"].as_u64().unwrap() >= 40, "{record}");
+    for threads in ["1025", "100000"] {
+        let o = aeroplane(d)
+            .args([
+                "grade",
+                "--bots",
+                "greedy",
+                "--games",
+                "4",
+                "--threads",
+                threads,
+            ])
+            .arg("--table")
+            .arg(&table)
+            .output()
+            .unwrap();
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains(&format!(
+                "{threads} worker threads asked for: give at most 1024"
+            )),
+            "{err}"
+        );
+    }
+}
