@@ -312,3 +312,60 @@ fn grade_plans_lazily_stops_on_sigterm_and_limits_its_threads() {
         );
     }
 }
+
+#[test]
+fn solve_records_its_status_first_and_stops_inside_every_phase() {
+    // Item 8: solve ignored SIGINT/SIGTERM during its set-up and its check (which had no
+    // bound), and wrote no solve.json before its set-up ended, so `resume` found no job.
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let solve = [
+        "solve", "--rules", "classic", "--planes", "1", "-q", "--out",
+    ];
+    aeroplane(d).args(solve).arg("ref").assert().success();
+    let reference = fs::read(d.join("ref/table.bin")).unwrap();
+    for phase in ["model", "reachable", "sweep@40", "residual", "check@3"] {
+        let out = format!("s-{phase}");
+        let o = aeroplane(d)
+            .env("AEROPLANE_TEST_SOLVE_SIGNAL", phase)
+            .args(solve)
+            .arg(&out)
+            .output()
+            .unwrap();
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(130), "{phase}: {err}");
+        assert!(err.contains("interrupted "), "{phase}: {err}");
+        let kept = d.join(&out).join("solve.checkpoint").exists();
+        assert_eq!(
+            kept,
+            phase.starts_with("sweep"),
+            "{phase}: values kept part-way through a sweep"
+        );
+        let record = json(&d.join(&out).join("solve.json"));
+        assert_eq!(record["status"], "interrupted", "{phase}: {record}");
+        assert!(!d.join(&out).join("table.bin").exists(), "{phase}");
+        aeroplane(d).args(["resume", "-q", &out]).assert().success();
+        assert_eq!(json(&d.join(&out).join("solve.json"))["status"], "complete");
+        assert!(
+            fs::read(d.join(&out).join("table.bin")).unwrap() == reference,
+            "{phase}: the resumed table is the uninterrupted one"
+        );
+    }
+    for n in ["100000001", "18446744073709551615"] {
+        let o = aeroplane(d)
+            .args([
+                "solve",
+                "--rules",
+                "classic",
+                "--planes",
+                "1",
+                "--check-positions",
+                n,
+            ])
+            .output()
+            .unwrap();
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains("give at most 100000000"), "{err}");
+    }
+}
