@@ -96,7 +96,7 @@ pub enum SolveError {
     Players(usize),
     /// The state space does not fit.
     #[error(
-        "{planes} planes per seat make {states} chance nodes to index ({positions} positions a plane can be on, {configs} configurations per seat); solving needs about {need} of memory, more than the limit of {limit} (the setting `memory_limit`; the presets with 2 planes need under 400 MiB)"
+        "{planes} planes per seat make {states} chance nodes to index ({positions} positions a plane can be on, {configs} configurations per seat); solving needs about {need} of memory, more than the limit of {limit} (the setting `memory_limit`; the presets with 2 planes need at most 640 MiB)"
     )]
     TooLarge {
         /// Planes per seat.
@@ -717,10 +717,6 @@ fn run(
                 None => say(&format!("resumed after sweep {}", h.sweeps)),
             }
         }
-    }
-    record.status = SolveStatus::Running;
-    if let Some(out) = ctx.out {
-        write_status(out, record)?;
     }
     let t = Instant::now();
     let mut last_checkpoint = Instant::now();

@@ -369,3 +369,21 @@ fn solve_records_its_status_first_and_stops_inside_every_phase() {
         assert!(err.contains("give at most 100000000"), "{err}");
     }
 }
+
+#[test]
+fn a_solve_whose_peak_memory_can_pass_the_limit_is_refused_up_front() {
+    // Item 8: a chinese 3-plane solve was estimated at 6.5 GiB (the values alone, not the
+    // table's copy and encoding written at every checkpoint), accepted under the default
+    // 8 GiB limit, and then ran on unstoppable.
+    let tmp = tempfile::tempdir().unwrap();
+    let o = aeroplane(tmp.path())
+        .args([
+            "solve", "--rules", "chinese", "--planes", "3", "-q", "--out", "c3",
+        ])
+        .output()
+        .unwrap();
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("more than the limit of 8.0 GiB"), "{err}");
+    assert!(!tmp.path().join("c3/solve.json").exists());
+}
