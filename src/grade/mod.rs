@@ -572,6 +572,41 @@ struct Seats {
     bots: Vec<Option<Lineup>>,
 }
 
+/// Checks that a table folder's `rules.toml` (the rules its replay and run commands name) holds
+/// the rules its `table.bin` solves: a `rules.toml` of other rules would make the grade's
+/// printed commands play other games than the graded ones, or fail. A table given as a file,
+/// or a folder without `rules.toml`, has nothing to check.
+pub fn check_table_rules(table_path: &std::path::Path, table: &Table) -> Result<(), GradeError> {
+    use crate::config::RulesToml;
+    let file = table_path.join("rules.toml");
+    if !table_path.is_dir() || std::fs::symlink_metadata(&file).is_err() {
+        return Ok(());
+    }
+    let shown = crate::excerpt::path(&file);
+    let named = crate::config::read_rules_file(&file)
+        .map_err(|e| GradeError::Job(format!("{shown} cannot be read: {e}")))?;
+    if named == *table.rules() {
+        return Ok(());
+    }
+    let solved = table.rules().to_toml();
+    let differ: Vec<String> = named
+        .to_toml()
+        .lines()
+        .zip(solved.lines())
+        .filter(|(a, b)| a != b)
+        .map(|(a, b)| format!("`{a}` where the table has `{b}`"))
+        .collect();
+    Err(GradeError::Job(format!(
+        "{shown} holds other rules than the table {} solves ({}): the grade would play the table's rules while its replay commands name the file's; put the table's rules back in {shown} (`aeroplane solve` wrote them there), or give the table's table.bin alone",
+        crate::excerpt::path(&table_path.join("table.bin")),
+        if differ.is_empty() {
+            "they differ".to_string()
+        } else {
+            differ.join(", ")
+        }
+    )))
+}
+
 /// Grades every bot of `job`; see the module documentation.
 pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeError> {
     if job.bots.is_empty() {
@@ -596,6 +631,7 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
         )));
     }
     let table = Table::load(&job.table)?;
+    check_table_rules(&job.table, &table)?;
     let exact = exact_spec(&job.table)?;
     let rules = *table.rules();
     let specs: Vec<RunSpec> = job

@@ -387,3 +387,45 @@ fn a_solve_whose_peak_memory_can_pass_the_limit_is_refused_up_front() {
     assert!(err.contains("more than the limit of 8.0 GiB"), "{err}");
     assert!(!tmp.path().join("c3/solve.json").exists());
 }
+
+#[test]
+fn grade_refuses_a_table_folder_whose_rules_toml_is_not_its_tables() {
+    // Item 10: a rules.toml of other rules than table.bin was graded silently under the
+    // table's rules, with a replay command (`--rules DIR/rules.toml`) that then failed.
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let table = classic_table(d);
+    fs::write(table.join("rules.toml"), "base = \"chinese\"\nplanes = 1\n").unwrap();
+    let o = aeroplane(d)
+        .args([
+            "grade", "--bots", "greedy", "--games", "4", "-q", "--out", "g", "--table",
+        ])
+        .arg(&table)
+        .output()
+        .unwrap();
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("classic-1/rules.toml holds other rules than the table")
+            && err.contains("where the table has"),
+        "{err}"
+    );
+    assert!(
+        !d.join("g/grade.json").exists(),
+        "refused before anything was written"
+    );
+    // The table's own rules, written back, grade as before.
+    let o = aeroplane(d)
+        .args([
+            "solve", "--rules", "classic", "--planes", "1", "-q", "--force", "--out",
+        ])
+        .arg(&table)
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    aeroplane(d)
+        .args(["grade", "--bots", "greedy", "--games", "4", "-q", "--table"])
+        .arg(&table)
+        .assert()
+        .success();
+}
