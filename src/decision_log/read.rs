@@ -448,6 +448,11 @@ impl LogReader {
         &self.header
     }
 
+    /// The number of the last line read (1-based: the header is line 1).
+    pub fn line(&self) -> u64 {
+        self.line
+    }
+
     /// The file as messages name it.
     pub fn file(&self) -> &str {
         &self.file

@@ -429,3 +429,95 @@ fn grade_refuses_a_table_folder_whose_rules_toml_is_not_its_tables() {
         .assert()
         .success();
 }
+
+/// The lines of `path`, each with its newline.
+fn lines_of(path: &Path) -> Vec<String> {
+    fs::read_to_string(path)
+        .unwrap()
+        .split_inclusive('\n')
+        .map(String::from)
+        .collect()
+}
+
+/// The line ranges `[start, end)` of each game of a plain log (its result line ends a game).
+fn games_of(lines: &[String]) -> Vec<(usize, usize)> {
+    let mut games = Vec::new();
+    let mut start = 1;
+    for (i, l) in lines.iter().enumerate().skip(1) {
+        if l.starts_with("{\"game\":") {
+            games.push((start, i + 1));
+            start = i + 1;
+        }
+    }
+    games
+}
+
+#[test]
+fn a_log_check_finds_every_promised_game_with_its_seeded_dice() {
+    // Item 9: `replay --log FILE --check` passed a log cut before its last games, a header
+    // alone, a game from another seed's run and a seed-2 header on seed-1 games.
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    for (seed, out) in [("1", "one"), ("2", "two")] {
+        aeroplane(d)
+            .args([
+                "run",
+                "--games",
+                "3",
+                "-q",
+                "--log-games",
+                "g.jsonl",
+                "--seed",
+                seed,
+            ])
+            .args(["--out", out])
+            .assert()
+            .success();
+    }
+    let one = lines_of(&d.join("one/g.jsonl"));
+    let two = lines_of(&d.join("two/g.jsonl"));
+    let (g1, g2) = (games_of(&one), games_of(&two));
+    assert_eq!((g1.len(), g2.len()), (3, 3));
+    let check = |name: &str, lines: Vec<String>| {
+        fs::write(d.join(name), lines.concat()).unwrap();
+        let o = aeroplane(d)
+            .args(["replay", "--check", "--log", name])
+            .output()
+            .unwrap();
+        (o.status.code(), text(&o.stdout), text(&o.stderr))
+    };
+    let (code, out, _) = check("whole.jsonl", one.clone());
+    assert_eq!(code, Some(0));
+    assert!(
+        out.contains("3 games (0..=2)")
+            && out.contains("seeded dice")
+            && out.contains("not checked"),
+        "{out}"
+    );
+    let cut = one[..g1[2].0].to_vec();
+    let (code, _, err) = check("cut.jsonl", cut);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("ends before game 2") && err.contains("it holds 2"),
+        "{err}"
+    );
+    let (code, _, err) = check("header.jsonl", one[..1].to_vec());
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("ends before game 0"), "{err}");
+    // Game 1 of the seed-2 run in place of game 1 of the seed-1 run.
+    let foreign = [&one[..g1[1].0], &two[g2[1].0..g2[1].1], &one[g1[2].0..]].concat();
+    let (code, _, err) = check("foreign.jsonl", foreign);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("game 1") && err.contains("is not game 1 of the run its header names"),
+        "{err}"
+    );
+    // The seed-2 run's header on the seed-1 run's games.
+    let swapped = [&two[..1], &one[1..]].concat();
+    let (code, _, err) = check("swapped.jsonl", swapped);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("seed 2") && err.contains("is not game 0"),
+        "{err}"
+    );
+}
