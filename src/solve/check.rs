@@ -54,7 +54,7 @@ pub fn check_until(
     while report.positions < positions {
         let mut game = Game::new(rules, 2).map_err(|e| e.to_string())?;
         while report.positions < positions && !game.is_terminal() {
-            if report.positions % 1024 == 0 && stop() {
+            if report.positions.is_multiple_of(1024) && stop() {
                 return Ok(None);
             }
             let mover = game.to_move();

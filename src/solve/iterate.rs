@@ -91,7 +91,7 @@ pub(crate) fn reachable(
     let mut stack = vec![start];
     seen.set(start);
     while let Some(s) = stack.pop() {
-        if counts.chance % 65536 == 0 && stop() {
+        if counts.chance.is_multiple_of(65536) && stop() {
             return None;
         }
         let (u, o) = space.split(s);
@@ -295,7 +295,7 @@ impl<'a> Solver<'a> {
     pub(crate) fn residual(&self, stop: &dyn Fn() -> bool) -> Option<f64> {
         let mut worst = 0.0f64;
         for s in 0..self.values.len() {
-            if s % 65536 == 0 && stop() {
+            if s.is_multiple_of(65536) && stop() {
                 return None;
             }
             if self.reach.get(s) {

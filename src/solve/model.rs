@@ -61,7 +61,7 @@ impl Model {
         };
         model.start.push(0);
         for u in 0..movers {
-            if u % 4096 == 0 && stop() {
+            if u.is_multiple_of(4096) && stop() {
                 return None;
             }
             match mover_game(space, u) {

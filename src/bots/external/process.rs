@@ -10,7 +10,7 @@
 //!
 //! **After a `kill -9` of the harness.** Its direct child dies of `PR_SET_PDEATHSIG`; the
 //! rest of each bot's group (a plain forked child) and the descendants that left it are
-//! killed by the guardian ([`guard`]): a small process forked before the first bot, told of
+//! killed by the guardian (`guard.rs`): a small process forked before the first bot, told of
 //! every group through a pipe, that kills the groups still live, and every process carrying
 //! this harness's `AEROPLANE_BOT_ID`, when the pipe closes because the harness ended however
 //! it ended.
