@@ -1,0 +1,121 @@
+//! The input of a value net: a position as a short list of active input units (the net's
+//! inputs are 0 or 1), seen from one seat, the *perspective*.
+//!
+//! Encoding `tdg-1` (TD-Gammon's raw encoding, adapted): seats are taken in turn order starting
+//! at the perspective (relative seat `k` is the `k`-th seat in play after it, so relative seat 0
+//! is the perspective). For each relative seat `k < players` and each *position* a plane can
+//! stand on (`0` the hangar, `1 + s` for step `s` in `0..=centre`: take-off, the ring, the home
+//! lane and the centre), there are `planes` units, a thermometer of the planes there: unit `j`
+//! is on when `j + 1` or more of the seat's planes stand there. Then:
+//! - `players` units: which relative seat rolls next (one-hot);
+//! - 3 units: sixes rolled in a row in the current turn, 0, 1, 2 or more (one-hot);
+//! - `players` units: relative seat `k` has finished.
+//!
+//! At most `players * planes + 2 + players` units are on (22 with 4 players and 4 planes).
+//! What the encoding leaves out: the turn count (so the `max_turns` cap is not seen) and which
+//! planes moved earlier in the turn (only the `three_sixes` penalty of some variants reads it).
+
+use aeroplane_core::{Game, HANGAR, Rules, Seat};
+
+/// The name of the encoding, as net files record it.
+pub const ENCODING: &str = "tdg";
+/// Its version, as net files record it.
+pub const ENCODING_VERSION: u32 = 1;
+/// The most units on at once.
+pub const MAX_ACTIVE: usize = 4 * 4 + 2 + 4;
+
+/// The active units of one position: indices into the net's inputs, ascending within each block.
+#[derive(Clone, Copy, Debug)]
+pub struct Features {
+    idx: [u16; MAX_ACTIVE],
+    len: u8,
+}
+
+impl Default for Features {
+    fn default() -> Self {
+        Features {
+            idx: [0; MAX_ACTIVE],
+            len: 0,
+        }
+    }
+}
+
+impl Features {
+    /// The active units.
+    #[inline]
+    pub fn active(&self) -> &[u16] {
+        &self.idx[..usize::from(self.len)]
+    }
+
+    #[inline]
+    fn push(&mut self, i: usize) {
+        self.idx[usize::from(self.len)] = i as u16;
+        self.len += 1;
+    }
+}
+
+/// The encoding's sizes for one rule variant and player count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Encoder {
+    players: usize,
+    planes: usize,
+    positions: usize,
+}
+
+impl Encoder {
+    /// The encoder of `rules` with `players` players (2..=4).
+    pub fn new(rules: &Rules, players: usize) -> Encoder {
+        Encoder {
+            players,
+            planes: usize::from(rules.planes()),
+            positions: usize::from(rules.centre()) + 2,
+        }
+    }
+
+    /// The number of input units.
+    pub fn inputs(&self) -> usize {
+        self.players * self.positions * self.planes + 2 * self.players + 3
+    }
+
+    /// The players.
+    pub fn players(&self) -> usize {
+        self.players
+    }
+
+    /// The active units of `game` seen from `perspective` (a seat in play).
+    #[inline]
+    pub fn encode(&self, game: &Game, perspective: Seat, out: &mut Features) {
+        out.len = 0;
+        let seats = game.seats();
+        let me = seats
+            .iter()
+            .position(|&s| s == perspective)
+            .unwrap_or_default();
+        let n = self.players;
+        let block = self.positions * self.planes;
+        for k in 0..n {
+            let seat = seats[(me + k) % n];
+            let steps = game.steps(seat);
+            let steps = &steps[..self.planes];
+            let base = k * block;
+            // Thermometer: each plane turns on the next unit of its position.
+            for (p, &s) in steps.iter().enumerate() {
+                let pos = if s == HANGAR { 0 } else { usize::from(s) + 1 };
+                let before = steps[..p].iter().filter(|&&t| t == s).count();
+                out.push(base + pos * self.planes + before);
+            }
+        }
+        let mut at = n * block;
+        let next = game.to_move();
+        let rel = seats.iter().position(|&s| s == next).unwrap_or_default();
+        out.push(at + (rel + n - me) % n);
+        at += n;
+        out.push(at + usize::from(game.sixes_this_turn().min(2)));
+        at += 3;
+        for k in 0..n {
+            if game.has_finished(seats[(me + k) % n]) {
+                out.push(at + k);
+            }
+        }
+    }
+}
