@@ -50,6 +50,9 @@ pub struct TrainArgs {
     /// Learning rate (per afterstate; a batch's gradients are summed).
     #[arg(long, default_value_t = 0.02)]
     pub alpha: f32,
+    /// Learning rate at the last game (linear from --alpha) [default: --alpha].
+    #[arg(long)]
+    pub alpha_end: Option<f32>,
     /// Games per batch, played in parallel with the same weights (part of the job: changes the
     /// net; threads never do).
     #[arg(long, default_value_t = 16)]
@@ -105,6 +108,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
         hidden: args.hidden,
         lambda: args.lambda,
         alpha: args.alpha,
+        alpha_end: args.alpha_end.unwrap_or(args.alpha),
         batch: args.batch,
         explore: args.explore,
         eval_every: args.eval_every.unwrap_or((args.games / 20).max(1)),
@@ -192,7 +196,7 @@ fn execute(
     let end = train(job, &ctx);
     bar.finish();
     let end = end
-        .map_err(|e| anyhow::anyhow!(super::words::as_flags(&e.to_string())))
+        .map_err(|e| anyhow::anyhow!(super::words::as_flags(&chain(&e))))
         .with_context(|| format!("training on {}", job.rules_name))?;
     match end {
         TrainEnd::Complete(record, net, history) => {
@@ -239,6 +243,21 @@ fn execute(
             Ok(ExitCode::from(130))
         }
     }
+}
+
+/// An error with its causes, `: `-separated.
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        let more = s.to_string();
+        if !text.contains(&more) {
+            text.push_str(": ");
+            text.push_str(&more);
+        }
+        source = s.source();
+    }
+    text
 }
 
 /// CPU seconds of this process so far (user and system; Linux), 0 where unknown.

@@ -38,7 +38,7 @@ pub const VIEWER_FILES: [&str; 4] = [
 /// Files (and suffixes) this tool writes into an output directory: what `--force` removes and
 /// what makes a directory count as holding results (with [`VIEWER_FILES`] and the decision
 /// log `run.json` names).
-pub const OWN_FILES: [&str; 44] = [
+pub const OWN_FILES: [&str; 47] = [
     "run.json",
     "summary.json",
     "summary.csv",
@@ -83,6 +83,9 @@ pub const OWN_FILES: [&str; 44] = [
     "blunders.csv",
     "grade.checkpoint",
     "grade.checkpoint.deals",
+    "train.json",
+    "train.checkpoint",
+    "net.safetensors",
 ];
 
 /// What a table's file is called in the folder of a partial merge: the name says the table

@@ -23,7 +23,7 @@ pub(crate) fn render(record: &TrainRecord, history: &[HistoryRow]) -> Result<Str
         ("seed", job.seed.to_string()),
         ("hidden units", job.hidden.to_string()),
         ("λ", job.lambda.to_string()),
-        ("α", job.alpha.to_string()),
+        ("α", format!("{} to {}", job.alpha, job.alpha_end)),
         ("batch", job.batch.to_string()),
         ("exploration", job.explore.to_string()),
         ("opponent of the evaluations", job.opponent.clone()),

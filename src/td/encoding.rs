@@ -9,12 +9,17 @@
 //! is on when `j + 1` or more of the seat's planes stand there. Then:
 //! - `players` units: which relative seat rolls next (one-hot);
 //! - 3 units: sixes rolled in a row in the current turn, 0, 1, 2 or more (one-hot);
-//! - `players` units: relative seat `k` has finished.
+//! - `players` units: relative seat `k` has finished;
+//! - `players * planes` units, per relative seat `k` a thermometer of its *exposed* planes: on
+//!   a ring cell 1 to 6 cells ahead of an opponent's plane (on the ring, or on its take-off
+//!   cell, which is one cell before its first ring step), that is within one plain roll of a
+//!   capture (jumps and flights, which reach further, are left to the net).
 //!
-//! At most `players * planes + 2 + players` units are on (22 with 4 players and 4 planes).
+//! At most `2 * players * planes + 2 + players` units are on (38 with 4 players and 4 planes).
 //! What the encoding leaves out: the turn count (so the `max_turns` cap is not seen) and which
 //! planes moved earlier in the turn (only the `three_sixes` penalty of some variants reads it).
 
+use aeroplane_core::board::{RING_CELLS, TAKE_OFF, ring_cell};
 use aeroplane_core::{Game, HANGAR, Rules, Seat};
 
 /// The name of the encoding, as net files record it.
@@ -22,7 +27,7 @@ pub const ENCODING: &str = "tdg";
 /// Its version, as net files record it.
 pub const ENCODING_VERSION: u32 = 1;
 /// The most units on at once.
-pub const MAX_ACTIVE: usize = 4 * 4 + 2 + 4;
+pub const MAX_ACTIVE: usize = 2 * 4 * 4 + 2 + 4;
 
 /// The active units of one position: indices into the net's inputs, ascending within each block.
 #[derive(Clone, Copy, Debug)]
@@ -74,7 +79,10 @@ impl Encoder {
 
     /// The number of input units.
     pub fn inputs(&self) -> usize {
-        self.players * self.positions * self.planes + 2 * self.players + 3
+        self.players * self.positions * self.planes
+            + 2 * self.players
+            + 3
+            + self.players * self.planes
     }
 
     /// The players.
@@ -115,6 +123,36 @@ impl Encoder {
         for k in 0..n {
             if game.has_finished(seats[(me + k) % n]) {
                 out.push(at + k);
+            }
+        }
+        at += n;
+        // Where each seat's planes can capture from: its ring cells, and the cell before its
+        // first ring step for a plane on its take-off cell.
+        let mut from = [0u64; 4];
+        for &seat in seats {
+            let mut bits = game.ring_cells(seat);
+            if game.steps(seat)[..self.planes].contains(&TAKE_OFF) {
+                bits |= 1 << ((u32::from(ring_cell(seat, 1)) + 51) % 52);
+            }
+            from[seat.index()] = bits;
+        }
+        for k in 0..n {
+            let seat = seats[(me + k) % n];
+            let others: u64 = seats
+                .iter()
+                .filter(|&&o| o != seat)
+                .fold(0, |a, &o| a | from[o.index()]);
+            let mut exposed = 0;
+            for &s in &game.steps(seat)[..self.planes] {
+                if (1..=aeroplane_core::board::TURN_CELL).contains(&s) {
+                    let c = u32::from(ring_cell(seat, s));
+                    let cells = u32::from(RING_CELLS);
+                    let behind = (1..=6).fold(0u64, |m, d| m | 1 << ((c + cells - d) % cells));
+                    if others & behind != 0 {
+                        out.push(at + k * self.planes + exposed);
+                        exposed += 1;
+                    }
+                }
             }
         }
     }

@@ -62,8 +62,11 @@ pub struct TrainJob {
     pub hidden: usize,
     /// λ of TD(λ).
     pub lambda: f32,
-    /// The learning rate.
+    /// The learning rate at the first game.
     pub alpha: f32,
+    /// The learning rate at the last game: it goes from `alpha` to this linearly in the games
+    /// played.
+    pub alpha_end: f32,
     /// Games per batch (played with the same weights).
     pub batch: usize,
     /// Probability of a random move at a decision.
@@ -136,6 +139,13 @@ impl TrainJob {
         if !(self.alpha > 0.0 && self.alpha <= 10.0) {
             return bad("alpha", self.alpha.to_string(), "above 0, at most 10");
         }
+        if !(self.alpha_end > 0.0 && self.alpha_end <= 10.0) {
+            return bad(
+                "alpha_end",
+                self.alpha_end.to_string(),
+                "above 0, at most 10",
+            );
+        }
         if !(1..=4096).contains(&self.batch) {
             return bad("batch", self.batch.to_string(), "1 to 4096");
         }
@@ -151,6 +161,12 @@ impl TrainJob {
         Ok(())
     }
 
+    /// The learning rate of the batch starting at game `first`.
+    pub fn alpha_at(&self, first: u64) -> f32 {
+        let f = first as f64 / self.games as f64;
+        (f64::from(self.alpha) + (f64::from(self.alpha_end) - f64::from(self.alpha)) * f) as f32
+    }
+
     /// The initial weights.
     pub fn initial(&self) -> Weights {
         use rand::RngExt;
@@ -164,7 +180,7 @@ impl TrainJob {
     /// The command that makes this job again.
     pub fn command(&self) -> String {
         format!(
-            "aeroplane train --rules {} --players {} --games {} --seed {} --hidden {} --lambda {} --alpha {} --batch {} --explore {} --eval-every {} --eval-deals {} --opponent {}",
+            "aeroplane train --rules {} --players {} --games {} --seed {} --hidden {} --lambda {} --alpha {} --alpha-end {} --batch {} --explore {} --eval-every {} --eval-deals {} --opponent {}",
             shell_word(&self.rules_name),
             self.players,
             self.games,
@@ -172,6 +188,7 @@ impl TrainJob {
             self.hidden,
             self.lambda,
             self.alpha,
+            self.alpha_end,
             self.batch,
             self.explore,
             self.eval_every,
@@ -187,6 +204,7 @@ impl TrainJob {
         info.insert("games".into(), games.to_string());
         info.insert("lambda".into(), self.lambda.to_string());
         info.insert("alpha".into(), self.alpha.to_string());
+        info.insert("alpha_end".into(), self.alpha_end.to_string());
         info.insert("command".into(), self.command());
         info.insert(
             "trainer".into(),
@@ -581,8 +599,9 @@ fn run(
                 t.play(&weights, &enc, &start, settings, job.seed, first + i as u64)
             });
         });
+        let alpha = job.alpha_at(first);
         for t in &traces[..b] {
-            t.apply(&mut weights, job.alpha);
+            t.apply(&mut weights, alpha);
             state.td_sq += t.td_sq;
             state.samples += t.samples;
         }
