@@ -15,19 +15,24 @@
 //!   cell, which is one cell before its first ring step), that is within one plain roll of a
 //!   capture (jumps and flights, which reach further, are left to the net).
 //!
-//! At most `2 * players * planes + 2 + players` units are on (38 with 4 players and 4 planes).
+//! - `players * 6` units, per relative seat `k` a thermometer of the die faces with which the
+//!   seat to roll next can capture one of seat `k`'s planes (from the engine's own moves, so
+//!   jumps, flights and stacks count exactly; 0 for the seat to roll itself).
+//!
+//! At most `2 * players * planes + 2 + players + 6 * (players - 1)` units are on (56 with 4
+//! players and 4 planes).
 //! What the encoding leaves out: the turn count (so the `max_turns` cap is not seen) and which
 //! planes moved earlier in the turn (only the `three_sixes` penalty of some variants reads it).
 
 use aeroplane_core::board::{RING_CELLS, TAKE_OFF, ring_cell};
-use aeroplane_core::{Game, HANGAR, Rules, Seat};
+use aeroplane_core::{Game, HANGAR, MoveList, Rules, Seat};
 
 /// The name of the encoding, as net files record it.
 pub const ENCODING: &str = "tdg";
 /// Its version, as net files record it.
 pub const ENCODING_VERSION: u32 = 1;
 /// The most units on at once.
-pub const MAX_ACTIVE: usize = 2 * 4 * 4 + 2 + 4;
+pub const MAX_ACTIVE: usize = 2 * 4 * 4 + 2 + 4 + 6 * 3;
 
 /// The active units of one position: indices into the net's inputs, ascending within each block.
 #[derive(Clone, Copy, Debug)]
@@ -83,6 +88,7 @@ impl Encoder {
             + 2 * self.players
             + 3
             + self.players * self.planes
+            + 6 * self.players
     }
 
     /// The players.
@@ -152,6 +158,29 @@ impl Encoder {
                         out.push(at + k * self.planes + exposed);
                         exposed += 1;
                     }
+                }
+            }
+        }
+        at += n * self.planes;
+        if !game.is_over() {
+            let mut lists = [MoveList::default(); 6];
+            game.legal_moves_all(&mut lists);
+            let mut faces = [0usize; 4];
+            for list in &lists {
+                let mut hit = 0u16;
+                for m in list.iter() {
+                    hit |= m.captured();
+                }
+                for &seat in seats {
+                    if (hit >> (4 * seat.index())) & 0xF != 0 {
+                        faces[seat.index()] += 1;
+                    }
+                }
+            }
+            for k in 0..n {
+                let seat = seats[(me + k) % n];
+                for j in 0..faces[seat.index()] {
+                    out.push(at + 6 * k + j);
                 }
             }
         }
