@@ -555,3 +555,148 @@ fn td_values_are_those_of_the_decision_log_and_the_viewer() {
             .any(|l| l["values"].is_array())
     );
 }
+
+/// The shipped nets are built in: their profiles play from a folder without `bots/`.
+#[test]
+fn shipped_nets_play_from_anywhere() {
+    let empty = tempfile::tempdir().unwrap();
+    cargo_bin_cmd!("aeroplane")
+        .current_dir(empty.path())
+        .args([
+            "run",
+            "--rules",
+            "classic",
+            "--games",
+            "2",
+            "-q",
+            "--threads",
+            "1",
+        ])
+        .args(["--bots", "td-classic-2p,td-classic-2p:ply=1"])
+        .assert()
+        .success();
+    // Each shipped net loads, checks out and fits its profile's rules.
+    for name in ["appfreegame", "classic", "chinese"] {
+        for (suffix, players) in [("2p", 2), ("4p", 4), ("2planes", 2)] {
+            let path = format!("bots/nets/td-{name}-{suffix}.safetensors");
+            let net =
+                Net::load(Path::new(env!("CARGO_MANIFEST_DIR")).join(&path).as_path()).unwrap();
+            assert_eq!(net.players, players, "{path}");
+            let mut rules: Rules = name.parse::<Preset>().unwrap().rules();
+            if suffix == "2planes" {
+                rules = rules
+                    .with(aeroplane::Setting::integer(aeroplane::RuleOption::Planes, 2).unwrap());
+            }
+            net.check_fit(&rules, players, false).unwrap();
+        }
+    }
+}
+
+/// td plays in every job: run, sweep (other rules with any_rules=true), league, an SPRT, a tune
+/// of its ply, and grade (its own test, `grade.rs`, grades every kind).
+#[test]
+fn td_plays_in_every_job() {
+    let dir = tempfile::tempdir().unwrap();
+    let td = "td-appfreegame-2p";
+    let ok = |args: &[&str]| {
+        let out = aeroplane()
+            .args(args)
+            .args(["-q", "--threads", "2"])
+            .output()
+            .unwrap();
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    ok(&[
+        "run",
+        "--bots",
+        &format!("{td},greedy"),
+        "--games",
+        "4",
+        "--rotate-seats",
+    ]);
+    ok(&[
+        "run",
+        "--bots",
+        &format!("{td}:ply=1,greedy"),
+        "--sprt",
+        "elo0=0,elo1=200",
+        "--games",
+        "40",
+    ]);
+    ok(&[
+        "sweep",
+        "--bots",
+        &format!("{td}:any_rules=true,greedy"),
+        "--vary",
+        "overshoot=illegal,bounce",
+        "--games",
+        "4",
+    ]);
+    ok(&[
+        "league",
+        "--bots",
+        &format!("{td},greedy,random"),
+        "--players",
+        "2",
+        "--games",
+        "2",
+        "--bootstrap",
+        "20",
+    ]);
+    let tune = dir.path().join("tune");
+    ok(&[
+        "tune",
+        "--bot",
+        &format!("{td}:ply=0"),
+        "--opponent",
+        "greedy",
+        "--param",
+        "ply=0..1",
+        "--iterations",
+        "2",
+        "--pairs-per-iteration",
+        "2",
+        "--confirm-pairs",
+        "4",
+        "--out",
+        tune.to_str().unwrap(),
+    ]);
+    let table = dir.path().join("table");
+    ok(&[
+        "solve",
+        "--rules",
+        "classic",
+        "--planes",
+        "1",
+        "--out",
+        table.to_str().unwrap(),
+    ]);
+    let net = dir.path().join("net");
+    ok(&[
+        "train",
+        "--rules",
+        "classic",
+        "--planes",
+        "1",
+        "--games",
+        "64",
+        "--eval-deals",
+        "0",
+        "--out",
+        net.to_str().unwrap(),
+    ]);
+    let bot = format!("td:net={}", net.join("net.safetensors").display());
+    ok(&[
+        "grade",
+        "--table",
+        table.to_str().unwrap(),
+        "--bots",
+        &format!("{bot},{bot}:ply=2"),
+        "--games",
+        "4",
+    ]);
+}
