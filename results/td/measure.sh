@@ -16,7 +16,7 @@ bin="${CARGO_TARGET_DIR:-target}/release/aeroplane"
 parts=("$@")
 [[ ${#parts[@]} -gt 0 ]] || parts=(grade cost match2 match4)
 want() { [[ " ${parts[*]} " == *" $1 "* ]]; }
-presets=(appfreegame classic chinese)
+read -r -a presets <<<"${TD_PRESETS:-appfreegame classic chinese}"
 
 if want grade; then
     out=$root/grades.csv
@@ -41,9 +41,9 @@ fi
 
 if want cost; then
     out=$root/costs.txt
-    : >"$out"
+    [[ -n "${TD_COST_APPEND:-}" ]] || : >"$out"
     for p in "${presets[@]}"; do
-        for n in 2 4; do
+        for n in ${TD_COST_PLAYERS:-2 4}; do
             others=$(printf ',greedy%.0s' $(seq 2 $n))
             for b in "td-$p-${n}p" "td-$p-${n}p:ply=1" "td-$p-${n}p:ply=2" "expectimax:depth=2" "greedy"; do
                 games=2000
@@ -83,7 +83,7 @@ if want match4; then
     # Four players: td (ply 1) in one seat against three copies of the opponent, seats rotated
     # (each deal played once per seat of td); the win rate of an equal bot is 25%.
     out4=$root/matches-4p.csv
-    echo "preset,players,td,opponent,deals,games,td_win_rate,win_lo95,win_hi95,interval_method" >"$out4"
+    [[ -f "$out4" && -n "${TD_APPEND_4P:-}" ]] || echo "preset,players,td,opponent,deals,games,td_win_rate,win_lo95,win_hi95,interval_method" >"$out4"
     for p in "${presets[@]}"; do
         for o in expectimax-deep mcts; do
             td=td-$p-4p:ply=1

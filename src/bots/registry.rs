@@ -151,6 +151,42 @@ pub const BUILTIN_PROFILES: &[(&str, &str)] = &[
     ("mcts-rollout", include_str!("../../bots/mcts-rollout.toml")),
     ("montecarlo", include_str!("../../bots/montecarlo.toml")),
     ("random", include_str!("../../bots/random.toml")),
+    (
+        "td-appfreegame-2p",
+        include_str!("../../bots/td-appfreegame-2p.toml"),
+    ),
+    (
+        "td-appfreegame-2planes",
+        include_str!("../../bots/td-appfreegame-2planes.toml"),
+    ),
+    (
+        "td-appfreegame-4p",
+        include_str!("../../bots/td-appfreegame-4p.toml"),
+    ),
+    (
+        "td-chinese-2p",
+        include_str!("../../bots/td-chinese-2p.toml"),
+    ),
+    (
+        "td-chinese-2planes",
+        include_str!("../../bots/td-chinese-2planes.toml"),
+    ),
+    (
+        "td-chinese-4p",
+        include_str!("../../bots/td-chinese-4p.toml"),
+    ),
+    (
+        "td-classic-2p",
+        include_str!("../../bots/td-classic-2p.toml"),
+    ),
+    (
+        "td-classic-2planes",
+        include_str!("../../bots/td-classic-2planes.toml"),
+    ),
+    (
+        "td-classic-4p",
+        include_str!("../../bots/td-classic-4p.toml"),
+    ),
 ];
 
 /// A fully resolved bot: a display name, a kind and every parameter. Cheap to clone; build as

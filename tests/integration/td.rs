@@ -645,7 +645,7 @@ fn td_plays_in_every_job() {
         "--games",
         "2",
         "--bootstrap",
-        "20",
+        "100",
     ]);
     let tune = dir.path().join("tune");
     ok(&[
@@ -666,15 +666,13 @@ fn td_plays_in_every_job() {
         tune.to_str().unwrap(),
     ]);
     let table = dir.path().join("table");
-    ok(&[
-        "solve",
-        "--rules",
-        "classic",
-        "--planes",
-        "1",
-        "--out",
-        table.to_str().unwrap(),
-    ]);
+    aeroplane()
+        .args([
+            "solve", "--rules", "classic", "--planes", "1", "-q", "--out",
+        ])
+        .arg(&table)
+        .assert()
+        .success();
     let net = dir.path().join("net");
     ok(&[
         "train",
