@@ -191,7 +191,7 @@ fn safetensors(
     }
     header.insert("__metadata__".into(), serde_json::to_value(meta).unwrap());
     let mut json = serde_json::to_vec(&header).unwrap();
-    while json.len() % 8 != 0 {
+    while !json.len().is_multiple_of(8) {
         json.push(b' ');
     }
     let mut out = (json.len() as u64).to_le_bytes().to_vec();
@@ -204,13 +204,11 @@ fn f32_bytes(v: &[f32]) -> Vec<u8> {
     v.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
+/// A tensor as written: name, dtype, shape, bytes.
+type Tensor = (&'static str, &'static str, Vec<usize>, Vec<u8>);
+
 /// The metadata and tensors of `net` as parts, to write again with changes.
-fn parts(
-    net: &Net,
-) -> (
-    BTreeMap<String, String>,
-    Vec<(&'static str, &'static str, Vec<usize>, Vec<u8>)>,
-) {
+fn parts(net: &Net) -> (BTreeMap<String, String>, Vec<Tensor>) {
     let bytes = net.to_bytes();
     let n = u64::from_le_bytes(bytes[..8].try_into().unwrap()) as usize;
     let header: Value = serde_json::from_slice(&bytes[8..8 + n]).unwrap();
@@ -240,6 +238,7 @@ fn run_td(file: &Path, rules: &str, extra: &str) -> (bool, String) {
 }
 
 #[test]
+#[allow(clippy::vec_init_then_push)]
 fn every_bad_net_file_is_refused_naming_the_file_and_the_fault() {
     let dir = tempfile::tempdir().unwrap();
     let rules = Preset::Classic.rules();
@@ -285,7 +284,7 @@ fn every_bad_net_file_is_refused_naming_the_file_and_the_fault() {
     );
     let mut foreign = {
         let mut j = serde_json::to_vec(&no_meta).unwrap();
-        while j.len() % 8 != 0 {
+        while !j.len().is_multiple_of(8) {
             j.push(b' ');
         }
         let mut b = (j.len() as u64).to_le_bytes().to_vec();
