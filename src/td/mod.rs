@@ -4,7 +4,7 @@
 //! - [`encoding`]: a position as the net's sparse input, from one seat's perspective;
 //! - [`net`]: the hand-written f32 net (sparse first layer, ReLU, softmax over ranks), forward
 //!   and backward;
-//! - [`file`]: net files (safetensors with metadata), written byte for byte reproducibly,
+//! - [`file`](mod@file): net files (safetensors with metadata), written byte for byte reproducibly,
 //!   read with a size cap and every check;
 //! - [`selfplay`]: one self-play game and its TD(λ) gradient;
 //! - [`train`]: the job: batches of games in parallel with frozen weights, updates applied in
