@@ -89,6 +89,15 @@ fn a_training_gives_the_same_files_for_one_and_two_threads() {
         ]
     );
     assert_eq!(files(&one), files(&two));
+    // A training's folder is this tool's: --force replaces it.
+    let before = files(&one);
+    aeroplane()
+        .args(SHORT)
+        .args(["--threads", "2", "--force", "--out"])
+        .arg(&one)
+        .assert()
+        .success();
+    assert_eq!(files(&one), before);
     // The net loads, records its training, and plays.
     let net = Net::load(&one.join("net.safetensors")).unwrap();
     assert_eq!(net.players, 2);
