@@ -14,3 +14,6 @@ pub struct Protocol;
 
 #[doc = include_str!("../docs/LOG.md")]
 pub struct Log;
+
+#[doc = include_str!("../docs/NET.md")]
+pub struct Net;

@@ -42,6 +42,7 @@ pub mod report;
 pub mod runner;
 pub mod solve;
 pub mod stats;
+pub mod td;
 pub mod trajectory;
 pub mod viewer;
 

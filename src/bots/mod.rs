@@ -12,6 +12,7 @@ pub mod montecarlo;
 pub mod params;
 pub mod registry;
 pub mod search;
+pub mod td;
 
 pub use aeroplane_core::{Bot, BotFault, FaultKind, Greedy, RandomBot};
 pub use registry::{BotError, BotSpec};

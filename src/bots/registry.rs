@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use super::external::{ExternalBot, ExternalSpec, ProfileKeys};
 pub use super::params::{ParamDef, ParamKind, ParamValue, Params};
-use super::{Bot, Greedy, RandomBot, exact, expectimax, mcts, montecarlo};
+use super::{Bot, Greedy, RandomBot, exact, expectimax, mcts, montecarlo, td};
 
 /// A kind of bot: its name, its parameters, and how to build one.
 pub struct KindDef {
@@ -57,7 +57,7 @@ pub fn kinds_with_param(name: &str) -> Vec<&'static str> {
 /// parameters it checks; its `[params]` go to the program as they are.
 pub const EXTERNAL: &str = "external";
 
-static KINDS: [KindDef; 7] = [
+static KINDS: [KindDef; 8] = [
     KindDef {
         name: "random",
         summary: "uniform among the distinct legal moves",
@@ -93,6 +93,12 @@ static KINDS: [KindDef; 7] = [
         summary: "perfect play: the best move by the value table of `aeroplane solve` (small two-player variants)",
         params: &exact::PARAMS,
         build: exact::build,
+    },
+    KindDef {
+        name: "td",
+        summary: "a value net trained by `aeroplane train` (TD(lambda) self-play), at ply 0, 1 or 2",
+        params: &td::PARAMS,
+        build: td::build,
     },
     KindDef {
         name: EXTERNAL,
@@ -145,6 +151,42 @@ pub const BUILTIN_PROFILES: &[(&str, &str)] = &[
     ("mcts-rollout", include_str!("../../bots/mcts-rollout.toml")),
     ("montecarlo", include_str!("../../bots/montecarlo.toml")),
     ("random", include_str!("../../bots/random.toml")),
+    (
+        "td-appfreegame-2p",
+        include_str!("../../bots/td-appfreegame-2p.toml"),
+    ),
+    (
+        "td-appfreegame-2planes",
+        include_str!("../../bots/td-appfreegame-2planes.toml"),
+    ),
+    (
+        "td-appfreegame-4p",
+        include_str!("../../bots/td-appfreegame-4p.toml"),
+    ),
+    (
+        "td-chinese-2p",
+        include_str!("../../bots/td-chinese-2p.toml"),
+    ),
+    (
+        "td-chinese-2planes",
+        include_str!("../../bots/td-chinese-2planes.toml"),
+    ),
+    (
+        "td-chinese-4p",
+        include_str!("../../bots/td-chinese-4p.toml"),
+    ),
+    (
+        "td-classic-2p",
+        include_str!("../../bots/td-classic-2p.toml"),
+    ),
+    (
+        "td-classic-2planes",
+        include_str!("../../bots/td-classic-2planes.toml"),
+    ),
+    (
+        "td-classic-4p",
+        include_str!("../../bots/td-classic-4p.toml"),
+    ),
 ];
 
 /// A fully resolved bot: a display name, a kind and every parameter. Cheap to clone; build as
@@ -168,6 +210,12 @@ impl BotSpec {
     pub fn check_fit(&self, rules: &aeroplane_core::Rules, players: usize) -> Result<(), BotError> {
         if self.kind == "exact" {
             exact::check(&self.params, rules, players).map_err(|message| BotError::Unfit {
+                bot: self.name.clone(),
+                message,
+            })?;
+        }
+        if self.kind == "td" {
+            td::check(&self.params, rules, players).map_err(|message| BotError::Unfit {
                 bot: self.name.clone(),
                 message,
             })?;

@@ -13,6 +13,7 @@ use std::time::Instant;
 
 use clap::Args;
 
+use aeroplane::Preset;
 use aeroplane::experiment::bench::{
     BENCH_SEED, Digest, WORKLOAD_NAMES, WORKLOADS, digest_bare, digest_run, tally_run, workload,
 };
@@ -43,6 +44,13 @@ pub struct BenchArgs {
     /// Timed runs per workload: the median is reported, with the fastest and slowest run.
     #[arg(long, default_value_t = 3)]
     pub runs: usize,
+    /// Time this lineup (one bot per seat, comma-separated) instead of the published
+    /// workloads, e.g. a search bot's cost: `--bots td-appfreegame-2p,greedy --games 2000`.
+    #[arg(long)]
+    pub bots: Option<String>,
+    /// The preset of a `--bots` workload.
+    #[arg(long, default_value = "appfreegame", requires = "bots")]
+    pub rules: String,
 }
 
 /// The CPU time this process has used so far (user and system, all threads), in seconds.
@@ -143,11 +151,23 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         threads.join(","),
         args.runs
     )?;
-    let all = args.workload.is_empty();
+    let custom: Vec<((Preset, &str), &str)> = match &args.bots {
+        Some(bots) => {
+            let preset = args.rules.parse::<Preset>().map_err(|_| {
+                anyhow::anyhow!(
+                    "--rules {}: a --bots workload takes a preset (appfreegame, classic, chinese)",
+                    aeroplane::excerpt::excerpt(&args.rules)
+                )
+            })?;
+            vec![((preset, bots.as_str()), "custom")]
+        }
+        None => WORKLOADS.into_iter().zip(WORKLOAD_NAMES).collect(),
+    };
+    let all = args.workload.is_empty() && args.bots.is_none();
     let mut total = Digest::new();
     let (mut total_games, mut total_secs) = (0u64, 0f64);
-    for ((preset, bots), name) in WORKLOADS.into_iter().zip(WORKLOAD_NAMES) {
-        if !all && !args.workload.iter().any(|w| w == name) {
+    for ((preset, bots), name) in custom {
+        if !args.workload.is_empty() && !args.workload.iter().any(|w| w == name) {
             continue;
         }
         let spec = workload(preset, bots, args.games)?;

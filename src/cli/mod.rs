@@ -24,6 +24,7 @@ mod run;
 mod signals;
 mod solve;
 mod sweep;
+mod train;
 mod tune;
 pub mod words;
 
@@ -69,6 +70,8 @@ enum Command {
     Solve(Box<solve::SolveArgs>),
     /// Measure bots against perfect play: error rates and equity lost at every decision.
     Grade(Box<grade::GradeArgs>),
+    /// Train a value net by TD(lambda) self-play, for the `td` bot.
+    Train(Box<train::TrainArgs>),
 }
 
 /// Parses the command line and runs the subcommand.
@@ -89,5 +92,6 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Perft(args) => perft::run(args),
         Command::Solve(args) => solve::run(*args),
         Command::Grade(args) => grade::run(*args),
+        Command::Train(args) => train::run(*args),
     }
 }

@@ -97,6 +97,11 @@ pub fn resume(args: ResumeArgs) -> anyhow::Result<ExitCode> {
     {
         return super::grade::resume(&args.dir, args.quiet);
     }
+    if args.dir.join(aeroplane::td::train::TRAIN_FILE).is_file()
+        && !args.dir.join(MANIFEST_FILE).exists()
+    {
+        return super::train::resume(&args.dir, args.quiet, args.threads);
+    }
     let (m, mut job) = read_job(&args.dir)?;
     super::external::attach_job_logs(&mut job, Some(&args.dir));
     let has_checkpoint = std::fs::symlink_metadata(args.dir.join(CHECKPOINT_FILE)).is_ok();

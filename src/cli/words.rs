@@ -2,13 +2,22 @@
 //! and the Python keywords); the command line says the flag instead.
 
 /// The settings the library's messages name, each a flag of this command line.
-const FLAGS: [&str; 17] = [
+const FLAGS: [&str; 27] = [
     "allow_partial",
+    "alpha",
+    "alpha_end",
+    "batch",
     "bootstrap",
     "bots",
     "bots_dir",
     "compare",
+    "eval_deals",
+    "eval_every",
+    "explore",
     "force",
+    "games",
+    "hidden",
+    "lambda",
     "log_games",
     "log_positions",
     "memory_limit",
@@ -19,6 +28,7 @@ const FLAGS: [&str; 17] = [
     "shard",
     "sort",
     "sprt",
+    "threads",
     "vary",
 ];
 

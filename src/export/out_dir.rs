@@ -38,7 +38,7 @@ pub const VIEWER_FILES: [&str; 4] = [
 /// Files (and suffixes) this tool writes into an output directory: what `--force` removes and
 /// what makes a directory count as holding results (with [`VIEWER_FILES`] and the decision
 /// log `run.json` names).
-pub const OWN_FILES: [&str; 44] = [
+pub const OWN_FILES: [&str; 47] = [
     "run.json",
     "summary.json",
     "summary.csv",
@@ -83,6 +83,9 @@ pub const OWN_FILES: [&str; 44] = [
     "blunders.csv",
     "grade.checkpoint",
     "grade.checkpoint.deals",
+    "train.json",
+    "train.checkpoint",
+    "net.safetensors",
 ];
 
 /// What a table's file is called in the folder of a partial merge: the name says the table
@@ -117,7 +120,7 @@ pub enum OutDirError {
     /// It holds files by the names this tool writes, but no record of an earlier job that
     /// wrote them: they may be someone's own, so `force` does not remove them.
     #[error(
-        "output directory {dir} holds {files} but no record of an earlier job of this tool (run.json, solve.json or grade.json) that wrote them: the setting `force` replaces only an earlier job's files, so these may be your own and stay; move or remove them yourself, or choose another output folder"
+        "output directory {dir} holds {files} but no record of an earlier job of this tool (run.json, solve.json, grade.json or train.json) that wrote them: the setting `force` replaces only an earlier job's files, so these may be your own and stay; move or remove them yourself, or choose another output folder"
     )]
     NotOurs {
         /// The directory.
@@ -200,9 +203,14 @@ impl OutputDir {
         let found = dir.own_files();
         if !found.is_empty() {
             if !force {
-                let hint = if ["checkpoint", "solve.checkpoint", "grade.checkpoint"]
-                    .iter()
-                    .any(|c| found.iter().any(|f| f == c))
+                let hint = if [
+                    "checkpoint",
+                    "solve.checkpoint",
+                    "grade.checkpoint",
+                    "train.checkpoint",
+                ]
+                .iter()
+                .any(|c| found.iter().any(|f| f == c))
                 {
                     format!(
                         "it holds an unfinished job: to finish it, run `aeroplane resume {}`; or ",
@@ -282,15 +290,17 @@ impl OutputDir {
     }
 
     /// Whether the folder holds the status record of a job of this tool (`run.json`,
-    /// `solve.json` or `grade.json`: a regular file holding a JSON object whose `tool` is
+    /// `solve.json`, `grade.json` or `train.json`: a regular file holding a JSON object whose `tool` is
     /// `aeroplane`), which makes the tool's files there an earlier job's.
     fn has_job_record(&self) -> bool {
-        ["run.json", "solve.json", "grade.json"].iter().any(|name| {
-            super::no_follow::read_text(&self.file(name), crate::config::read::MAX_TEXT_BYTES)
-                .ok()
-                .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
-                .is_some_and(|v| v.get("tool").and_then(|t| t.as_str()) == Some("aeroplane"))
-        })
+        ["run.json", "solve.json", "grade.json", "train.json"]
+            .iter()
+            .any(|name| {
+                super::no_follow::read_text(&self.file(name), crate::config::read::MAX_TEXT_BYTES)
+                    .ok()
+                    .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+                    .is_some_and(|v| v.get("tool").and_then(|t| t.as_str()) == Some("aeroplane"))
+            })
     }
 
     /// The decision log the folder's `run.json` names, if it is a plain file name.

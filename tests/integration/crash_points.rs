@@ -1,4 +1,4 @@
-//! The crash-point harness: every job kind (a tune, a solve and a grade too) is stopped at file-system steps of its life (by the
+//! The crash-point harness: every job kind (a tune, a solve, a grade and a training too) is stopped at file-system steps of its life (by the
 //! test hook `AEROPLANE_TEST_FAULT`: `kill@N` is a `kill -9` just before step N, `enospc@N` a
 //! disk that is full from step N on), then recovered the way a user would (`aeroplane resume
 //! DIR`, or the command again where no run.json was written), and its folder and stdout must
@@ -140,6 +140,32 @@ fn kind(name: &str) -> Kind {
                 merge: false,
                 status: "solve.json",
                 checkpoint: "solve.checkpoint",
+                table: false,
+            };
+        }
+        "train" => {
+            return Kind {
+                args: vec![
+                    "train",
+                    "--rules",
+                    "classic",
+                    "--planes",
+                    "1",
+                    "--games",
+                    "32",
+                    "--batch",
+                    "8",
+                    "--hidden",
+                    "8",
+                    "--eval-every",
+                    "16",
+                    "--eval-deals",
+                    "2",
+                    "-q",
+                ],
+                merge: false,
+                status: "train.json",
+                checkpoint: "train.checkpoint",
                 table: false,
             };
         }
@@ -417,4 +443,5 @@ kinds! {
     a_solve_resumes_identically_from_a_stop_at_any_step: "solve",
     a_grade_resumes_identically_from_a_stop_at_any_step: "grade",
     a_tune_resumes_identically_from_a_stop_at_any_step: "tune",
+    a_training_resumes_identically_from_a_stop_at_any_step: "train",
 }

@@ -46,4 +46,5 @@ mod rules_bots;
 mod smoke;
 mod solve;
 mod study;
+mod td;
 mod tune;

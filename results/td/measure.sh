@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# The measured strength and cost of the shipped td nets (results/td/README.md states them):
+#   results/td/measure.sh [grade] [cost] [match2] [match4]      (default: all)
+# grade: `aeroplane grade` of td at ply 0, 1, 2 on the solved two-plane variants, on the deals of
+#        results/solve/grades.csv (500 deals, seed 1; the tables are solved first if missing);
+# cost:  `aeroplane bench --bots` of td at ply 0, 1, 2 and expectimax depth 2 (CPU per game);
+# match2, match4: an SPRT (elo0=0, elo1=10, seats rotated) of td against expectimax-deep and mcts at two
+#        players, and four-player runs of td against three copies of each, per preset.
+# Every job is seeded: a rerun gives the same tables (timings aside).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=results/td
+threads="${TD_THREADS:-0}"
+cargo build --release --locked -q
+bin="${CARGO_TARGET_DIR:-target}/release/aeroplane"
+parts=("$@")
+[[ ${#parts[@]} -gt 0 ]] || parts=(grade cost match2 match4)
+want() { [[ " ${parts[*]} " == *" $1 "* ]]; }
+read -r -a presets <<<"${TD_PRESETS:-appfreegame classic chinese}"
+
+if want grade; then
+    out=$root/grades.csv
+    first=1
+    for p in "${presets[@]}"; do
+        t=results/solve/tables/$p-2
+        if [[ ! -f $t/table.bin ]]; then
+            "$bin" solve --rules "$p" --planes 2 --out "$t" --force -q >/dev/null
+        fi
+        net=bots/nets/td-$p-2planes.safetensors
+        dir=$root/grade/$p-2
+        echo "grade: td on $p, 2 planes" >&2
+        "$bin" grade --table "$t" --bots "td:net=$net,td:net=$net:ply=1,td:net=$net:ply=2" \
+            --games 500 --seed 1 --threads "$threads" --out "$dir" --force --report -q >/dev/null
+        if [[ -n "$first" ]]; then
+            echo "preset,$(head -1 "$dir/grade.csv")" >"$out"
+            first=
+        fi
+        tail -n +2 "$dir/grade.csv" | sed "s/^/$p,/" >>"$out"
+    done
+fi
+
+if want cost; then
+    out=$root/costs.txt
+    [[ -n "${TD_COST_APPEND:-}" ]] || : >"$out"
+    for p in "${presets[@]}"; do
+        for n in ${TD_COST_PLAYERS:-2 4}; do
+            others=$(printf ',greedy%.0s' $(seq 2 $n))
+            for b in "td-$p-${n}p" "td-$p-${n}p:ply=1" "td-$p-${n}p:ply=2" "expectimax:depth=2" "greedy"; do
+                games=2000
+                [[ $b == *ply=2* ]] && games=200
+                [[ $n == 4 && $b == *ply=* ]] && games=$((games / 4))
+                echo "cost: $b on $p, $n players" >&2
+                echo "load $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out"
+                "$bin" bench --rules "$p" --bots "$b$others" --games "$games" --threads 1 --runs 3 | tail -1 >>"$out"
+            done
+        done
+    done
+fi
+
+if want match2; then
+    out=$root/matches.csv
+    echo "preset,players,td,opponent,games,score,elo,elo_lo95,elo_hi95,llr,verdict" >"$out"
+    for p in "${presets[@]}"; do
+        for o in expectimax-deep mcts; do
+            td=td-$p-2p:ply=1
+            dir=$root/match/$p-2p-$o
+            echo "sprt: $td against $o, $p" >&2
+            "$bin" run --rules "$p" --bots "$td,$o" --sprt elo0=0,elo1=10 --max-games 20000 \
+                --seed 1 --threads "$threads" --out "$dir" --force -q >/dev/null || true
+            python3 - "$dir" "$p" "$td" "$o" >>"$out" <<'PY'
+import json, sys
+d, p, td, o = sys.argv[1:]
+r = json.load(open(f"{d}/summary.json"))["report"]
+s = r["sprt"]
+e = s["elo"]
+print(f"{p},2,{td},{o},{2 * s['groups']},{s['score']:.4f},{e['elo']:.1f},{e['low']:.1f},{e['high']:.1f},{s['llr']:.3f},{s['verdict']}")
+PY
+        done
+    done
+fi
+
+if want match4; then
+    # Four players: td (ply 1) in one seat against three copies of the opponent, seats rotated
+    # (each deal played once per seat of td); the win rate of an equal bot is 25%.
+    out4=$root/matches-4p.csv
+    [[ -f "$out4" && -n "${TD_APPEND_4P:-}" ]] || echo "preset,players,td,opponent,deals,games,td_win_rate,win_lo95,win_hi95,interval_method" >"$out4"
+    for p in "${presets[@]}"; do
+        for o in expectimax-deep mcts; do
+            td=td-$p-4p:ply=1
+            deals=${TD_DEALS_4P:-500}
+            [[ $o == mcts ]] && deals=${TD_DEALS_4P_MCTS:-200}
+            dir=$root/match/$p-4p-$o
+            echo "run: $td against 3 x $o, $p, $deals deals" >&2
+            "$bin" run --rules "$p" --bots "$td,$o,$o,$o" --rotate-seats --games "$deals" \
+                --seed 1 --threads "$threads" --out "$dir" --force -q >/dev/null
+            line=$(sed -n 2p "$dir/summary.csv")
+            IFS=, read -r _ _ games _ rate lo hi _ _ _ _ _ _ _ method <<<"$line"
+            echo "$p,4,$td,$o,$deals,$games,$rate,$lo,$hi,$method" >>"$out4"
+        done
+    done
+fi

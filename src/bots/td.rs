@@ -1,0 +1,352 @@
+//! The `td` bot: plays by a value net trained by `aeroplane train` (docs/NET.md).
+//!
+//! - `ply = 0`: the move whose afterstate (the position after the move, before the next roll)
+//!   the net values best for the mover, the first in the engine's order among equals.
+//! - `ply = 1` or `2`: expectimax over the die (as the `expectimax` bot searches, max-n for
+//!   three and four players) `ply` rolls beyond the root's, with the net at the leaves: a leaf's
+//!   value for each seat is the net's expected return from that seat's perspective (for two
+//!   players one pass: the other seat's is its negative).
+//!
+//! A position already decided for a seat (the game over, or the seat finished) is valued
+//! exactly. The net is loaded once per process and shared ([`load_net`]); a net of other rules
+//! or another player count is refused before any game ([`check`]) unless `any_rules = true`.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use aeroplane_core::{Game, Move, MoveList, Seat};
+
+use super::params::{ParamDef, ParamKind, Params};
+use super::search::MoveValues;
+use super::{Bot, BotFault};
+use crate::td::encoding::{Encoder, Features};
+use crate::td::file::{Net, NetError};
+use crate::td::net::Scratch;
+use crate::td::selfplay::decided_value;
+
+/// The deepest search a profile may ask for.
+pub const MAX_PLY: u8 = 2;
+
+/// The parameters of the `td` kind.
+pub const PARAMS: [ParamDef; 3] = [
+    ParamDef {
+        name: "net",
+        kind: ParamKind::Path,
+        default: "",
+        help: "a net file of `aeroplane train` (.safetensors, docs/NET.md) (required)",
+    },
+    ParamDef {
+        name: "ply",
+        kind: ParamKind::Int {
+            min: 0,
+            max: MAX_PLY as i64,
+        },
+        default: "0",
+        help: "die rolls searched beyond the root's (0: the best afterstate by the net)",
+    },
+    ParamDef {
+        name: "any_rules",
+        kind: ParamKind::Word(&["false", "true"]),
+        default: "false",
+        help: "play a net trained on other rules (of the same sizes)",
+    },
+];
+
+/// Builds a td bot from resolved [`PARAMS`].
+pub fn build(name: &str, params: &Params) -> Box<dyn Bot> {
+    Box::new(TdBot::new(
+        name,
+        PathBuf::from(params.word("net")),
+        params.int("ply") as u8,
+        params.word("any_rules") == "true",
+    ))
+}
+
+/// Nets shipped in `bots/nets/`, built into the binary: a profile's `net` naming one of them
+/// loads from the file when it exists, else from the copy built in.
+pub const SHIPPED_NETS: &[(&str, &[u8])] = &[
+    (
+        "bots/nets/td-appfreegame-2p.safetensors",
+        include_bytes!("../../bots/nets/td-appfreegame-2p.safetensors"),
+    ),
+    (
+        "bots/nets/td-appfreegame-2planes.safetensors",
+        include_bytes!("../../bots/nets/td-appfreegame-2planes.safetensors"),
+    ),
+    (
+        "bots/nets/td-appfreegame-4p.safetensors",
+        include_bytes!("../../bots/nets/td-appfreegame-4p.safetensors"),
+    ),
+    (
+        "bots/nets/td-chinese-2p.safetensors",
+        include_bytes!("../../bots/nets/td-chinese-2p.safetensors"),
+    ),
+    (
+        "bots/nets/td-chinese-2planes.safetensors",
+        include_bytes!("../../bots/nets/td-chinese-2planes.safetensors"),
+    ),
+    (
+        "bots/nets/td-chinese-4p.safetensors",
+        include_bytes!("../../bots/nets/td-chinese-4p.safetensors"),
+    ),
+    (
+        "bots/nets/td-classic-2p.safetensors",
+        include_bytes!("../../bots/nets/td-classic-2p.safetensors"),
+    ),
+    (
+        "bots/nets/td-classic-2planes.safetensors",
+        include_bytes!("../../bots/nets/td-classic-2planes.safetensors"),
+    ),
+    (
+        "bots/nets/td-classic-4p.safetensors",
+        include_bytes!("../../bots/nets/td-classic-4p.safetensors"),
+    ),
+];
+
+/// Loads the net at `path` once per process (again if the file changed) and shares it.
+pub fn load_net(path: &Path) -> Result<Arc<Net>, NetError> {
+    type Key = (PathBuf, u64, Option<std::time::SystemTime>);
+    static CACHE: Mutex<Vec<(Key, Arc<Net>)>> = Mutex::new(Vec::new());
+    let meta = std::fs::metadata(path).ok();
+    if meta.is_none()
+        && let Some((_, bytes)) = SHIPPED_NETS.iter().find(|(p, _)| Path::new(p) == path)
+    {
+        let key: Key = (path.to_path_buf(), 0, None);
+        let mut cache = CACHE.lock().expect("not poisoned");
+        if let Some((_, n)) = cache.iter().find(|(k, _)| *k == key) {
+            return Ok(Arc::clone(n));
+        }
+        let net = Arc::new(Net::from_bytes(bytes).map_err(|what| NetError {
+            file: format!("{} (built in)", path.display()),
+            what,
+        })?);
+        cache.push((key, Arc::clone(&net)));
+        return Ok(net);
+    }
+    let key: Key = (
+        std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()),
+        meta.as_ref().map_or(0, |m| m.len()),
+        meta.as_ref().and_then(|m| m.modified().ok()),
+    );
+    let mut cache = CACHE.lock().expect("not poisoned");
+    if let Some((_, n)) = cache.iter().find(|(k, _)| *k == key) {
+        return Ok(Arc::clone(n));
+    }
+    let net = Arc::new(Net::load(path)?);
+    cache.push((key, Arc::clone(&net)));
+    Ok(net)
+}
+
+/// Whether a td bot with `params` can play `rules` with `players`: its net loads, checks out
+/// and fits (see [`Net::check_fit`]). The message says why not.
+pub fn check(params: &Params, rules: &aeroplane_core::Rules, players: usize) -> Result<(), String> {
+    let net = load_net(Path::new(params.word("net"))).map_err(|e| e.to_string())?;
+    net.check_fit(rules, players, params.word("any_rules") == "true")
+        .map_err(|e| format!("net file {}: {e}", params.word("net")))
+}
+
+/// The td bot.
+pub struct TdBot {
+    name: String,
+    path: PathBuf,
+    ply: u8,
+    any_rules: bool,
+    net: Option<Arc<Net>>,
+    /// The rules the net was checked against.
+    fits: Option<(aeroplane_core::Rules, usize)>,
+    enc: Option<Encoder>,
+    scratch: Scratch,
+    fx: Features,
+    faces: Vec<[MoveList; 6]>,
+    root: MoveValues,
+}
+
+impl TdBot {
+    /// A bot playing the net at `path` with `ply` rolls of search (0..=[`MAX_PLY`]).
+    pub fn new(name: &str, path: PathBuf, ply: u8, any_rules: bool) -> TdBot {
+        let ply = ply.min(MAX_PLY);
+        TdBot {
+            name: name.to_string(),
+            path,
+            ply,
+            any_rules,
+            net: None,
+            fits: None,
+            enc: None,
+            scratch: Scratch::default(),
+            fx: Features::default(),
+            faces: vec![[MoveList::default(); 6]; usize::from(ply) + 1],
+            root: MoveValues::default(),
+        }
+    }
+
+    /// A bot playing `net` (already loaded), checked against each game's rules as usual.
+    pub fn with_net(name: &str, net: Arc<Net>, ply: u8) -> TdBot {
+        let mut bot = TdBot::new(name, PathBuf::new(), ply, false);
+        bot.net = Some(net);
+        bot
+    }
+
+    fn fault(&self, what: String) -> Box<BotFault> {
+        Box::new(BotFault {
+            bot: self.name.clone(),
+            command: None,
+            what,
+            line: None,
+            kind: aeroplane_core::FaultKind::Start,
+            stderr: None,
+        })
+    }
+
+    /// Loads the net (once) and checks it against the game's rules.
+    fn ready(&mut self, game: &Game) -> Result<(), Box<BotFault>> {
+        let key = (*game.rules(), game.players());
+        if self.fits == Some(key) {
+            return Ok(());
+        }
+        let net = match &self.net {
+            Some(n) => Arc::clone(n),
+            None => load_net(&self.path).map_err(|e| self.fault(e.to_string()))?,
+        };
+        net.check_fit(game.rules(), game.players(), self.any_rules)
+            .map_err(|e| self.fault(e))?;
+        self.enc = Some(Encoder::new(game.rules(), game.players()));
+        self.net = Some(net);
+        self.fits = Some(key);
+        Ok(())
+    }
+
+    /// The net's expected return for `seat` at `game` (a position before a roll).
+    #[inline]
+    fn net_value(&mut self, game: &Game, seat: Seat) -> f32 {
+        if let Some(v) = decided_value(game, seat) {
+            return v;
+        }
+        let enc = self.enc.as_ref().expect("ready");
+        let net = self.net.as_ref().expect("ready");
+        enc.encode(game, seat, &mut self.fx);
+        net.weights.value(&self.fx, &mut self.scratch)
+    }
+
+    /// Every seat's value at a leaf (index: seat).
+    fn leaf(&mut self, game: &Game) -> [f32; 4] {
+        let mut out = [0.0; 4];
+        let seats = game.seats();
+        if seats.len() == 2 && decided_value(game, seats[0]).is_none() {
+            let v = self.net_value(game, seats[0]);
+            out[seats[0].index()] = v;
+            out[seats[1].index()] = -v;
+            return out;
+        }
+        for &s in seats {
+            out[s.index()] = self.net_value(game, s);
+        }
+        out
+    }
+
+    /// The value of a position before a roll with `plies` rolls left to search.
+    fn chance(&mut self, game: &Game, plies: u8) -> [f32; 4] {
+        if plies == 0 || game.is_over() {
+            return self.leaf(game);
+        }
+        let slot = usize::from(plies);
+        let mut lists = self.faces[slot];
+        game.legal_moves_all(&mut lists);
+        let mut sum = [0.0f32; 4];
+        let mut passed: Option<[f32; 4]> = None;
+        for roll in 1..=6u8 {
+            let list = &lists[usize::from(roll - 1)];
+            let v = if list.is_empty() {
+                match passed {
+                    Some(v) if roll != 6 => v,
+                    _ => {
+                        let mut g = *game;
+                        g.apply(roll, None);
+                        let v = self.chance(&g, plies - 1);
+                        if roll != 6 {
+                            passed = Some(v);
+                        }
+                        v
+                    }
+                }
+            } else {
+                let seat = game.to_move().index();
+                let mut best = [f32::NEG_INFINITY; 4];
+                for &m in list.iter() {
+                    let mut g = *game;
+                    g.apply(roll, Some(m));
+                    let v = self.chance(&g, plies - 1);
+                    if v[seat] > best[seat] {
+                        best = v;
+                    }
+                }
+                best
+            };
+            for (s, x) in sum.iter_mut().zip(v) {
+                *s += x;
+            }
+        }
+        sum.map(|s| s * (1.0 / 6.0))
+    }
+
+    /// The value for the mover of each of `moves` at `game` with `roll`, into the root values;
+    /// the index of the best (the first among equals).
+    fn search(&mut self, game: &Game, roll: u8, moves: &[Move]) -> usize {
+        let me = game.to_move();
+        let mut best = 0;
+        let mut best_value = f32::NEG_INFINITY;
+        self.root.start(moves.len());
+        for (k, &m) in moves.iter().enumerate() {
+            let mut g = *game;
+            g.apply(roll, Some(m));
+            let v = if self.ply == 0 {
+                self.net_value(&g, me)
+            } else {
+                self.chance(&g, self.ply)[me.index()]
+            };
+            self.root.set(k, v);
+            if v > best_value {
+                best = k;
+                best_value = v;
+            }
+        }
+        best
+    }
+}
+
+impl Bot for TdBot {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The expected return (-1..=1) of each move for the bot's seat, by the net (ply 0) or the
+    /// search over the dice with the net at its leaves.
+    fn move_values(&self) -> Option<&[f32]> {
+        self.root.get()
+    }
+
+    fn choose(&mut self, game: &Game, roll: u8, moves: &[Move]) -> usize {
+        self.try_choose(game, roll, moves)
+            .unwrap_or_else(|f| panic!("{f}"))
+    }
+
+    fn try_new_game(
+        &mut self,
+        start: &Game,
+        _seat: Seat,
+        _seed: u64,
+        _game_index: u64,
+    ) -> Result<(), Box<BotFault>> {
+        self.ready(start)
+    }
+
+    fn try_choose(
+        &mut self,
+        game: &Game,
+        roll: u8,
+        moves: &[Move],
+    ) -> Result<usize, Box<BotFault>> {
+        self.ready(game)?;
+        Ok(self.search(game, roll, moves))
+    }
+}

@@ -1,0 +1,710 @@
+//! `aeroplane train`: TD(λ) self-play from a seed, as a job with a folder.
+//!
+//! **Reproducible for any thread count.** Games are played in batches of `batch`: every game of
+//! a batch is played in parallel with the weights frozen at the batch's start, each game `i`
+//! from its own dice (`SeededDice::new(seed, i)`) and exploration stream, and each returns its
+//! gradient ([`Trace`]); the gradients are then subtracted in game order. The net after game
+//! `g` is therefore a function of the job only, and so is everything written.
+//!
+//! **The folder** (the states of ARCHITECTURE.md, as a solve's): `train.json` is the status
+//! record (`running`, `interrupted`, `failed`, `complete`; the job, games played, results),
+//! written through the folder's spares; `train.checkpoint` is a net file whose metadata also
+//! holds the training state (games done, the history so far, the TD-error sums), written whole
+//! under a temporary name and renamed, after a batch at most every `checkpoint_every` and at a
+//! stop; the finish writes `net.safetensors`, `history.csv` and `report.html`, syncs, commits
+//! (`train.json` complete) and removes the checkpoint. A resume goes on from the checkpoint's
+//! games (or from the start without one) to the same bytes.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use aeroplane_core::{Bot, Game, Rules, SeededDice};
+
+use super::encoding::Encoder;
+use super::file::Net;
+use super::net::Weights;
+use super::selfplay::{SelfPlay, Trace};
+use crate::bots::BotSpec;
+use crate::bots::td::TdBot;
+use crate::export::{ExportError, OutputDir};
+
+/// The status record of a training folder.
+pub const TRAIN_FILE: &str = "train.json";
+/// Its checkpoint.
+pub const CHECKPOINT_FILE: &str = "train.checkpoint";
+/// The trained net.
+pub const NET_FILE: &str = "net.safetensors";
+/// The learning curve.
+pub const HISTORY_FILE: &str = "history.csv";
+/// The stream of the initial weights.
+const INIT_STREAM: u64 = 0x7464_696e_6974;
+/// The stream of the evaluation's dice.
+const EVAL_STREAM: u64 = 0x7464_6576_616c;
+
+/// A training: what to learn and how.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrainJob {
+    /// The rules as named (a preset or a file), for the record.
+    pub rules_name: String,
+    /// The rules.
+    pub rules: Rules,
+    /// Players, 2..=4.
+    pub players: usize,
+    /// Self-play games.
+    pub games: u64,
+    /// The seed of the dice, the initial weights and exploration.
+    pub seed: u64,
+    /// Hidden units.
+    pub hidden: usize,
+    /// λ of TD(λ).
+    pub lambda: f32,
+    /// The learning rate at the first game.
+    pub alpha: f32,
+    /// The learning rate at the last game: it goes from `alpha` to this linearly in the games
+    /// played.
+    pub alpha_end: f32,
+    /// Games per batch (played with the same weights).
+    pub batch: usize,
+    /// Probability of a random move at a decision.
+    pub explore: f32,
+    /// Evaluate every this many games (and at the end).
+    pub eval_every: u64,
+    /// Deals of an evaluation (each played once per seat of the net).
+    pub eval_deals: u64,
+    /// The evaluation's opponent, as a bot name.
+    pub opponent: String,
+}
+
+/// Why a training failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TrainError {
+    /// A setting out of range.
+    #[error("the setting `{setting}` is {value}: allowed is {allowed}")]
+    Setting {
+        /// The setting.
+        setting: &'static str,
+        /// Its value.
+        value: String,
+        /// What is allowed.
+        allowed: String,
+    },
+    /// The rules cannot be played with that many players.
+    #[error("{0}")]
+    Players(String),
+    /// The opponent cannot play.
+    #[error("the evaluation's opponent: {0}")]
+    Opponent(String),
+    /// A file of the folder.
+    #[error(transparent)]
+    Export(#[from] ExportError),
+    /// Resuming is not possible.
+    #[error("cannot resume {dir}: {why}")]
+    Resume {
+        /// The folder.
+        dir: String,
+        /// Why not.
+        why: String,
+    },
+}
+
+impl TrainJob {
+    /// Checks every setting.
+    pub fn check(&self) -> Result<(), TrainError> {
+        let bad = |setting, value: String, allowed: &str| {
+            Err(TrainError::Setting {
+                setting,
+                value,
+                allowed: allowed.into(),
+            })
+        };
+        Game::new(self.rules, self.players).map_err(|e| TrainError::Players(e.to_string()))?;
+        if self.games == 0 || self.games > 1 << 40 {
+            return bad("games", self.games.to_string(), "1 to 2^40");
+        }
+        if !(1..=super::net::MAX_HIDDEN).contains(&self.hidden) {
+            return bad(
+                "hidden",
+                self.hidden.to_string(),
+                &format!("1 to {}", super::net::MAX_HIDDEN),
+            );
+        }
+        if !(0.0..=1.0).contains(&self.lambda) {
+            return bad("lambda", self.lambda.to_string(), "0 to 1");
+        }
+        if !(self.alpha > 0.0 && self.alpha <= 10.0) {
+            return bad("alpha", self.alpha.to_string(), "above 0, at most 10");
+        }
+        if !(self.alpha_end > 0.0 && self.alpha_end <= 10.0) {
+            return bad(
+                "alpha_end",
+                self.alpha_end.to_string(),
+                "above 0, at most 10",
+            );
+        }
+        if !(1..=4096).contains(&self.batch) {
+            return bad("batch", self.batch.to_string(), "1 to 4096");
+        }
+        if !(0.0..=1.0).contains(&self.explore) {
+            return bad("explore", self.explore.to_string(), "0 to 1");
+        }
+        if self.eval_every == 0 {
+            return bad("eval_every", "0".into(), "1 or more games");
+        }
+        if self.eval_deals > 1_000_000 {
+            return bad("eval_deals", self.eval_deals.to_string(), "0 to 1,000,000");
+        }
+        Ok(())
+    }
+
+    /// The learning rate of the batch starting at game `first`.
+    pub fn alpha_at(&self, first: u64) -> f32 {
+        let f = first as f64 / self.games as f64;
+        (f64::from(self.alpha) + (f64::from(self.alpha_end) - f64::from(self.alpha)) * f) as f32
+    }
+
+    /// The initial weights.
+    pub fn initial(&self) -> Weights {
+        use rand::RngExt;
+        let enc = Encoder::new(&self.rules, self.players);
+        let mut rng = aeroplane_core::stream(self.seed, u64::MAX, INIT_STREAM);
+        Weights::random(enc.inputs(), self.hidden, self.players, || {
+            rng.random_range(-1.0f32..1.0)
+        })
+    }
+
+    /// The command that makes this job again.
+    pub fn command(&self) -> String {
+        format!(
+            "aeroplane train --rules {} --players {} --games {} --seed {} --hidden {} --lambda {} --alpha {} --alpha-end {} --batch {} --explore {} --eval-every {} --eval-deals {} --opponent {}",
+            shell_word(&self.rules_name),
+            self.players,
+            self.games,
+            self.seed,
+            self.hidden,
+            self.lambda,
+            self.alpha,
+            self.alpha_end,
+            self.batch,
+            self.explore,
+            self.eval_every,
+            self.eval_deals,
+            shell_word(&self.opponent)
+        )
+    }
+
+    fn net(&self, weights: Weights, games: u64) -> Net {
+        let mut info = std::collections::BTreeMap::new();
+        info.insert("rules_name".into(), self.rules_name.clone());
+        info.insert("seed".into(), self.seed.to_string());
+        info.insert("games".into(), games.to_string());
+        info.insert("lambda".into(), self.lambda.to_string());
+        info.insert("alpha".into(), self.alpha.to_string());
+        info.insert("alpha_end".into(), self.alpha_end.to_string());
+        info.insert("command".into(), self.command());
+        info.insert(
+            "trainer".into(),
+            format!("aeroplane {}", env!("CARGO_PKG_VERSION")),
+        );
+        Net {
+            weights,
+            rules: self.rules,
+            players: self.players,
+            info,
+        }
+    }
+}
+
+/// A word as a shell reads it.
+fn shell_word(w: &str) -> String {
+    if !w.is_empty()
+        && w.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+".contains(c))
+    {
+        w.to_string()
+    } else {
+        format!("'{}'", w.replace('\'', "'\\''"))
+    }
+}
+
+/// One evaluation: the net at ply 0 against the opponent on fixed dice.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Evaluation {
+    /// Deals played (each once per seat of the net).
+    pub deals: u64,
+    /// The net's mean score, 0..=1 (its return mapped to 0..=1: 1 first, 0 last).
+    pub score: f64,
+    /// The 95% interval's low end (normal, on the deals' scores).
+    pub low: f64,
+    /// Its high end.
+    pub high: f64,
+}
+
+/// One line of the learning curve.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HistoryRow {
+    /// Games played.
+    pub games: u64,
+    /// Root mean square of the TD errors (λ-return minus value, in returns) since the last row.
+    pub td_error: f64,
+    /// Samples (afterstates) since the last row.
+    pub samples: u64,
+    /// The evaluation, when there is an opponent.
+    pub eval: Option<Evaluation>,
+}
+
+/// The training's state, as the checkpoint keeps it beside the weights.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct State {
+    games: u64,
+    history: Vec<HistoryRow>,
+    td_sq: f64,
+    samples: u64,
+}
+
+/// Where a training stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TrainStatus {
+    /// Started and not finished (or killed).
+    Running,
+    /// Done and written.
+    Complete,
+    /// Stopped by a signal; its state is in the checkpoint.
+    Interrupted,
+    /// Stopped by an error.
+    Failed,
+}
+
+/// `train.json`: the job, where it stands and its results.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrainRecord {
+    /// Always `aeroplane`.
+    pub tool: String,
+    /// The version that wrote it.
+    pub version: String,
+    /// Always `train`.
+    pub command: String,
+    /// Where it stands.
+    pub status: TrainStatus,
+    /// Why it failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// The job.
+    pub job: TrainJob,
+    /// The command that makes it again.
+    pub reproduce: String,
+    /// Games played (as of the latest checkpoint while running).
+    pub games_played: u64,
+    /// The results, once complete.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub results: Option<TrainResults>,
+}
+
+/// A complete training's results.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrainResults {
+    /// The net's file in the folder.
+    pub net: String,
+    /// Its size.
+    pub bytes: u64,
+    /// Its tensors' checksum.
+    pub checksum: String,
+    /// The last evaluation.
+    pub eval: Option<Evaluation>,
+    /// Self-play samples (afterstates learned from).
+    pub samples: u64,
+}
+
+impl TrainRecord {
+    fn new(job: &TrainJob) -> TrainRecord {
+        TrainRecord {
+            tool: "aeroplane".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            command: "train".into(),
+            status: TrainStatus::Running,
+            error: None,
+            job: job.clone(),
+            reproduce: job.command(),
+            games_played: 0,
+            results: None,
+        }
+    }
+
+    /// Reads `train.json` of a folder.
+    pub fn load(dir: &std::path::Path) -> Result<TrainRecord, TrainError> {
+        let file = dir.join(TRAIN_FILE);
+        let bad = |why: String| TrainError::Resume {
+            dir: dir.display().to_string(),
+            why,
+        };
+        let text = crate::config::read_text(&file)
+            .map_err(|e| bad(format!("cannot read {}: {e}", file.display())))?;
+        serde_json::from_str(&text).map_err(|e| {
+            bad(format!(
+                "{} is not a training record: {}",
+                file.display(),
+                aeroplane_core::excerpt::clip_message(e)
+            ))
+        })
+    }
+}
+
+/// How to run a training: none of this changes the net.
+#[derive(Clone, Copy)]
+pub struct TrainContext<'a> {
+    /// Where the files go, if anywhere.
+    pub out: Option<&'a OutputDir>,
+    /// Worker threads (0: one per core).
+    pub threads: usize,
+    /// The evaluation's opponent, resolved (`None`: no evaluation).
+    pub opponent: Option<&'a BotSpec>,
+    /// Set by a signal handler: the training stops after the batch in hand.
+    pub interrupt: Option<&'a AtomicBool>,
+    /// Go on from the checkpoint in `out`.
+    pub resume: bool,
+    /// Write the checkpoint at most this often.
+    pub checkpoint_every: Duration,
+    /// Games played so far, for a progress bar.
+    pub counter: Option<&'a AtomicU64>,
+    /// Called with each game's number (from 1) as its batch ends.
+    pub on_game: Option<fn(u64)>,
+    /// Called with a line after each evaluation and at a resume.
+    pub progress: Option<&'a (dyn Fn(&str) + Sync)>,
+}
+
+/// How a training ended.
+#[derive(Debug)]
+pub enum TrainEnd {
+    /// Trained: the record (also in `train.json`), the net and the learning curve.
+    Complete(Box<TrainRecord>, Box<Net>, Vec<HistoryRow>),
+    /// Stopped by a signal after `games` games, its state in the checkpoint.
+    Interrupted {
+        /// Games done.
+        games: u64,
+    },
+}
+
+fn write_status(out: &OutputDir, record: &TrainRecord) -> Result<(), ExportError> {
+    let mut text = serde_json::to_string_pretty(record).expect("records serialize");
+    text.push('\n');
+    out.write_manifest(TRAIN_FILE, text.as_bytes())
+}
+
+/// Plays `deals` deals of the net at ply 0 against `opponent` (every other seat), each deal
+/// once per seat of the net, on dice fixed by the job's seed.
+pub fn evaluate(
+    net: &std::sync::Arc<Net>,
+    opponent: &BotSpec,
+    seed: u64,
+    deals: u64,
+) -> Evaluation {
+    let rules = net.rules;
+    let n = net.players;
+    let eval_seed = aeroplane_core::mix(seed, u64::MAX, EVAL_STREAM);
+    let scores: Vec<f64> = (0..deals)
+        .into_par_iter()
+        .map_init(
+            || {
+                let td: Box<dyn Bot> = Box::new(TdBot::with_net("td", net.clone(), 0));
+                let others: Vec<Box<dyn Bot>> = (1..n).map(|_| opponent.build()).collect();
+                (Some(td), others)
+            },
+            |(td, others), d| {
+                let start = Game::new(rules, n).expect("checked");
+                let mut total = 0.0;
+                for r in 0..n {
+                    let mut bots: Vec<Box<dyn Bot>> = Vec::with_capacity(n);
+                    let mut rest = std::mem::take(others).into_iter();
+                    for k in 0..n {
+                        bots.push(if k == r {
+                            td.take().expect("one td bot")
+                        } else {
+                            rest.next().expect("n - 1 opponents")
+                        });
+                    }
+                    let game_index = d * n as u64 + r as u64;
+                    for (k, b) in bots.iter_mut().enumerate() {
+                        let seat = start.seats()[k];
+                        let bot_seed = aeroplane_core::bot_stream(eval_seed, game_index, seat);
+                        b.try_new_game(&start, seat, bot_seed, game_index)
+                            .unwrap_or_else(|f| panic!("{f}"));
+                    }
+                    let mut dice = SeededDice::new(eval_seed, d);
+                    let record = aeroplane_core::play_game(start, &mut bots, &mut dice, &mut ())
+                        .expect("seeded dice never run out");
+                    let seat = start.seats()[r];
+                    total += (f64::from(record_return(&record, seat.index())) + 1.0) / 2.0;
+                    for (k, b) in bots.into_iter().enumerate() {
+                        if k == r {
+                            *td = Some(b);
+                        } else {
+                            others.push(b);
+                        }
+                    }
+                }
+                total / n as f64
+            },
+        )
+        .collect();
+    let d = scores.len().max(1) as f64;
+    let mean = scores.iter().sum::<f64>() / d;
+    let var = if scores.len() > 1 {
+        scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (d - 1.0)
+    } else {
+        0.0
+    };
+    let half = 1.96 * (var / d).sqrt();
+    Evaluation {
+        deals,
+        score: mean,
+        low: (mean - half).max(0.0),
+        high: (mean + half).min(1.0),
+    }
+}
+
+/// A seat's return in a finished game's record: by its rank, or for an unranked seat the mean
+/// of the ranks left (as the state API's returns).
+fn record_return(record: &aeroplane_core::GameRecord, seat: usize) -> f32 {
+    let n = usize::from(record.players);
+    let rank = record.ranks[seat];
+    if rank > 0 {
+        return super::net::payoff(usize::from(rank) - 1, n);
+    }
+    let taken: Vec<usize> = record
+        .ranks
+        .iter()
+        .filter(|&&r| r > 0)
+        .map(|&r| usize::from(r) - 1)
+        .collect();
+    let free: Vec<usize> = (0..n).filter(|r| !taken.contains(r)).collect();
+    free.iter().map(|&r| super::net::payoff(r, n)).sum::<f32>() / free.len().max(1) as f32
+}
+
+/// Trains `job`: see the module documentation.
+pub fn train(job: &TrainJob, ctx: &TrainContext) -> Result<TrainEnd, TrainError> {
+    job.check()?;
+    if let Some(o) = ctx.opponent {
+        o.check_fit(&job.rules, job.players)
+            .map_err(|e| TrainError::Opponent(e.to_string()))?;
+    }
+    let mut record = TrainRecord::new(job);
+    let result = run(job, ctx, &mut record);
+    if let (Err(e), Some(out)) = (&result, ctx.out) {
+        record.status = TrainStatus::Failed;
+        record.error = Some(e.to_string());
+        let _ = write_status(out, &record);
+    }
+    result
+}
+
+fn run(
+    job: &TrainJob,
+    ctx: &TrainContext,
+    record: &mut TrainRecord,
+) -> Result<TrainEnd, TrainError> {
+    let say = |line: &str| {
+        if let Some(p) = ctx.progress {
+            p(line);
+        }
+    };
+    let mut weights = job.initial();
+    let mut state = State::default();
+    if ctx.resume {
+        let out = ctx.out.expect("a resume has its folder");
+        let file = out.file(CHECKPOINT_FILE);
+        if std::fs::symlink_metadata(&file).is_err() {
+            say(
+                "the folder holds no train.checkpoint (the training stopped before its first): it starts again from the first game",
+            );
+        } else {
+            let bad = |why: String| TrainError::Resume {
+                dir: out.path().display().to_string(),
+                why,
+            };
+            let net = Net::load(&file).map_err(|e| bad(e.to_string()))?;
+            let saved: State = net
+                .info
+                .get("train_state")
+                .and_then(|s| serde_json::from_str(s).ok())
+                .ok_or_else(|| bad(format!("{} holds no training state", file.display())))?;
+            if net.rules != job.rules
+                || net.players != job.players
+                || net.weights.hidden != job.hidden
+                || net.info.get("command") != Some(&job.command())
+                || saved.games > job.games
+            {
+                return Err(bad(format!(
+                    "{} does not belong to the training in {TRAIN_FILE}",
+                    file.display()
+                )));
+            }
+            weights = net.weights;
+            state = saved;
+            say(&format!("resumed after game {}", state.games));
+        }
+    }
+    record.status = TrainStatus::Running;
+    record.games_played = state.games;
+    if let Some(out) = ctx.out {
+        write_status(out, record)?;
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(ctx.threads)
+        .build()
+        .map_err(|e| TrainError::Setting {
+            setting: "threads",
+            value: ctx.threads.to_string(),
+            allowed: format!("a number of threads this system can start ({e})"),
+        })?;
+    let enc = Encoder::new(&job.rules, job.players);
+    let start = Game::new(job.rules, job.players).expect("checked");
+    let settings = SelfPlay {
+        lambda: job.lambda,
+        explore: job.explore,
+    };
+    let mut traces = vec![Trace::default(); job.batch];
+    let save =
+        |weights: &Weights, state: &State, record: &mut TrainRecord| -> Result<(), TrainError> {
+            if let Some(out) = ctx.out {
+                let mut net = job.net(weights.clone(), state.games);
+                net.info.insert(
+                    "train_state".into(),
+                    serde_json::to_string(state).expect("state serializes"),
+                );
+                out.write(CHECKPOINT_FILE, &net.to_bytes())?;
+                record.games_played = state.games;
+                write_status(out, record)?;
+            }
+            Ok(())
+        };
+    let mut last_checkpoint = Instant::now();
+    if let Some(c) = ctx.counter {
+        c.store(state.games, Ordering::Relaxed);
+    }
+    while state.games < job.games {
+        let first = state.games;
+        let b = job.batch.min((job.games - first) as usize);
+        pool.install(|| {
+            traces[..b].par_iter_mut().enumerate().for_each(|(i, t)| {
+                t.play(&weights, &enc, &start, settings, job.seed, first + i as u64)
+            });
+        });
+        let alpha = job.alpha_at(first);
+        for t in &traces[..b] {
+            t.apply(&mut weights, alpha);
+            state.td_sq += t.td_sq;
+            state.samples += t.samples;
+        }
+        state.games += b as u64;
+        if let Some(c) = ctx.counter {
+            c.store(state.games, Ordering::Relaxed);
+        }
+        if let Some(hook) = ctx.on_game {
+            (first + 1..=state.games).for_each(hook);
+        }
+        let evaluate_now =
+            state.games / job.eval_every != first / job.eval_every || state.games == job.games;
+        if evaluate_now {
+            let eval = ctx.opponent.filter(|_| job.eval_deals > 0).map(|o| {
+                let net = std::sync::Arc::new(job.net(weights.clone(), state.games));
+                pool.install(|| evaluate(&net, o, job.seed, job.eval_deals))
+            });
+            let row = HistoryRow {
+                games: state.games,
+                td_error: if state.samples > 0 {
+                    (state.td_sq / state.samples as f64).sqrt()
+                } else {
+                    0.0
+                },
+                samples: state.samples,
+                eval,
+            };
+            state.history.push(row);
+            state.td_sq = 0.0;
+            state.samples = 0;
+            say(&history_line(&row, &job.opponent));
+        }
+        if ctx.interrupt.is_some_and(|i| i.load(Ordering::Relaxed)) {
+            record.status = TrainStatus::Interrupted;
+            save(&weights, &state, record)?;
+            return Ok(TrainEnd::Interrupted { games: state.games });
+        }
+        let due =
+            last_checkpoint.elapsed() >= ctx.checkpoint_every || crate::export::fsops::testing();
+        if due && state.games < job.games {
+            save(&weights, &state, record)?;
+            last_checkpoint = Instant::now();
+        }
+    }
+    let net = job.net(weights, state.games);
+    let bytes = net.to_bytes();
+    let history = state.history.clone();
+    record.status = TrainStatus::Complete;
+    record.games_played = state.games;
+    record.results = Some(TrainResults {
+        net: NET_FILE.into(),
+        bytes: bytes.len() as u64,
+        checksum: format!("{:016x}", net.checksum()),
+        eval: history.last().and_then(|r| r.eval),
+        samples: history.iter().map(|r| r.samples).sum(),
+    });
+    if let Some(out) = ctx.out {
+        out.write(NET_FILE, &bytes)?;
+        out.write(HISTORY_FILE, history_csv(&history).as_bytes())?;
+        let page = crate::report::train_page(record, &history);
+        out.write(crate::report::REPORT_FILE, page.as_bytes())?;
+        out.sync()?;
+        write_status(out, record)?;
+        out.remove(CHECKPOINT_FILE)?;
+        out.sync()?;
+    }
+    Ok(TrainEnd::Complete(
+        Box::new(record.clone()),
+        Box::new(net),
+        history,
+    ))
+}
+
+/// The interim line of a history row.
+pub fn history_line(row: &HistoryRow, opponent: &str) -> String {
+    let mut line = format!(
+        "games {}: TD error {:.4} (rms, {} afterstates)",
+        row.games, row.td_error, row.samples
+    );
+    if let Some(e) = row.eval {
+        line.push_str(&format!(
+            "; score against {opponent} {:.1}% [{:.1}%, {:.1}%] ({} deals)",
+            100.0 * e.score,
+            100.0 * e.low,
+            100.0 * e.high,
+            e.deals
+        ));
+    }
+    line
+}
+
+/// `history.csv`: one line per evaluation.
+pub fn history_csv(rows: &[HistoryRow]) -> String {
+    let mut s = String::from("games,td_error,samples,eval_deals,eval_score,eval_low,eval_high\n");
+    for r in rows {
+        s.push_str(&format!("{},{:.6},{}", r.games, r.td_error, r.samples));
+        match r.eval {
+            Some(e) => s.push_str(&format!(
+                ",{},{:.6},{:.6},{:.6}\n",
+                e.deals, e.score, e.low, e.high
+            )),
+            None => s.push_str(",0,,,\n"),
+        }
+    }
+    s
+}
