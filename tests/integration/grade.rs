@@ -163,7 +163,30 @@ fn grade_measures_every_decision_reproducibly_and_reports_it() {
         allow_dtd: true,
         ..Default::default()
     };
-    roxmltree::Document::parse_with_options(&html, opts).expect("the report is well-formed XHTML");
+    let doc = roxmltree::Document::parse_with_options(&html, opts)
+        .expect("the report is well-formed XHTML");
+    // Issue 31, item 22: five graded bots are not "more rows than the job can write", and no
+    // table is wider than the page takes (README: wide tables are split).
+    assert!(
+        !html.contains("id=\"problems\""),
+        "a sound grade folder is reported damaged"
+    );
+    for row in doc.descendants().filter(|n| n.has_tag_name("tr")) {
+        let cells = row.children().filter(|n| n.is_element()).count();
+        assert!(cells <= 8, "a table row of {cells} columns");
+    }
+    // The fifth bot is in both tables, and its worst decisions (rows after the fourth of
+    // blunders.csv) are shown.
+    let fifth = blunders
+        .lines()
+        .filter(|l| l.split(',').nth(1) == Some("expectimax:depth=2"))
+        .count()
+        .min(3);
+    assert_eq!(
+        html.matches("<td>expectimax:depth=2</td>").count(),
+        2 + fifth,
+        "the fifth bot's rows"
+    );
     aeroplane().arg("report").arg(&a).assert().success();
 }
 
