@@ -448,3 +448,32 @@ fn bad_input_unknown_bot() {
         &["nobot", "greedy", "random"],
     );
 }
+
+/// Issue 31, item 23: `replay`'s defaults are `run`'s (seed 1; greedy against three random),
+/// so `replay --game N` with no other option is game N of `run` with no other option.
+#[test]
+fn replay_defaults_are_runs_defaults() {
+    let dir = tempfile::tempdir().unwrap();
+    aeroplane()
+        .args(["run", "--games", "5", "--per-game", "-q", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let games = std::fs::read_to_string(dir.path().join("games.csv")).unwrap();
+    let header: Vec<&str> = games.lines().next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    for game in 0..5 {
+        let row: Vec<&str> = games.lines().nth(game + 1).unwrap().split(',').collect();
+        let out = stdout_of(aeroplane().args(["replay", "--game", &game.to_string()]));
+        let expected = format!(
+            "turns {}  rolls {}  moves {}",
+            row[col("turns")],
+            row[col("rolls")],
+            row[col("moves")]
+        );
+        assert!(out.contains(&expected), "game {game}: {expected}\n{out}");
+        let winner = format!("winner: seat {} ", row[col("winner_seat")]);
+        assert!(out.contains(&winner), "game {game}: {winner}\n{out}");
+        assert!(out.contains("greedy") && out.contains("random"), "{out}");
+    }
+}
