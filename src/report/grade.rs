@@ -197,6 +197,11 @@ pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
     page.facts(&facts);
 
     page.h2("decisions", "Decisions against perfect play");
+    if !lines.is_empty() && lines.iter().all(|l| l.decisions == 0) {
+        page.note(
+            "No decisions: under these rules no roll ever offers two moves (one plane per seat without flight_optional), so every bot plays perfectly and there is nothing to grade.",
+        );
+    }
     if let Some(best) = lines
         .iter()
         .filter(|l| l.kind != "exact" && l.loss_decision.is_some())
