@@ -75,14 +75,16 @@ pub fn format_elo(x: f64) -> String {
     }
 }
 
-/// How the score interval of an [`Estimate`] was made.
+/// How the score interval of an [`Estimate`] was made. Its JSON form is its CSV name
+/// ([`ScoreInterval::name`]), the same in `summary.json`, `sprt.json` and `match.csv`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
 pub enum ScoreInterval {
     /// The normal interval of the mean group score with the observed variance.
+    #[serde(rename = "normal_by_pair")]
     Normal,
     /// The variance cannot be trusted (too few groups, or all alike): the normal interval
     /// widened to at least the Wilson interval on the groups.
+    #[serde(rename = "wilson_on_pairs")]
     WilsonOnGroups,
 }
 
@@ -311,5 +313,16 @@ mod tests {
         assert_eq!(format_elo(-4.0), "-4.0");
         assert_eq!(format_elo(-0.04), "0.0");
         assert_eq!(format_elo(f64::NEG_INFINITY), "-inf");
+    }
+
+    /// Issue 31, item 15: summary.json names the interval as match.csv and sprt.json do.
+    #[test]
+    fn the_json_name_of_an_interval_method_is_its_csv_name() {
+        for m in [ScoreInterval::Normal, ScoreInterval::WilsonOnGroups] {
+            assert_eq!(
+                serde_json::to_string(&m).unwrap(),
+                format!("\"{}\"", m.name())
+            );
+        }
     }
 }
