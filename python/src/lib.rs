@@ -12,6 +12,7 @@ mod errors;
 mod game;
 mod jobs;
 mod rules;
+mod table;
 mod vec_env;
 
 /// The native part of the ``aeroplane`` package; import ``aeroplane`` instead.
@@ -23,6 +24,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<dice::PySeededDice>()?;
     m.add_class::<bots::PyBot>()?;
     m.add_class::<vec_env::PyVecEnv>()?;
+    m.add_class::<table::PyTable>()?;
     m.add_function(wrap_pyfunction!(dice::bot_seed, m)?)?;
     m.add_function(wrap_pyfunction!(jobs::run, m)?)?;
     m.add_function(wrap_pyfunction!(jobs::sweep, m)?)?;

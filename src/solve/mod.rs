@@ -50,7 +50,8 @@ pub use check::{CheckReport, check};
 pub use iterate::Counts;
 pub use space::{Size, Space};
 pub use table::{
-    CHECKPOINT_FILE, MAGIC, TABLE_FILE, TABLE_FORMAT, Table, TableError, TableHeader, VALUE_MEANING,
+    CHECKPOINT_FILE, MAGIC, PositionValue, TABLE_FILE, TABLE_FORMAT, Table, TableError, TableHeader,
+    VALUE_MEANING,
 };
 
 /// The record of a solve in its output folder.

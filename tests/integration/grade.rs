@@ -501,3 +501,69 @@ fn few_deals_without_an_error_give_an_interval_not_a_point() {
     let opt = &b["optimal_when_matters"];
     assert!(opt["low"].as_f64().unwrap() < 1.0, "{opt}");
 }
+
+/// Issue 31, item 26: `solve --value POSITION --table DIR` prints a position's value (at a
+/// decision node, every move's), the same as the table gives the library; the exact bot logs
+/// its values in a decision log (they were `null`).
+#[test]
+fn a_solved_tables_values_can_be_read_and_are_logged() {
+    let tmp = TempDir::new().unwrap();
+    let table = classic_table(tmp.path());
+    let solved = aeroplane::solve::Table::load(&table).unwrap();
+    let start = aeroplane()
+        .args(["solve", "--table"])
+        .arg(&table)
+        .args(["--value", "h/-/h/- 0 - 0 - - - 0"])
+        .assert()
+        .success();
+    let text = String::from_utf8(start.get_output().stdout.clone()).unwrap();
+    assert!(
+        text.contains(&format!("equity {:+.12}", solved.start_equity())),
+        "{text}"
+    );
+    // A decision node: the flight or the stay on the flight cell.
+    let decision = aeroplane()
+        .args(["solve", "--table"])
+        .arg(&table)
+        .args(["--value", "8/-/17/- 2 1 0 - - - 5"])
+        .assert()
+        .success();
+    let text = String::from_utf8(decision.get_output().stdout.clone()).unwrap();
+    assert!(
+        text.contains("17:fly") && text.contains("17:stay") && text.contains("best"),
+        "{text}"
+    );
+    // A position of the wrong shape or not in the table: a clear error, exit 2.
+    for bad in ["garbage", "8/8/17/- 2 1 0 - - - 5"] {
+        aeroplane()
+            .args(["solve", "--table"])
+            .arg(&table)
+            .args(["--value", bad])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("error"));
+    }
+    // The exact bot's values are in the decision log.
+    let out = tmp.path().join("run");
+    let rules = table.join("rules.toml");
+    aeroplane()
+        .args(["run", "--rules"])
+        .arg(&rules)
+        .arg("--bots")
+        .arg(format!("exact:table={},greedy", table.display()))
+        .args(["--games", "20", "--log-games", "d.jsonl", "-q", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let log = std::fs::read_to_string(out.join("d.jsonl")).unwrap();
+    let mut valued = 0;
+    for line in log.lines().filter(|l| l.starts_with('[')) {
+        let d: serde_json::Value = serde_json::from_str(line).unwrap();
+        if d[2] == 0 {
+            let values = d[7].as_array().expect("the exact bot's values");
+            assert_eq!(values.len(), d[4].as_str().unwrap().len(), "{line}");
+            valued += 1;
+        }
+    }
+    assert!(valued > 0, "no decision of the exact bot in {log}");
+}
