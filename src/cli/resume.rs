@@ -20,7 +20,9 @@ use super::signals::interrupt_flag;
   aeroplane resume results/big-run
   aeroplane resume results/sweep --threads 8")]
 pub struct ResumeArgs {
-    /// The output folder of a job that did not finish (it holds run.json and checkpoint).
+    /// The output folder of a job that did not finish: a run, SPRT, sweep, league or tune
+    /// (run.json and checkpoint), a grade (grade.json and grade.checkpoint) or a solve
+    /// (solve.json and solve.checkpoint).
     pub dir: PathBuf,
     /// Worker threads; 0 = one per core. Never changes the results.
     #[arg(long, default_value_t = 0)]
