@@ -20,6 +20,7 @@ __all__ = [
     "Rules",
     "SeededDice",
     "TERMINAL",
+    "Table",
     "VecEnv",
     "__version__",
     "_finish_stopping_jobs",
