@@ -67,10 +67,7 @@ fn one(args: &Args, seed: u64, deals: u64) -> BotGrade {
         game_done: None,
         note: None,
     };
-    grade(&job, &ctx)
-        .expect("the grade runs")
-        .bots
-        .remove(0)
+    grade(&job, &ctx).expect("the grade runs").bots.remove(0)
 }
 
 type Pick = fn(&BotGrade) -> Option<Estimate>;
@@ -97,7 +94,11 @@ fn main() {
         }
     }
     println!("deals,figure,replicates,coverage,below,above,no_estimate,mean_width");
-    for deals in args.deals.split(',').map(|d| d.trim().parse::<u64>().unwrap()) {
+    for deals in args
+        .deals
+        .split(',')
+        .map(|d| d.trim().parse::<u64>().unwrap())
+    {
         let grades: Vec<BotGrade> = (1..=args.replicates)
             .map(|seed| one(&args, seed, deals))
             .collect();

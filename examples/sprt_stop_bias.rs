@@ -53,7 +53,11 @@ fn main() {
     println!(
         "true_elo,tests,h1,h0,inconclusive,coverage,mean_error,median_error,mean_pairs,coverage_fixed_n"
     );
-    for t in a.true_elo.split(',').map(|x| x.trim().parse::<f64>().unwrap()) {
+    for t in a
+        .true_elo
+        .split(',')
+        .map(|x| x.trim().parse::<f64>().unwrap())
+    {
         let p = score_from_elo(t);
         let mut rng = Pcg64Mcg::seed_from_u64(a.seed ^ t.to_bits());
         let (mut h1, mut h0, mut inc, mut hold, mut pairs_sum) = (0u64, 0u64, 0u64, 0u64, 0u64);

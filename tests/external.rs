@@ -487,6 +487,37 @@ fn runs_without_recover_keep_their_files_as_they_were() {
 }
 
 #[test]
+fn a_logs_link_planted_in_the_output_folder_is_never_written_through() {
+    // Issue 31 item 2: `ln -s ELSEWHERE D/logs` made a run create (or truncate)
+    // ELSEWHERE/<bot>-0.log.
+    let f = Fixture::new();
+    let p = f.profile("ok", "ok", 0, "");
+    let elsewhere = f.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    std::fs::write(elsewhere.join("ok-0.log"), "precious").unwrap();
+    let out_dir = f.path().join("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, out_dir.join("logs")).unwrap();
+    let out = play(
+        &f,
+        &format!("{p},greedy"),
+        &["--out", out_dir.to_str().unwrap(), "--force"],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("symbolic link"), "{}", stderr(&out));
+    let names: Vec<_> = std::fs::read_dir(&elsewhere)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["ok-0.log"], "nothing new in the link's target");
+    assert_eq!(
+        std::fs::read_to_string(elsewhere.join("ok-0.log")).unwrap(),
+        "precious"
+    );
+    f.assert_no_processes();
+}
+
+#[test]
 fn a_chatty_stderr_never_blocks_a_run_logged_or_drained() {
     let f = Fixture::new();
     let p = f.profile("chatty", "chatty", 0, "");
@@ -699,6 +730,21 @@ fn a_bot_child_in_a_session_of_its_own_dies_with_the_run() {
     );
     assert_eq!(status.code(), Some(130));
     f.assert_no_processes();
+}
+
+#[test]
+fn after_a_kill_9_of_the_harness_no_process_of_its_bots_is_left() {
+    // Issue 31 item 5: a bot's plain forked child survived a `kill -9` of the run with parent
+    // 1 (PR_SET_PDEATHSIG reaches only the bot itself). The guardian kills the rest of the
+    // group, and what left it with setsid, when the harness dies.
+    use std::os::unix::process::ExitStatusExt;
+    for mode in ["hang", "setsid_hang"] {
+        let f = Fixture::new();
+        let out = f.path().join("out");
+        let status = stop_a_hanging_run(&f, mode, 600_000, &[libc::SIGKILL], Some(&out));
+        assert_eq!(status.signal(), Some(libc::SIGKILL), "{mode}: {status:?}");
+        f.assert_no_processes();
+    }
 }
 
 #[test]

@@ -28,9 +28,7 @@ impl PyTable {
             ))
         })?;
         let g = g.borrow();
-        self.table
-            .position_value(&g.game)
-            .map_err(|e| to_py(&e))
+        self.table.position_value(&g.game).map_err(|e| to_py(&e))
     }
 }
 

@@ -98,7 +98,8 @@ pub fn run(args: GradeArgs) -> anyhow::Result<ExitCode> {
         report: args.report,
     };
     // The table is read and checked before the folder is touched.
-    aeroplane::solve::Table::load(&args.table)?;
+    let table = aeroplane::solve::Table::load(&args.table)?;
+    aeroplane::grade::check_table_rules(&args.table, &table)?;
     let out = open_out(args.out.as_deref(), args.force, args.report)?;
     execute(&job, out, false, args.quiet)
 }

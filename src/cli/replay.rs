@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args;
 
-use aeroplane::decision_log::check::check_game;
+use aeroplane::decision_log::check::{check_game, check_log};
 use aeroplane::decision_log::read::{LogReader, seek_game};
 use aeroplane::experiment::replay::{ReplayJob, ReplayReport, replay_logged};
 use aeroplane::runner::RunSpec;
@@ -94,11 +94,9 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     let dice = match (&args.dice, &args.dice_file) {
         (Some(text), _) => Some(parse_dice(text).map_err(|e| anyhow::anyhow!("--dice: {e}"))?),
         (None, Some(path)) => {
-            let file = std::fs::File::open(path)
+            // Never blocks on a fifo; a folder, fifo or socket is refused.
+            let file = aeroplane::config::open_input(path)
                 .with_context(|| format!("cannot read --dice-file {}", path.display()))?;
-            if let Some(what) = aeroplane::config::not_a_file(path).filter(|&w| w == "a folder") {
-                anyhow::bail!("--dice-file {} is {what}, not a file", path.display());
-            }
             Some(
                 read_dice(file)
                     .map_err(|e| anyhow::anyhow!("--dice-file {}: {e}", path.display()))?,
@@ -156,17 +154,15 @@ fn replay_log(args: &ReplayArgs, path: &std::path::Path) -> anyhow::Result<ExitC
     let mut reader = LogReader::open(path)?;
     let file = reader.file().to_string();
     if args.check {
-        let (mut games, mut decisions, mut span) = (0u64, 0u64, None::<(u64, u64)>);
-        while let Some(game) = reader.next_game()? {
-            check_game(&file, reader.header(), &game)?;
-            games += 1;
-            decisions += game.decisions.len() as u64;
-            span = Some((span.map_or(game.game, |s| s.0), game.game));
-        }
-        let range = span.map_or("none".to_string(), |(a, b)| format!("{a}..={b}"));
+        let s = check_log(&mut reader)?;
+        let range = s
+            .span
+            .map_or("none".to_string(), |(a, b)| format!("{a}..={b}"));
         writeln!(
             std::io::stdout().lock(),
-            "{file}: {games} games ({range}), {decisions} decisions: every game replays with the engine, and every seat, bot, legal move list, logged position and result agrees with it"
+            "{file}: {} games ({range}), {} decisions: every game its header promises is there, each rolled the seeded dice of its index, replays with the engine, and every seat, bot, legal move list, logged position and result agrees with it (not checked: that each bot would choose as logged; replay --manifest plays a game again with its bots)",
+            s.games,
+            s.decisions
         )?;
         return Ok(ExitCode::SUCCESS);
     }

@@ -221,9 +221,14 @@ fn execute(
         }
         SolveEnd::Interrupted { sweeps } => {
             match &out {
-                Some(dir) => eprintln!(
+                Some(dir) if dir.file(aeroplane::solve::CHECKPOINT_FILE).exists() => eprintln!(
                     "interrupted after sweep {sweeps}; the values are kept in {}.\nTo resume, run: aeroplane resume {}",
                     dir.file(aeroplane::solve::CHECKPOINT_FILE).display(),
+                    dir.path().display()
+                ),
+                Some(dir) => eprintln!(
+                    "interrupted before any values were kept; {} records the stop.\nTo resume (from the first sweep), run: aeroplane resume {}",
+                    dir.file(aeroplane::solve::SOLVE_FILE).display(),
                     dir.path().display()
                 ),
                 None => eprintln!(

@@ -68,7 +68,12 @@ fn parse_compare(text: &str, labels: &[String]) -> anyhow::Result<(usize, usize)
                 .any(|p| p.trim() == "0")
                 .then_some(" (variants count from 1, as the `#` column: the first is 1)")
                 .unwrap_or("");
-            let sample = labels.iter().take(3).cloned().collect::<Vec<_>>().join("`, `");
+            let sample = labels
+                .iter()
+                .take(3)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("`, `");
             Err(anyhow::anyhow!(
                 "--compare `{text}`: give two different variants I,J, each a number from 1 to {count}{zero} or a label (e.g. `{sample}`)"
             ))

@@ -15,7 +15,7 @@ pub use dice_file::read_dice;
 pub use profiles::{
     ProfileError, known_names, load_profile, parse_bot, parse_lineup, shadowing_note,
 };
-pub use read::{MAX_TEXT_BYTES, not_a_file, read_text, read_text_limited};
+pub use read::{MAX_TEXT_BYTES, not_a_file, open_input, read_text, read_text_limited};
 pub use rules_file::{RulesFileError, load_rules, read_rules_file};
 pub use rules_toml::RulesToml;
 pub use run_file::{ConfigError, Lineup, RunConfigFile};

@@ -14,10 +14,12 @@ use std::path::Path;
 /// manifest): 4 MiB.
 pub const MAX_TEXT_BYTES: u64 = 4 << 20;
 
-/// Reads a UTF-8 text file of at most `limit` bytes. Larger files (and endless ones, such as
-/// devices) are an error of kind [`io::ErrorKind::FileTooLarge`] after reading `limit + 1`
-/// bytes; so are folders (the operating system's error) and text that is not UTF-8.
-pub fn read_text_limited(path: &Path, limit: u64) -> io::Result<String> {
+/// Opens an input file to read it (streamed: dice lists, decision logs, value tables): never
+/// blocks on a fifo, and refuses what cannot be a file's contents. A folder is an error of
+/// kind [`io::ErrorKind::IsADirectory`]; a fifo or a socket is refused at once (opening one
+/// would wait for a writer for ever, and its bytes could not be read again); devices are
+/// opened (a limit on what is read from them is the caller's).
+pub fn open_input(path: &Path) -> io::Result<std::fs::File> {
     use std::os::unix::fs::OpenOptionsExt;
     // Non-blocking: a fifo is refused below instead of hanging the open.
     let file = std::fs::OpenOptions::new()
@@ -47,6 +49,14 @@ pub fn read_text_limited(path: &Path, limit: u64) -> io::Result<String> {
             libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK);
         }
     }
+    Ok(file)
+}
+
+/// Reads a UTF-8 text file of at most `limit` bytes. Larger files (and endless ones, such as
+/// devices) are an error of kind [`io::ErrorKind::FileTooLarge`] after reading `limit + 1`
+/// bytes; so are folders (the operating system's error) and text that is not UTF-8.
+pub fn read_text_limited(path: &Path, limit: u64) -> io::Result<String> {
+    let file = open_input(path)?;
     let mut bytes = Vec::new();
     file.take(limit + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > limit {

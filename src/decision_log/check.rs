@@ -5,8 +5,8 @@
 //! position of every decision.
 
 use super::Header;
-use super::read::{Decision, LogError, LoggedGame, ResultLine};
-use aeroplane_core::{ActionId, Game, GameRecord, Outcome, Seat};
+use super::read::{Decision, LogError, LogReader, LoggedGame, ResultLine};
+use aeroplane_core::{ActionId, Dice, Game, GameRecord, Outcome, Seat, SeededDice};
 
 /// A decision of a checked game.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,6 +44,10 @@ struct Checker<'a> {
     g: Game,
     record: GameRecord,
     rolls: Vec<u8>,
+    /// The seeded dice of the game's deal under the header's seed: every roll must be theirs.
+    dice: SeededDice,
+    seed: u64,
+    deal: u64,
 }
 
 impl Checker<'_> {
@@ -61,6 +65,28 @@ impl Checker<'_> {
         self.record.count(o);
     }
 
+    /// Checks that `roll`, about to be played by the seat to move, is the next roll of that
+    /// seat's seeded dice: a game of another seed, or of another index, is named here.
+    fn seeded(&mut self, roll: u8, line: u64, at: &str) -> Result<(), LogError> {
+        let seat = self.g.to_move();
+        let want = self.dice.roll(seat).expect("seeded dice never run out");
+        if roll == want {
+            return Ok(());
+        }
+        Err(self.fail(
+            line,
+            at,
+            format!(
+                "roll {} of the game is {roll}, where the seeded dice of seat {} give {want} (seed {}, deal {}): this game is not game {} of the run its header names (a game of another seed or another index)",
+                self.rolls.len() + 1,
+                seat.index(),
+                self.seed,
+                self.deal,
+                self.game
+            ),
+        ))
+    }
+
     /// Plays a roll the log says had no choice: a pass, a punished third six, or the only
     /// legal move.
     fn forced(&mut self, roll: u8, line: u64, at: &str) -> Result<(), LogError> {
@@ -71,6 +97,7 @@ impl Checker<'_> {
                 format!("a forced roll {roll} after the game ended"),
             ));
         }
+        self.seeded(roll, line, at)?;
         self.rolls.push(roll);
         match self.g.apply_roll(roll) {
             Err(e) => Err(self.fail(line, at, format!("forced roll {roll}: {e}"))),
@@ -138,6 +165,7 @@ impl Checker<'_> {
                 ),
             ));
         }
+        self.seeded(d.roll, line, &at)?;
         self.rolls.push(d.roll);
         match self.g.apply_roll(d.roll) {
             Err(e) => return Err(self.fail(line, &at, format!("roll {}: {e}", d.roll))),
@@ -302,12 +330,21 @@ pub fn check_game(file: &str, header: &Header, game: &LoggedGame) -> Result<Chec
         line: 1,
         what: format!("the header's game cannot be set up: {e}"),
     })?;
+    let per_deal = if header.rotate_seats {
+        header.players as u64
+    } else {
+        1
+    };
+    let (deal, rotation) = (game.game / per_deal, game.game % per_deal);
     let mut c = Checker {
         file,
         game: game.game,
         g: start,
         record: GameRecord::new(header.players),
         rolls: Vec::new(),
+        dice: SeededDice::new(header.seed, deal),
+        seed: header.seed,
+        deal,
     };
     for (seat, bot) in result.bots.iter().enumerate() {
         let in_play = header.seats.contains(&seat);
@@ -322,12 +359,6 @@ pub fn check_game(file: &str, header: &Header, game: &LoggedGame) -> Result<Chec
             ));
         }
     }
-    let per_deal = if header.rotate_seats {
-        header.players as u64
-    } else {
-        1
-    };
-    let (deal, rotation) = (game.game / per_deal, game.game % per_deal);
     if (result.deal, result.rotation) != (deal, rotation) {
         return Err(c.fail(
             *result_line,
@@ -365,4 +396,75 @@ pub fn check_game(file: &str, header: &Header, game: &LoggedGame) -> Result<Chec
         record: c.record,
         forfeit: result.result.forfeit,
     })
+}
+
+/// What [`check_log`] found: a log that holds every game its header promises, each agreeing
+/// with the engine and played with its seeded dice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LogSummary {
+    /// Games checked.
+    pub games: u64,
+    /// Their decisions.
+    pub decisions: u64,
+    /// The first and last game index, if any.
+    pub span: Option<(u64, u64)>,
+}
+
+/// Checks every game of a log ([`check_game`]) and that the games are exactly those its header
+/// promises: game indices `first_deal × per_deal` up to the run's last, each once and in
+/// order. A log cut short, one without games, or one with a game from elsewhere is an error
+/// naming the first game missing or foreign.
+pub fn check_log(reader: &mut LogReader) -> Result<LogSummary, LogError> {
+    let file = reader.file().to_string();
+    let header = reader.header().clone();
+    let per_deal = if header.rotate_seats {
+        header.players as u64
+    } else {
+        1
+    };
+    let first = header.first_deal.saturating_mul(per_deal);
+    let end = header
+        .first_deal
+        .saturating_add(header.deals)
+        .saturating_mul(per_deal);
+    let mut summary = LogSummary {
+        games: 0,
+        decisions: 0,
+        span: None,
+    };
+    let mut next = first;
+    while let Some(game) = reader.next_game()? {
+        if game.game != next {
+            let (line, _) = game.result;
+            let what = if game.game >= end || game.game < first {
+                format!(
+                    "game {} is not a game of the run its header names (games {first}..{end})",
+                    game.game
+                )
+            } else {
+                format!(
+                    "game {} where game {next} comes next: games {next}..{} are missing",
+                    game.game, game.game
+                )
+            };
+            return Err(LogError::Line { file, line, what });
+        }
+        check_game(&file, &header, &game)?;
+        summary.games += 1;
+        summary.decisions += game.decisions.len() as u64;
+        summary.span = Some((summary.span.map_or(game.game, |s| s.0), game.game));
+        next += 1;
+    }
+    if next != end {
+        return Err(LogError::Line {
+            file,
+            line: reader.line(),
+            what: format!(
+                "the log ends before game {next}: its header promises games {first}..{end} ({} games), it holds {} (cut short, or the log of a run that did not finish)",
+                end - first,
+                summary.games
+            ),
+        });
+    }
+    Ok(summary)
 }

@@ -1,7 +1,6 @@
 //! Reading a decision log: its header, then its games one by one, every line bounded and
 //! every problem named by its line (1-based, counted in the decompressed text).
 
-use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
@@ -388,7 +387,7 @@ impl LogReader {
                 "it is {what}, not a file"
             ))));
         }
-        let f = File::open(path).map_err(io)?;
+        let f = crate::config::open_input(path).map_err(io)?;
         LogReader::new(f, file)
     }
 
@@ -447,6 +446,11 @@ impl LogReader {
     /// The header.
     pub fn header(&self) -> &Header {
         &self.header
+    }
+
+    /// The number of the last line read (1-based: the header is line 1).
+    pub fn line(&self) -> u64 {
+        self.line
     }
 
     /// The file as messages name it.
@@ -803,7 +807,7 @@ fn next_frame<R: Read + std::io::Seek>(file: &mut BufReader<R>, keep: bool) -> O
 /// it should be, a game that is not the one expected, any error): the caller then reads the
 /// log from its start, which names the line of any problem.
 pub fn seek_game(path: &Path, game: u64) -> Option<(Header, LoggedGame)> {
-    let mut file = BufReader::with_capacity(1 << 16, File::open(path).ok()?);
+    let mut file = BufReader::with_capacity(1 << 16, crate::config::open_input(path).ok()?);
     let header = next_frame(&mut file, true)?;
     let first = next_frame(&mut file, true)?;
     let read = |frame: &[u8]| -> Option<(Header, LoggedGame)> {

@@ -240,8 +240,7 @@ pub(crate) fn effects(
                     e.method = "t_by_deal";
                     if metric.is_rate() {
                         if x.len() < MIN_DEALS as usize || se == 0.0 {
-                            let (lo, hi) =
-                                wilson_rate(mean.clamp(0.0, 1.0), x.len() as f64, Z95);
+                            let (lo, hi) = wilson_rate(mean.clamp(0.0, 1.0), x.len() as f64, Z95);
                             iv = Some(iv.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))));
                             e.method = "t_by_deal_floored";
                         }
@@ -421,7 +420,10 @@ mod tests {
         f.add(0, 0, &[(1, 0, 200)]);
         f.add(1, 0, &[(1, 0, 260)]);
         let e = effects(&f, &axes, &[Metric::Turns], &[1, 1], 2, &|_, _| f64::NAN);
-        assert_eq!((e[1].interval, e[1].diff_interval, e[1].p), (None, None, None));
+        assert_eq!(
+            (e[1].interval, e[1].diff_interval, e[1].p),
+            (None, None, None)
+        );
         assert_eq!((e[1].mean, e[1].diff), (130.0, Some(30.0)));
         // Every deal's difference alike: no test.
         let mut f = EffectsFold::new(2, vec![vec![0], vec![1]], 0, 10);

@@ -177,8 +177,10 @@ pub(crate) fn sync(file: &File, path: &Path) -> io::Result<()> {
     file.sync_all()
 }
 
-/// Renames `from` to `to` (replacing it).
+/// Renames `from` to `to`, replacing it if it is a regular file; anything else there (a fifo,
+/// a device node, a folder, a link) is refused and left as it is.
 pub(crate) fn rename(from: &Path, to: &Path) -> io::Result<()> {
+    super::no_follow::replaceable(to)?;
     step(Step::Rename, to)?;
     std::fs::rename(from, to)
 }
@@ -211,13 +213,15 @@ pub(crate) fn make_dir(dir: &Path) -> io::Result<()> {
 }
 
 /// Writes a whole file: under a temporary name beside it (`.NAME.tmp`), synced, then renamed
-/// onto `path`, so `path` is either what it was or complete. Never through a link.
+/// onto `path`, so `path` is either what it was or complete. Never through a link, and never
+/// over anything but a regular file.
 pub fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let name = path
         .file_name()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?;
     let tmp = path.with_file_name(format!(".{}.tmp", name.to_string_lossy()));
-    super::no_follow::refuse_link(path)?;
+    // Checked before anything is written, and again by the rename.
+    super::no_follow::replaceable(path)?;
     let write = || -> io::Result<()> {
         remove(&tmp)?;
         let mut f = create(&tmp)?;

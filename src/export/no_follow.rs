@@ -45,27 +45,78 @@ fn not_regular(what: &str) -> io::Error {
     io::Error::new(
         io::ErrorKind::InvalidInput,
         format!(
-            "it is {what}, not a regular file: this tool reads and writes only regular files in a results folder"
+            "it is {what}, not a regular file: this tool reads and writes only regular files \
+             (remove it, or choose another name)"
         ),
     )
 }
 
+/// What a file type is, in words, when it is not a regular file.
+fn kind_of(t: std::fs::FileType) -> Option<&'static str> {
+    use std::os::unix::fs::FileTypeExt;
+    if t.is_file() {
+        None
+    } else if t.is_dir() {
+        Some("a folder")
+    } else if t.is_fifo() {
+        Some("a fifo")
+    } else if t.is_char_device() || t.is_block_device() {
+        Some("a device")
+    } else if t.is_socket() {
+        Some("a socket")
+    } else if t.is_symlink() {
+        Some("a symbolic link")
+    } else {
+        Some("something else")
+    }
+}
+
+/// Refuses to replace `path` (by a rename onto it) unless nothing is there or it is a regular
+/// file: a fifo, device node, socket, folder or symbolic link planted where an output goes
+/// is never replaced (nor written through).
+pub(crate) fn replaceable(path: &Path) -> io::Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => Err(link_error()),
+        Ok(m) => match kind_of(m.file_type()) {
+            Some(what) => Err(not_regular(what)),
+            None => Ok(()),
+        },
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// Creates the folder `path` (and its parents) unless it is a folder already; a symbolic link
+/// or anything else at `path` is refused, so the files made in it (bot programs' logs in
+/// `DIR/logs/`) are never written through a link planted in a results folder.
+pub(crate) fn make_dir(path: &Path) -> io::Result<()> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)?;
+    }
+    match std::fs::create_dir(path) {
+        Ok(()) => return Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(e),
+    }
+    let m = std::fs::symlink_metadata(path)?;
+    if m.file_type().is_symlink() {
+        Err(link_error())
+    } else if !m.is_dir() {
+        Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "it is {}, not a folder",
+                kind_of(m.file_type()).unwrap_or("a file")
+            ),
+        ))
+    } else {
+        Ok(())
+    }
+}
+
 /// `file` if it is a regular file, in blocking mode.
 fn regular(file: File) -> io::Result<File> {
-    use std::os::unix::fs::FileTypeExt;
-    let t = file.metadata()?.file_type();
-    if !t.is_file() {
-        let what = if t.is_dir() {
-            "a folder"
-        } else if t.is_fifo() {
-            "a fifo"
-        } else if t.is_char_device() || t.is_block_device() {
-            "a device"
-        } else if t.is_socket() {
-            "a socket"
-        } else {
-            "something else"
-        };
+    if let Some(what) = kind_of(file.metadata()?.file_type()) {
         return Err(not_regular(what));
     }
     use std::os::fd::AsRawFd;

@@ -114,6 +114,31 @@ pub enum OutDirError {
         /// How to go on with an unfinished job found there.
         hint: String,
     },
+    /// It holds files by the names this tool writes, but no record of an earlier job that
+    /// wrote them: they may be someone's own, so `force` does not remove them.
+    #[error(
+        "output directory {dir} holds {files} but no record of an earlier job of this tool (run.json, solve.json or grade.json) that wrote them: the setting `force` replaces only an earlier job's files, so these may be your own and stay; move or remove them yourself, or choose another output folder"
+    )]
+    NotOurs {
+        /// The directory.
+        dir: String,
+        /// The files in the way.
+        files: String,
+    },
+    /// Something that is not a regular file stands at one of this tool's names in a folder
+    /// to go on with.
+    #[error(
+        "{path} is not this tool's file, so the job cannot go on with it there: remove it (`{how}`) and resume again (anything that file would have saved is played again)"
+    )]
+    InTheWay {
+        /// The path.
+        path: String,
+        /// The command that removes it.
+        how: String,
+        /// What it is.
+        #[source]
+        source: std::io::Error,
+    },
     /// Another process writes into it.
     #[error(
         "output directory {dir} is in use by another aeroplane process ({holder}; lock file {lock}): wait for it to end{advice}"
@@ -192,6 +217,12 @@ impl OutputDir {
                     hint,
                 });
             }
+            if !dir.has_job_record() {
+                return Err(OutDirError::NotOurs {
+                    dir: crate::excerpt::path(path),
+                    files: found.join(", "),
+                });
+            }
             for f in found {
                 let p = path.join(f);
                 fsops::remove(&p).map_err(|e| ExportError::doing("remove", &p, e))?;
@@ -208,6 +239,19 @@ impl OutputDir {
             return Err(OutDirError::NotADirectory(crate::excerpt::path(path)));
         }
         let dir = OutputDir::lock(path)?;
+        // A folder, fifo or link at one of this tool's names would make the job fail at its
+        // end, and every resume after it: refused now, with the way out.
+        for name in dir.own_files() {
+            let p = dir.file(&name);
+            if let Err(source) = super::no_follow::replaceable(&p) {
+                let shown = crate::excerpt::path(&p);
+                return Err(OutDirError::InTheWay {
+                    how: format!("rm -r {shown}"),
+                    path: shown,
+                    source,
+                });
+            }
+        }
         dir.clean()?;
         Ok(dir)
     }
@@ -235,6 +279,18 @@ impl OutputDir {
         }
         names.retain(|f| self.path.join(f).symlink_metadata().is_ok());
         names
+    }
+
+    /// Whether the folder holds the status record of a job of this tool (`run.json`,
+    /// `solve.json` or `grade.json`: a regular file holding a JSON object whose `tool` is
+    /// `aeroplane`), which makes the tool's files there an earlier job's.
+    fn has_job_record(&self) -> bool {
+        ["run.json", "solve.json", "grade.json"].iter().any(|name| {
+            super::no_follow::read_text(&self.file(name), crate::config::read::MAX_TEXT_BYTES)
+                .ok()
+                .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+                .is_some_and(|v| v.get("tool").and_then(|t| t.as_str()) == Some("aeroplane"))
+        })
     }
 
     /// The decision log the folder's `run.json` names, if it is a plain file name.
@@ -553,6 +609,16 @@ mod tests {
         {
             let dir = OutputDir::create(&d, false).unwrap();
             dir.write("summary.csv", b"x\n").unwrap();
+            // Without a job's record, `force` removes nothing: the file may be a user's.
+            drop(dir);
+            let e = OutputDir::create(&d, true).unwrap_err();
+            assert!(matches!(e, OutDirError::NotOurs { .. }), "{e}");
+            assert!(d.join("summary.csv").exists());
+            let dir = OutputDir::create(&d, false).unwrap_err();
+            assert!(matches!(dir, OutDirError::NotEmpty { .. }), "{dir}");
+            let dir = OutputDir::reopen(&d).unwrap();
+            dir.write("run.json", b"{\"tool\": \"aeroplane\"}\n")
+                .unwrap();
             assert!(d.join(LOCK_FILE).exists());
             // A second writer is refused while the first holds the lock.
             let e = OutputDir::create(&d, true).unwrap_err();
@@ -572,7 +638,7 @@ mod tests {
             "{e}"
         );
         let dir = OutputDir::create(&d, true).unwrap();
-        assert!(!d.join("summary.csv").exists());
+        assert!(!d.join("summary.csv").exists() && !d.join("run.json").exists());
         assert!(
             d.join("notes.txt").exists(),
             "--force removes only this tool's files"

@@ -38,11 +38,11 @@ use serde::{Deserialize, Serialize};
 
 use aeroplane_core::{Bot, BotFault, Game, GameRecord, MAX_MOVES, Move, Rules, Seat, Setup};
 
+use crate::analysis::Z95;
 use crate::bots::BotSpec;
 use crate::export::{CheckpointError, ExportError, ManifestBot, ManifestError, OutputDir};
 use crate::runner::{RunError, RunSpec};
 use crate::solve::{Table, TableError};
-use crate::analysis::Z95;
 use crate::stats::{Played, Summary, Tally};
 
 /// Decisions whose loss exceeds this equity are errors, unless told otherwise.
@@ -577,6 +577,41 @@ struct Seats {
     bots: Vec<Option<Lineup>>,
 }
 
+/// Checks that a table folder's `rules.toml` (the rules its replay and run commands name) holds
+/// the rules its `table.bin` solves: a `rules.toml` of other rules would make the grade's
+/// printed commands play other games than the graded ones, or fail. A table given as a file,
+/// or a folder without `rules.toml`, has nothing to check.
+pub fn check_table_rules(table_path: &std::path::Path, table: &Table) -> Result<(), GradeError> {
+    use crate::config::RulesToml;
+    let file = table_path.join("rules.toml");
+    if !table_path.is_dir() || std::fs::symlink_metadata(&file).is_err() {
+        return Ok(());
+    }
+    let shown = crate::excerpt::path(&file);
+    let named = crate::config::read_rules_file(&file)
+        .map_err(|e| GradeError::Job(format!("{shown} cannot be read: {e}")))?;
+    if named == *table.rules() {
+        return Ok(());
+    }
+    let solved = table.rules().to_toml();
+    let differ: Vec<String> = named
+        .to_toml()
+        .lines()
+        .zip(solved.lines())
+        .filter(|(a, b)| a != b)
+        .map(|(a, b)| format!("`{a}` where the table has `{b}`"))
+        .collect();
+    Err(GradeError::Job(format!(
+        "{shown} holds other rules than the table {} solves ({}): the grade would play the table's rules while its replay commands name the file's; put the table's rules back in {shown} (`aeroplane solve` wrote them there), or give the table's table.bin alone",
+        crate::excerpt::path(&table_path.join("table.bin")),
+        if differ.is_empty() {
+            "they differ".to_string()
+        } else {
+            differ.join(", ")
+        }
+    )))
+}
+
 /// Grades every bot of `job`; see the module documentation.
 pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeError> {
     if job.bots.is_empty() {
@@ -601,6 +636,7 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
         )));
     }
     let table = Table::load(&job.table)?;
+    check_table_rules(&job.table, &table)?;
     let exact = exact_spec(&job.table)?;
     let rules = *table.rules();
     let specs: Vec<RunSpec> = job
@@ -618,20 +654,40 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
     for s in &specs {
         s.validate()?;
     }
-    let mut units = Vec::new();
-    for bot in 0..job.bots.len() {
-        let mut first = 0;
-        while first < job.deals {
-            let deals = job.chunk_deals.min(job.deals - first);
-            units.push(Unit {
-                index: units.len(),
-                bot,
-                first,
-                deals,
-            });
-            first += deals;
-        }
+    if job.threads > crate::runner::MAX_THREADS {
+        return Err(GradeError::Job(format!(
+            "{} worker threads asked for: give at most {} (0 = one per core)",
+            job.threads,
+            crate::runner::MAX_THREADS
+        )));
     }
+    // The plan: each bot's deals cut into units of `chunk_deals`, computed on demand (as the
+    // runner's `Plan` is), so a grade of any number of deals takes no memory up front.
+    let per_bot = job.deals.div_ceil(job.chunk_deals);
+    let Some(total_units) = per_bot
+        .checked_mul(job.bots.len() as u64)
+        .and_then(|n| usize::try_from(n).ok())
+    else {
+        return Err(GradeError::Job(format!(
+            "{} deals in units of {} for {} bots are more units than this machine can number: give fewer games or a larger chunk size",
+            job.deals,
+            job.chunk_deals,
+            job.bots.len()
+        )));
+    };
+    let unit_at = |index: usize| -> Option<Unit> {
+        if index >= total_units {
+            return None;
+        }
+        let (bot, k) = (index as u64 / per_bot, index as u64 % per_bot);
+        let first = k * job.chunk_deals;
+        Some(Unit {
+            index,
+            bot: bot as usize,
+            first,
+            deals: job.chunk_deals.min(job.deals - first),
+        })
+    };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(job.threads)
         .thread_name(|i| format!("aeroplane-grade-{i}"))
@@ -662,7 +718,7 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
         let mut result = kept.unwrap_or_else(|| UnitResult {
             unit: unit.index,
             bot: unit.bot,
-            deals: Vec::with_capacity(unit.deals as usize),
+            deals: Vec::with_capacity(unit.deals.min(1 << 12) as usize),
             tally: Tally::new(2, 2),
             candidates: Vec::new(),
         });
@@ -703,7 +759,7 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
         Ok(result)
     };
     let header = job.record(&table);
-    let plan = |unit: usize| units.get(unit).map(|u| (u.bot, u.deals));
+    let plan = |unit: usize| unit_at(unit).map(|u| (u.bot, u.deals));
     let mut notes = Vec::new();
     let (folder, mut results) = match ctx.out {
         Some(dir) if ctx.resume => {
@@ -725,19 +781,17 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
     games_finished.store(before + before_partial, Ordering::Relaxed);
     let games_done = AtomicU64::new(before);
     let finished = std::sync::atomic::AtomicUsize::new(0);
-    let todo: Vec<Unit> = units
-        .iter()
-        .filter(|u| !done.contains(&u.index))
-        .copied()
-        .collect();
     let played: Result<Vec<UnitResult>, GradeError> = pool.install(|| {
-        todo.par_iter()
+        (0..total_units)
+            .into_par_iter()
+            .filter(|u| !done.contains(u))
+            .map(|u| unit_at(u).expect("within the plan"))
             .map_init(
                 || Seats {
                     bots: (0..job.bots.len()).map(|_| None).collect(),
                 },
                 |seats, unit| {
-                    let r = play(seats, unit)?;
+                    let r = play(seats, &unit)?;
                     if let Some(f) = &folder {
                         f.keep(&r)?;
                     }
@@ -870,9 +924,8 @@ fn bot_grade(
         .iter()
         .map(|d| (u64::from(d.decisions), d.loss))
         .collect();
-    let loss = crate::stats::clustered_bounded_mean(&loss_clusters, 2.0, Z95).map(|(value, low, high)| {
-        scale(Estimate { value, low, high }, 1000.0)
-    });
+    let loss = crate::stats::clustered_bounded_mean(&loss_clusters, 2.0, Z95)
+        .map(|(value, low, high)| scale(Estimate { value, low, high }, 1000.0));
     let optimal = rate(
         deals
             .iter()

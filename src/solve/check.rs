@@ -27,9 +27,22 @@ pub struct CheckReport {
     pub seed: u64,
 }
 
+/// The most chance nodes a check visits (about a minute on one core).
+pub const MAX_CHECK_POSITIONS: u64 = 100_000_000;
+
 /// Checks the Bellman equation at `positions` chance nodes of random games (seeded by
 /// `seed`). Errors name a position the table does not hold.
 pub fn check(table: &Table, positions: u64, seed: u64) -> Result<CheckReport, String> {
+    Ok(check_until(table, positions, seed, &|| false)?.expect("never stopped"))
+}
+
+/// [`check`], asking `stop` every 1,024 positions: `None` when it says so.
+pub fn check_until(
+    table: &Table,
+    positions: u64,
+    seed: u64,
+    stop: &dyn Fn() -> bool,
+) -> Result<Option<CheckReport>, String> {
     let rules = table.space().engine_rules;
     let mut rng = Pcg64::seed_from_u64(seed);
     let mut report = CheckReport {
@@ -41,6 +54,9 @@ pub fn check(table: &Table, positions: u64, seed: u64) -> Result<CheckReport, St
     while report.positions < positions {
         let mut game = Game::new(rules, 2).map_err(|e| e.to_string())?;
         while report.positions < positions && !game.is_terminal() {
+            if report.positions.is_multiple_of(1024) && stop() {
+                return Ok(None);
+            }
             let mover = game.to_move();
             let equity = table.equity(&game).ok_or_else(|| missing(&game))?;
             let mut backup = 0.0;
@@ -79,5 +95,5 @@ pub fn check(table: &Table, positions: u64, seed: u64) -> Result<CheckReport, St
             }
         }
     }
-    Ok(report)
+    Ok(Some(report))
 }

@@ -22,6 +22,7 @@
 
 use super::model::{Entry, Kind, Model};
 use super::space::Space;
+use super::table::PartialSweep;
 
 /// A set of chance nodes, one bit each.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,14 +78,22 @@ pub struct Counts {
 }
 
 /// Marks every chance node reachable from the start (both seats' planes in the hangar, seat 0
-/// to roll) and counts the decision nodes.
-pub(crate) fn reachable(space: &Space, model: &Model) -> (Bits, Counts) {
+/// to roll) and counts the decision nodes; `None` when `stop` says so (asked every 65,536
+/// nodes).
+pub(crate) fn reachable(
+    space: &Space,
+    model: &Model,
+    stop: &dyn Fn() -> bool,
+) -> Option<(Bits, Counts)> {
     let mut seen = Bits::new(space.movers() * space.configs());
     let mut counts = Counts::default();
     let start = space.index(0, 0);
     let mut stack = vec![start];
     seen.set(start);
     while let Some(s) = stack.pop() {
+        if counts.chance.is_multiple_of(65536) && stop() {
+            return None;
+        }
         let (u, o) = space.split(s);
         debug_assert!(model.exists(u) && model.forbidden[u] & space.occ[o] == 0);
         counts.chance += 1;
@@ -104,7 +113,7 @@ pub(crate) fn reachable(space: &Space, model: &Model) -> (Bits, Counts) {
             }
         }
     }
-    (seen, counts)
+    Some((seen, counts))
 }
 
 /// The value iteration's state: the values and what it needs to update them.
@@ -152,17 +161,44 @@ impl<'a> Solver<'a> {
         (0..6).map(|r| self.best(u, o, r)).sum::<f64>() / 6.0
     }
 
-    /// One Gauss-Seidel sweep over every reachable chance node; returns the largest change.
-    pub(crate) fn sweep(&mut self) -> f64 {
+    /// One Gauss-Seidel sweep over every reachable chance node, from the start of `from`
+    /// (a sweep stopped part-way: its steps done and its change so far); returns the largest
+    /// change, or the sweep's position when `stop` says so (asked at every step: a
+    /// configuration of one progress total, many times a second). The values stopped part-way
+    /// are exactly those an unstopped sweep has there, so going on from the position gives
+    /// the same values bit for bit.
+    pub(crate) fn sweep(
+        &mut self,
+        from: Option<PartialSweep>,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<f64, PartialSweep> {
         let space = self.space;
         let c = space.configs();
         let max_prog = space.prog_start.len() - 2;
-        let mut change = 0.0f64;
+        let (skip, mut change) = from.map_or((0, 0.0f64), |p| (p.step, p.change));
+        let mut step = 0u64;
+        // Counts a step; whether to do it (`false`: done before the stop this goes on from).
+        let mut next = |change: f64| -> Result<bool, PartialSweep> {
+            step += 1;
+            if step <= skip {
+                return Ok(false);
+            }
+            if stop() {
+                return Err(PartialSweep {
+                    step: step - 1,
+                    change,
+                });
+            }
+            Ok(true)
+        };
         for total in (0..=2 * max_prog).rev() {
             for a in 0..c {
                 let pa = usize::from(space.prog[a]);
                 if pa > total {
                     break;
+                }
+                if !next(change)? {
+                    continue;
                 }
                 let Some(range) = prog_range(space, total - pa) else {
                     continue;
@@ -176,6 +212,9 @@ impl<'a> Solver<'a> {
                     let pm = usize::from(space.prog[m]);
                     if pm > total {
                         break;
+                    }
+                    if !next(change)? {
+                        continue;
                     }
                     let Some(range) = prog_range(space, total - pm) else {
                         continue;
@@ -197,7 +236,7 @@ impl<'a> Solver<'a> {
                 }
             }
         }
-        change
+        Ok(change)
     }
 
     /// Solves the pass group of configurations `a` and `b` (level 0 and unmarked higher levels,
@@ -251,16 +290,20 @@ impl<'a> Solver<'a> {
         change
     }
 
-    /// The largest Bellman residual `|backup(s) - v(s)|` over the reachable chance nodes.
-    pub(crate) fn residual(&self) -> f64 {
+    /// The largest Bellman residual `|backup(s) - v(s)|` over the reachable chance nodes;
+    /// `None` when `stop` says so (asked every 65,536 nodes).
+    pub(crate) fn residual(&self, stop: &dyn Fn() -> bool) -> Option<f64> {
         let mut worst = 0.0f64;
         for s in 0..self.values.len() {
+            if s.is_multiple_of(65536) && stop() {
+                return None;
+            }
             if self.reach.get(s) {
                 let (u, o) = self.space.split(s);
                 worst = worst.max((self.backup(u, o) - self.values[s]).abs());
             }
         }
-        worst
+        Some(worst)
     }
 }
 

@@ -46,12 +46,12 @@ use aeroplane_core::{Game, Rules};
 
 use crate::export::{ExportError, OutputDir};
 
-pub use check::{CheckReport, check};
+pub use check::{CheckReport, MAX_CHECK_POSITIONS, check, check_until};
 pub use iterate::Counts;
 pub use space::{Size, Space};
 pub use table::{
-    CHECKPOINT_FILE, MAGIC, PositionValue, TABLE_FILE, TABLE_FORMAT, Table, TableError, TableHeader,
-    VALUE_MEANING,
+    CHECKPOINT_FILE, MAGIC, PartialSweep, PositionValue, TABLE_FILE, TABLE_FORMAT, Table,
+    TableError, TableHeader, VALUE_MEANING,
 };
 
 /// The record of a solve in its output folder.
@@ -96,7 +96,7 @@ pub enum SolveError {
     Players(usize),
     /// The state space does not fit.
     #[error(
-        "{planes} planes per seat make {states} chance nodes to index ({positions} positions a plane can be on, {configs} configurations per seat); solving needs about {need} of memory, more than the limit of {limit} (the setting `memory_limit`; the presets with 2 planes need under 400 MiB)"
+        "{planes} planes per seat make {states} chance nodes to index ({positions} positions a plane can be on, {configs} configurations per seat); solving needs about {need} of memory, more than the limit of {limit} (the setting `memory_limit`; the presets with 2 planes need at most 640 MiB)"
     )]
     TooLarge {
         /// Planes per seat.
@@ -112,6 +112,11 @@ pub enum SolveError {
         /// The limit, in words.
         limit: String,
     },
+    /// More check positions than [`MAX_CHECK_POSITIONS`].
+    #[error(
+        "{0} check positions: give at most 100000000 (the check visits about a million a second)"
+    )]
+    CheckPositions(u64),
     /// A tolerance that is not a small positive number.
     #[error("tolerance {0}: give a number above 0 and below 1 (e.g. 1e-12)")]
     Tolerance(f64),
@@ -192,6 +197,9 @@ impl SolveJob {
         }
         if !(self.tolerance > 0.0 && self.tolerance < 1.0) {
             return Err(SolveError::Tolerance(self.tolerance));
+        }
+        if self.check_positions > MAX_CHECK_POSITIONS {
+            return Err(SolveError::CheckPositions(self.check_positions));
         }
         let size = Size::of(&self.rules);
         let need = size.solve_bytes();
@@ -556,6 +564,30 @@ pub fn peak_memory() -> Option<u64> {
     Some(kb * 1024)
 }
 
+/// A test hook: with `AEROPLANE_TEST_SOLVE_SIGNAL=PHASE` or `PHASE@N` (`model`, `reachable`,
+/// `sweep`, `residual`, `check`) the process sends itself SIGINT at the `N`-th (default first)
+/// time that phase asks whether to stop, so tests stop a solve inside a phase through the
+/// real signal path.
+fn test_signal(phase: &str) {
+    use std::sync::OnceLock;
+    use std::sync::atomic::AtomicU64;
+    static AT: OnceLock<Option<(String, u64)>> = OnceLock::new();
+    static ASKED: AtomicU64 = AtomicU64::new(0);
+    let Some((at, n)) = AT.get_or_init(|| {
+        let spec = std::env::var("AEROPLANE_TEST_SOLVE_SIGNAL").ok()?;
+        let (name, n) = spec.split_once('@').unwrap_or((&spec, "1"));
+        Some((name.to_string(), n.parse().ok()?))
+    }) else {
+        return;
+    };
+    if phase == at && ASKED.fetch_add(1, Ordering::SeqCst) + 1 == *n {
+        // SAFETY: raise has no memory effects; the program's handler runs before it returns.
+        unsafe {
+            libc::raise(libc::SIGINT);
+        }
+    }
+}
+
 /// Solves `job`: see the module documentation.
 pub fn solve(job: &SolveJob, ctx: &SolveContext) -> Result<SolveEnd, SolveError> {
     let size = job.size()?;
@@ -585,8 +617,43 @@ fn run(
 ) -> Result<SolveEnd, SolveError> {
     let started = Instant::now();
     let mut seconds = Seconds::default();
+    let stop_in = |phase: &'static str| {
+        move || {
+            test_signal(phase);
+            ctx.interrupt.is_some_and(|i| i.load(Ordering::Relaxed))
+        }
+    };
+    let stop = stop_in("");
+    // The sweeps and changes the values in the checkpoint hold: what a stop that cannot keep
+    // the values in hand (during the set-up, part-way through a sweep, during the check)
+    // records, since a resume goes on from that checkpoint.
+    let mut kept: (u32, Vec<f64>) = (0, Vec::new());
+    if ctx.resume
+        && let Some(out) = ctx.out
+        && let Ok(earlier) = SolveRecord::load(out.path())
+    {
+        record.sweeps = earlier.sweeps;
+        record.changes = earlier.changes;
+        kept = (record.sweeps, record.changes.clone());
+    }
+    // The status first: a stop or a failure from here on is recorded, and resumes.
+    record.status = SolveStatus::Running;
+    if let Some(out) = ctx.out {
+        write_status(out, record)?;
+    }
+    let stopped = |record: &mut SolveRecord, kept: &(u32, Vec<f64>)| {
+        record.status = SolveStatus::Interrupted;
+        record.sweeps = kept.0;
+        record.changes = kept.1.clone();
+        if let Some(out) = ctx.out {
+            write_status(out, record)?;
+        }
+        Ok::<_, SolveError>(SolveEnd::Interrupted { sweeps: kept.0 })
+    };
     let space = Space::new(&job.rules);
-    let model = model::Model::build(&space);
+    let Some(model) = model::Model::build(&space, &stop_in("model")) else {
+        return stopped(record, &kept);
+    };
     seconds.model = started.elapsed().as_secs_f64();
     say(&format!(
         "model: {} mover states x 6 rolls ({:.2} s)",
@@ -594,7 +661,9 @@ fn run(
         seconds.model
     ));
     let t = Instant::now();
-    let (reach, counts) = iterate::reachable(&space, &model);
+    let Some((reach, counts)) = iterate::reachable(&space, &model, &stop_in("reachable")) else {
+        return stopped(record, &kept);
+    };
     seconds.reachable = t.elapsed().as_secs_f64();
     record.states.chance = counts.chance;
     record.states.decision = counts.decision;
@@ -605,8 +674,12 @@ fn run(
         indicatif::HumanCount(size.states),
         seconds.reachable
     ));
+    if stop() {
+        return stopped(record, &kept);
+    }
     let mut solver = iterate::Solver::new(&space, &model, &reach);
     let mut resumed_from = 0;
+    let mut partial = None;
     if ctx.resume {
         let out = ctx.out.expect("a resume has its folder");
         let file = out.file(CHECKPOINT_FILE);
@@ -614,6 +687,9 @@ fn run(
             say(
                 "the folder holds no solve.checkpoint (the solve stopped before keeping its first values): it starts again from the first sweep",
             );
+            record.sweeps = 0;
+            record.changes.clear();
+            kept = (0, Vec::new());
         } else {
             let saved = Table::read(&file)?;
             let h = saved.header();
@@ -629,17 +705,22 @@ fn run(
             solver.values = saved.dense();
             record.sweeps = h.sweeps;
             record.changes = h.changes.clone();
+            kept = (record.sweeps, record.changes.clone());
             resumed_from = h.sweeps;
-            say(&format!("resumed after sweep {}", h.sweeps));
+            partial = h.partial;
+            match partial {
+                Some(p) => say(&format!(
+                    "resumed in sweep {}, after its step {}",
+                    h.sweeps + 1,
+                    p.step
+                )),
+                None => say(&format!("resumed after sweep {}", h.sweeps)),
+            }
         }
-    }
-    record.status = SolveStatus::Running;
-    if let Some(out) = ctx.out {
-        write_status(out, record)?;
     }
     let t = Instant::now();
     let mut last_checkpoint = Instant::now();
-    let header = |record: &SolveRecord, kind: &str| TableHeader {
+    let header = |record: &SolveRecord, kind: &str, partial: Option<PartialSweep>| TableHeader {
         kind: kind.into(),
         tool: "aeroplane".into(),
         version: env!("CARGO_PKG_VERSION").into(),
@@ -655,12 +736,16 @@ fn run(
         tolerance: job.tolerance,
         sweeps: record.sweeps,
         changes: record.changes.clone(),
+        partial,
     };
-    let save = |record: &SolveRecord, values: &[f64]| -> Result<(), SolveError> {
+    let save = |record: &SolveRecord,
+                values: &[f64],
+                partial: Option<PartialSweep>|
+     -> Result<(), SolveError> {
         if let Some(out) = ctx.out {
             let mut table = Table::new(
                 out.file(CHECKPOINT_FILE).display().to_string(),
-                header(record, "checkpoint"),
+                header(record, "checkpoint", partial),
                 space.clone(),
                 reach.clone(),
                 values,
@@ -671,10 +756,10 @@ fn run(
         Ok(())
     };
     loop {
-        if record.changes.last().is_some_and(|&c| c < job.tolerance) {
+        if partial.is_none() && record.changes.last().is_some_and(|&c| c < job.tolerance) {
             break;
         }
-        if record.sweeps >= job.max_sweeps {
+        if partial.is_none() && record.sweeps >= job.max_sweeps {
             return Err(SolveError::NotConverged {
                 sweeps: record.sweeps,
                 change: record.changes.last().copied().unwrap_or(f64::INFINITY),
@@ -682,7 +767,18 @@ fn run(
             });
         }
         let sweep_started = Instant::now();
-        let change = solver.sweep();
+        let change = match solver.sweep(partial.take(), &stop_in("sweep")) {
+            Ok(change) => change,
+            Err(at) => {
+                // Part-way through a sweep: the values and the position in the sweep are kept,
+                // and a resume goes on from there to the same values.
+                record.status = SolveStatus::Interrupted;
+                save(record, &solver.values, Some(at))?;
+                return Ok(SolveEnd::Interrupted {
+                    sweeps: record.sweeps,
+                });
+            }
+        };
         record.sweeps += 1;
         record.changes.push(change);
         say(&format!(
@@ -691,10 +787,9 @@ fn run(
             solver.values[0],
             sweep_started.elapsed().as_secs_f64()
         ));
-        let stop = ctx.interrupt.is_some_and(|i| i.load(Ordering::Relaxed));
-        if stop {
+        if stop() {
             record.status = SolveStatus::Interrupted;
-            save(record, &solver.values)?;
+            save(record, &solver.values, None)?;
             return Ok(SolveEnd::Interrupted {
                 sweeps: record.sweeps,
             });
@@ -703,27 +798,39 @@ fn run(
         let due =
             last_checkpoint.elapsed() >= ctx.checkpoint_every || crate::export::fsops::testing();
         if change >= job.tolerance && due {
-            save(record, &solver.values)?;
+            save(record, &solver.values, None)?;
+            kept = (record.sweeps, record.changes.clone());
             last_checkpoint = Instant::now();
         }
     }
     seconds.sweeps = t.elapsed().as_secs_f64();
     let t = Instant::now();
-    let residual = solver.residual();
+    let Some(residual) = solver.residual(&stop_in("residual")) else {
+        return stopped(record, &kept);
+    };
     let path = ctx
         .out
         .map(|o| o.file(TABLE_FILE).display().to_string())
         .unwrap_or_else(|| "(in memory)".into());
     let mut table = Table::new(
         path,
-        header(record, "table"),
+        header(record, "table", None),
         space.clone(),
         reach.clone(),
         &solver.values,
     );
     drop(solver);
     let bytes = table.encode();
-    let checked = check(&table, job.check_positions, job.check_seed).map_err(SolveError::Check)?;
+    let Some(checked) = check::check_until(
+        &table,
+        job.check_positions,
+        job.check_seed,
+        &stop_in("check"),
+    )
+    .map_err(SolveError::Check)?
+    else {
+        return stopped(record, &kept);
+    };
     if checked.largest_residual > 1e3 * job.tolerance.max(1e-15) {
         return Err(SolveError::Check(format!(
             "the largest residual at {} positions is {:e}",

@@ -49,8 +49,9 @@ pub(crate) struct Model {
 }
 
 impl Model {
-    /// Plays every mover state's rolls with the engine.
-    pub(crate) fn build(space: &Space) -> Model {
+    /// Plays every mover state's rolls with the engine; `None` when `stop` says so (asked
+    /// every 4,096 mover states, many times a second).
+    pub(crate) fn build(space: &Space, stop: &dyn Fn() -> bool) -> Option<Model> {
         let movers = space.movers();
         let mut model = Model {
             entries: Vec::with_capacity(movers * 12),
@@ -60,12 +61,15 @@ impl Model {
         };
         model.start.push(0);
         for u in 0..movers {
+            if u.is_multiple_of(4096) && stop() {
+                return None;
+            }
             match mover_game(space, u) {
                 Some(game) => model.add(space, u, &game),
                 None => model.start.extend([model.entries.len() as u32; 6]),
             }
         }
-        model
+        Some(model)
     }
 
     /// The entries of mover state `u` and roll `r + 1`.
@@ -240,8 +244,8 @@ mod tests {
         for (k, rules) in variants.into_iter().enumerate() {
             let rules = rules.unwrap();
             let space = Space::new(&rules);
-            let model = Model::build(&space);
-            let reach = (k == 1).then(|| reachable(&space, &model).0);
+            let model = Model::build(&space, &|| false).unwrap();
+            let reach = (k == 1).then(|| reachable(&space, &model, &|| false).unwrap().0);
             let mut rng = rand_pcg::Pcg64::seed_from_u64(k as u64);
             let mut checked = 0;
             for _ in 0..40 {

@@ -83,10 +83,13 @@ impl Size {
     }
 
     /// Bytes a solve of this size needs at most: a value per state (8 bytes), its
-    /// reachability bit, and the transition model (about 40 bytes per mover state and roll).
+    /// reachability bit, the transition model (about 40 bytes per mover state and roll), and
+    /// while a checkpoint or the table is written, the table's copy of the reachable values
+    /// and its encoding (8 bytes each per reachable state, counted here for every state: how
+    /// many are reachable is known only after the set-up), and 32 MiB for the program itself.
     pub fn solve_bytes(&self) -> u64 {
-        self.states
-            .saturating_mul(8)
+        (32u64 << 20)
+            .saturating_add(self.states.saturating_mul(8 + 8 + 8))
             .saturating_add(self.states / 8)
             .saturating_add(self.movers.saturating_mul(6 * 40))
             .saturating_add(self.configs.saturating_mul(32))

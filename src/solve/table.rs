@@ -76,6 +76,21 @@ pub struct TableHeader {
     pub sweeps: u32,
     /// The largest change of each sweep.
     pub changes: Vec<f64>,
+    /// A checkpoint's sweep stopped part-way (after `sweeps` whole ones): where it stopped and
+    /// its largest change so far. Never in a table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partial: Option<PartialSweep>,
+}
+
+/// Where a Gauss-Seidel sweep stopped part-way, so a resume goes on from there: the values
+/// are then exactly those an unstopped sweep has at that point.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PartialSweep {
+    /// The sweep's steps done (each a configuration of one progress total and stage).
+    pub step: u64,
+    /// The largest change of those steps.
+    pub change: f64,
 }
 
 /// How this build numbers chance nodes (see [`super::space`]): a table numbered otherwise is
@@ -273,7 +288,7 @@ impl Table {
             });
         }
         let len = std::fs::metadata(file).map_err(io)?.len();
-        let mut f = std::fs::File::open(file).map_err(io)?;
+        let mut f = crate::config::open_input(file).map_err(io)?;
         let mut head = [0u8; 16];
         use std::io::Read;
         if len < 16 {
@@ -591,8 +606,9 @@ impl Table {
                 // No legal move: the roll passes; the value is the next chance node's.
                 let mut next = chance;
                 next.apply(roll, None);
-                self.seat_equity(&next, chance.to_move())
-                    .ok_or_else(|| unknown("the position after the pass is not in the table".into()))?
+                self.seat_equity(&next, chance.to_move()).ok_or_else(|| {
+                    unknown("the position after the pass is not in the table".into())
+                })?
             } else {
                 equity
             },

@@ -194,7 +194,12 @@ pub fn clustered_rate(clusters: &[(u64, u64)], z: f64) -> Option<RateInterval> {
         None => trials as f64,
     };
     let (klo, khi) = few_events(p, n_eff, z, wilson_rate(p, n_eff, z));
-    let (flo, fhi) = few_events(p, informative as f64, z, wilson_rate(p, informative as f64, z));
+    let (flo, fhi) = few_events(
+        p,
+        informative as f64,
+        z,
+        wilson_rate(p, informative as f64, z),
+    );
     let trusted = informative >= MIN_DEALS && deff.is_some_and(|d| d > 0.0);
     let (low, high, method) = if trusted || (klo <= flo && khi >= fhi) {
         (klo, khi, IntervalMethod::ClusterByDeal)
@@ -442,7 +447,17 @@ mod tests {
         assert_eq!(r.high, wilson_rate(0.0, 10.0, z).1);
         assert!(r.high > 0.16, "{r:?}");
         // 2 of 18, few deals: never narrower than Wilson on the deals.
-        let deals = [(2, 1), (2, 0), (2, 1), (2, 0), (2, 0), (2, 0), (2, 0), (2, 0), (2, 0)];
+        let deals = [
+            (2, 1),
+            (2, 0),
+            (2, 1),
+            (2, 0),
+            (2, 0),
+            (2, 0),
+            (2, 0),
+            (2, 0),
+            (2, 0),
+        ];
         let r = clustered_rate(&deals, z).unwrap();
         let (flo, fhi) = wilson_rate(2.0 / 18.0, 9.0, z);
         assert!(r.low <= flo && r.high >= fhi && r.low > 0.0, "{r:?}");

@@ -411,7 +411,13 @@ fn output_files_that_are_links_are_never_written_through() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     std::fs::write(d.join("precious.txt"), "keep").unwrap();
-    std::fs::create_dir(d.join("out")).unwrap();
+    // An earlier run's folder (`--force` replaces only an earlier job's files), with a link
+    // planted at one of its names.
+    aeroplane(d)
+        .args(["run", "--games", "2", "-q", "--out", "out"])
+        .assert()
+        .success();
+    std::fs::remove_file(d.join("out/summary.csv")).unwrap();
     std::os::unix::fs::symlink(d.join("precious.txt"), d.join("out/summary.csv")).unwrap();
     // --force removes the link (this tool's file name), never what it points to.
     aeroplane(d)

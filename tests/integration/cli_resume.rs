@@ -434,7 +434,10 @@ fn a_damaged_or_foreign_checkpoint_is_never_trusted() {
     run_in(&[&args[..], &["--shard", "0/2"]].concat(), &shard, &[]);
     let (code, _, err) = resume(&shard);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("complete shard (0/2)") && err.contains("aeroplane merge"), "{err}");
+    assert!(
+        err.contains("complete shard (0/2)") && err.contains("aeroplane merge"),
+        "{err}"
+    );
 }
 
 /// Runs `args` as `n` shards into `root/shard-K`, returning the folders.

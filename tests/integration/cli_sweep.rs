@@ -201,15 +201,23 @@ fn compare_takes_labels_and_says_variants_count_from_one() {
     let sweep = |compare: &str| {
         assert_cmd::cargo::cargo_bin_cmd!("aeroplane")
             .args(["sweep", "--vary", "overshoot=illegal,bounce", "--vary"])
-            .args(["launch_rolls=[6];[5,6]", "--games", "6", "-q", "--compare", compare])
+            .args([
+                "launch_rolls=[6];[5,6]",
+                "--games",
+                "6",
+                "-q",
+                "--compare",
+                compare,
+            ])
             .assert()
     };
     let by_number = sweep("2,4").success().get_output().stdout.clone();
-    let by_label = sweep("overshoot=illegal launch_rolls=[5,6],overshoot=bounce launch_rolls=[5,6]")
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let by_label =
+        sweep("overshoot=illegal launch_rolls=[5,6],overshoot=bounce launch_rolls=[5,6]")
+            .success()
+            .get_output()
+            .stdout
+            .clone();
     assert_eq!(by_number, by_label);
     assert!(String::from_utf8(by_number).unwrap().contains("A = #2"));
     sweep("0,1")

@@ -528,11 +528,17 @@ fn a_confirmation_prints_no_nan_and_names_its_interval() {
     assert!(!text.contains("NaN"), "{text}");
     let sprt: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(again.join("sprt.json")).unwrap()).unwrap();
-    let method = sprt["sprt"]["interval_method"].as_str().unwrap().to_string();
+    let method = sprt["sprt"]["interval_method"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert_eq!(method, "wilson_on_pairs", "{sprt}");
     assert!(text.contains("at least the Wilson interval"), "{text}");
     assert!(!text.contains("95% normal interval"), "{text}");
-    assert!(text.contains("after an SPRT stop they are biased"), "{text}");
+    assert!(
+        text.contains("after an SPRT stop they are biased"),
+        "{text}"
+    );
     let summary = fs::read_to_string(again.join("summary.json")).unwrap();
     assert!(
         summary.contains("\"interval_method\": \"wilson_on_pairs\""),

@@ -449,7 +449,15 @@ fn a_table_without_choices_is_said_to_have_no_decisions() {
     let tmp = TempDir::new().unwrap();
     let table = tmp.path().join("appfreegame-1");
     aeroplane()
-        .args(["solve", "--rules", "appfreegame", "--planes", "1", "-q", "--out"])
+        .args([
+            "solve",
+            "--rules",
+            "appfreegame",
+            "--planes",
+            "1",
+            "-q",
+            "--out",
+        ])
         .arg(&table)
         .assert()
         .success();
@@ -457,7 +465,15 @@ fn a_table_without_choices_is_said_to_have_no_decisions() {
     let assert = aeroplane()
         .args(["grade", "--table"])
         .arg(&table)
-        .args(["--bots", "greedy,random", "--games", "20", "-q", "--report", "--out"])
+        .args([
+            "--bots",
+            "greedy,random",
+            "--games",
+            "20",
+            "-q",
+            "--report",
+            "--out",
+        ])
         .arg(&out)
         .assert()
         .success();
@@ -482,7 +498,9 @@ fn few_deals_without_an_error_give_an_interval_not_a_point() {
     aeroplane()
         .args(["grade", "--table"])
         .arg(&table)
-        .args(["--bots", "greedy", "--games", "20", "--seed", "1", "-q", "--out"])
+        .args([
+            "--bots", "greedy", "--games", "20", "--seed", "1", "-q", "--out",
+        ])
         .arg(&out)
         .assert()
         .success();

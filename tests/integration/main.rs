@@ -28,6 +28,7 @@ mod cli_report_damage;
 mod cli_reproduce;
 mod cli_resume;
 mod cli_run;
+mod cli_safety;
 mod cli_sprt;
 mod cli_stats;
 mod cli_sweep;

@@ -8,6 +8,13 @@
 //! if the thread that started it ends (`PR_SET_PDEATHSIG`), which includes a `kill -9` of the
 //! harness.
 //!
+//! **After a `kill -9` of the harness.** Its direct child dies of `PR_SET_PDEATHSIG`; the
+//! rest of each bot's group (a plain forked child) and the descendants that left it are
+//! killed by the guardian (`guard.rs`): a small process forked before the first bot, told of
+//! every group through a pipe, that kills the groups still live, and every process carrying
+//! this harness's `AEROPLANE_BOT_ID`, when the pipe closes because the harness ended however
+//! it ended.
+//!
 //! **No orphans.** Every group is registered in a fixed table of atomics; on the first spawn a
 //! handler for SIGINT, SIGTERM and SIGHUP is installed (only where the signal has its default
 //! action) that kills every registered group and then lets the signal end the harness as it
@@ -30,6 +37,8 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Once};
 use std::thread::JoinHandle;
+
+mod guard;
 use std::time::{Duration, Instant};
 
 /// Longest line a bot may print (a guard against garbage without a newline).
@@ -126,6 +135,7 @@ impl Process {
             None => None,
         };
         install_signal_handler();
+        guard::start();
         // No Ctrl-C between the spawn and the registration, and no sweep of orphans that
         // would take the new child for one.
         let live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
@@ -275,7 +285,7 @@ fn open_log(path: &Path) -> io::Result<Option<File>> {
         return Ok(None);
     }
     if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
+        crate::export::no_follow::make_dir(dir)?;
     }
     crate::export::no_follow::create(path).map(Some)
 }
@@ -518,6 +528,7 @@ const SLOTS: usize = 1024;
 static GROUPS: [AtomicI32; SLOTS] = [const { AtomicI32::new(0) }; SLOTS];
 
 fn register(pgid: i32) -> Option<usize> {
+    guard::tell(pgid, true);
     (0..SLOTS).find(|&i| {
         GROUPS[i]
             .compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst)
@@ -526,7 +537,8 @@ fn register(pgid: i32) -> Option<usize> {
 }
 
 fn unregister(slot: usize) {
-    GROUPS[slot].store(0, Ordering::SeqCst);
+    let pgid = GROUPS[slot].swap(0, Ordering::SeqCst);
+    guard::tell(pgid, false);
 }
 
 /// Whether any bot program is running now. Async-signal-safe (atomic loads): the CLI's
@@ -618,7 +630,7 @@ pub fn reap_orphans() {
     for _ in 0..100 {
         let orphans: Vec<i32> = children_of(me)
             .into_iter()
-            .filter(|&pid| !leaders.contains(&pid))
+            .filter(|&pid| !leaders.contains(&pid) && pid != guard::pid())
             .filter(|&pid| match bot_of(pid) {
                 Some((harness, serial)) if harness == me => !live.contains(&serial),
                 // Not marked (its environment cleared), or not readable: only when no bot runs.
