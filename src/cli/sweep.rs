@@ -43,10 +43,10 @@ pub struct SweepArgs {
     pub manifest: Option<std::path::PathBuf>,
 }
 
-/// `I,J`: two variants by their number (the `#` column and sweep.csv's `index`, counting from
-/// 1) or their label (`overshoot=bounce`, or `overshoot=bounce launch_rolls=[5,6]` for
-/// several axes, the settings in axis order). A label may hold commas (`launch_rolls=[5,6]`):
-/// the split is the one comma that leaves two variants.
+/// `I,J`: two variants, each by its number (the `#` column and sweep.csv's `index`, which
+/// count from 1) or by its label (`overshoot=bounce`, or `overshoot=bounce launch_rolls=[5,6]`
+/// for several axes, the settings in axis order). A label may hold commas: the split is the
+/// one comma that leaves two variants.
 fn parse_compare(text: &str, labels: &[String]) -> anyhow::Result<(usize, usize)> {
     let count = labels.len();
     let one = |part: &str| -> Option<usize> {
@@ -63,11 +63,11 @@ fn parse_compare(text: &str, labels: &[String]) -> anyhow::Result<(usize, usize)
     match found[..] {
         [(a, b)] if a != b => Ok((a, b)),
         _ => {
-            let zero = text
-                .split(',')
-                .any(|p| p.trim() == "0")
-                .then_some(" (variants count from 1, as the `#` column: the first is 1)")
-                .unwrap_or("");
+            let zero = if text.split(',').any(|p| p.trim() == "0") {
+                " (variants count from 1, as the `#` column: the first is 1)"
+            } else {
+                ""
+            };
             let sample = labels
                 .iter()
                 .take(3)

@@ -236,7 +236,7 @@ pub(crate) fn effects(
                     let (mean, se, q) = moments(&x);
                     // One deal has no spread: no t interval (an infinite quantile times a zero
                     // standard error is not a number).
-                    let mut iv = (x.len() > 1).then(|| (mean - q * se, mean + q * se));
+                    let mut iv = (x.len() > 1).then_some((mean - q * se, mean + q * se));
                     e.method = "t_by_deal";
                     if metric.is_rate() {
                         if x.len() < MIN_DEALS as usize || se == 0.0 {
@@ -252,7 +252,7 @@ pub(crate) fn effects(
                     if v != reference {
                         let d: Vec<f64> = x.iter().zip(r).map(|(a, b)| a - b).collect();
                         let (diff, se, q) = moments(&d);
-                        let mut div = (d.len() > 1).then(|| (diff - q * se, diff + q * se));
+                        let mut div = (d.len() > 1).then_some((diff - q * se, diff + q * se));
                         if metric.is_rate() {
                             if se == 0.0 || d.len() < 2 {
                                 let n = d.len() as f64;
@@ -427,8 +427,8 @@ mod tests {
         assert_eq!((e[1].mean, e[1].diff), (130.0, Some(30.0)));
         // Every deal's difference alike: no test.
         let mut f = EffectsFold::new(2, vec![vec![0], vec![1]], 0, 10);
-        f.add(0, 0, &vec![(0, 0, 200); 10]);
-        f.add(1, 0, &vec![(1, 0, 200); 10]);
+        f.add(0, 0, &[(0, 0, 200); 10]);
+        f.add(1, 0, &[(1, 0, 200); 10]);
         let e = effects(&f, &axes, &[Metric::Seat0], &[1, 1], 2, &|_, _| f64::NAN);
         assert!(e[1].p.is_none(), "{:?}", e[1]);
         assert!(e[1].diff_interval.unwrap().0 > -1.0);
