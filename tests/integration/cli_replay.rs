@@ -118,6 +118,8 @@ fn replay_full_game_matches_the_library_roll_for_roll() {
             "replay",
             "--rules",
             preset.name(),
+            "--bots",
+            "greedy,greedy,greedy,greedy",
             "--dice",
             &dice_list(&rolls),
         ]));
@@ -149,7 +151,14 @@ fn replay_json_holds_the_record_and_final_steps_with_h() {
                 .any(|&s| s == aeroplane::HANGAR)
         })
         .expect("some game ends with a plane in its hangar");
-    let out = stdout_of(aeroplane().args(["replay", "--json", "--dice", &dice_list(&rolls)]));
+    let out = stdout_of(aeroplane().args([
+        "replay",
+        "--json",
+        "--bots",
+        "greedy,greedy,greedy,greedy",
+        "--dice",
+        &dice_list(&rolls),
+    ]));
     let doc: Value = serde_json::from_str(&out).expect("valid JSON");
     assert_eq!(doc["complete"], Value::Bool(true));
     assert_eq!(doc["log"].as_array().unwrap().len(), rolls.0.len());
