@@ -73,3 +73,8 @@ __all__ = [
     "run",
     "sweep",
 ]
+
+# A solved table's values (issue 31, item 26).
+from ._native import Table  # noqa: E402
+
+__all__ += ["Table"]

@@ -14,6 +14,7 @@ mod jobs;
 mod log_arrays;
 mod observe;
 mod rules;
+mod table;
 mod vec_env;
 
 /// The native part of the ``aeroplane`` package; import ``aeroplane`` instead.
@@ -25,6 +26,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<dice::PySeededDice>()?;
     m.add_class::<bots::PyBot>()?;
     m.add_class::<vec_env::PyVecEnv>()?;
+    m.add_class::<table::PyTable>()?;
     m.add_function(wrap_pyfunction!(dice::bot_seed, m)?)?;
     m.add_function(wrap_pyfunction!(dice::_dice_from_state, m)?)?;
     m.add_function(wrap_pyfunction!(log_arrays::read_log, m)?)?;

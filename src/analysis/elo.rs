@@ -8,9 +8,10 @@
 //! WW). Only the counts per group score are kept, so the figures are exact functions of them.
 //!
 //! **Figures** (`N` groups, mean group score `mu`, population variance `var` of the group
-//! scores, `z = 1.96`):
+//! scores, `z` = [`Z95`], 1.959964):
 //! - score interval `mu ± z sqrt(var / N)`; where the variance cannot be trusted (fewer than
-//!   [`MIN_DEALS`] groups, or every group scored alike, `var = 0`) it is never narrower than the
+//!   [`MIN_DEALS`] informative groups, those not scoring an even 1/2, or every group scored
+//!   alike, `var = 0`) it is never narrower than the
 //!   Wilson interval of `mu` on the `N` groups (as if each group were one win or loss);
 //! - Elo `-400 log10(1 / mu - 1)`, its interval the score interval mapped the same way (a score
 //!   of 0 or 1 maps to an infinite Elo: every group lost or won);
@@ -75,14 +76,16 @@ pub fn format_elo(x: f64) -> String {
     }
 }
 
-/// How the score interval of an [`Estimate`] was made.
+/// How the score interval of an [`Estimate`] was made. Its JSON form is its CSV name
+/// ([`ScoreInterval::name`]), the same in `summary.json`, `sprt.json` and `match.csv`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
 pub enum ScoreInterval {
     /// The normal interval of the mean group score with the observed variance.
+    #[serde(rename = "normal_by_pair")]
     Normal,
     /// The variance cannot be trusted (too few groups, or all alike): the normal interval
     /// widened to at least the Wilson interval on the groups.
+    #[serde(rename = "wilson_on_pairs")]
     WilsonOnGroups,
 }
 
@@ -142,6 +145,19 @@ impl GroupScores {
         self.counts.iter().sum()
     }
 
+    /// Groups that score other than an even 1/2 (a WL or DD pair): the ones from which the
+    /// variance of the score is estimated. A match of mostly even pairs has a variance
+    /// estimated from a few pairs, so the interval is trusted only from [`MIN_DEALS`] of them.
+    pub fn informative(&self) -> u64 {
+        let steps = self.counts.len() - 1;
+        self.counts
+            .iter()
+            .enumerate()
+            .filter(|&(k, _)| 2 * k != steps)
+            .map(|(_, &c)| c)
+            .sum()
+    }
+
     /// Mean and population variance of the group scores (`None` before any group).
     pub fn moments(&self) -> Option<(f64, f64)> {
         let n = self.groups();
@@ -173,7 +189,7 @@ impl GroupScores {
         let (mu, var) = self.moments()?;
         let n = self.groups() as f64;
         let se = (var / n).sqrt();
-        let trusted = self.groups() >= MIN_DEALS && var > 0.0;
+        let trusted = self.informative() >= MIN_DEALS && var > 0.0;
         let (mut lo, mut hi) = ((mu - Z95 * se).max(0.0), (mu + Z95 * se).min(1.0));
         if !trusted {
             let (wlo, whi) = wilson_rate(mu, n, Z95);
@@ -311,5 +327,28 @@ mod tests {
         assert_eq!(format_elo(-4.0), "-4.0");
         assert_eq!(format_elo(-0.04), "0.0");
         assert_eq!(format_elo(f64::NEG_INFINITY), "-inf");
+    }
+
+    /// Issue 31, item 15: summary.json names the interval as match.csv and sprt.json do.
+    #[test]
+    fn the_json_name_of_an_interval_method_is_its_csv_name() {
+        for m in [ScoreInterval::Normal, ScoreInterval::WilsonOnGroups] {
+            assert_eq!(
+                serde_json::to_string(&m).unwrap(),
+                format!("\"{}\"", m.name())
+            );
+        }
+    }
+
+    /// Issue 31, item 13: 30 pairs of which 28 are even (WL or DD) estimate the variance from
+    /// two pairs: the interval keeps the Wilson floor until 30 pairs are informative.
+    #[test]
+    fn the_floor_holds_until_thirty_pairs_are_informative() {
+        let e = GroupScores::new(vec![1, 0, 28, 0, 1]).estimate().unwrap();
+        assert_eq!(e.interval_method, ScoreInterval::WilsonOnGroups);
+        let (lo, hi) = wilson_rate(0.5, 30.0, Z95);
+        assert!(e.score_low <= lo && e.score_high >= hi, "{e:?}");
+        let e = GroupScores::new(vec![15, 0, 28, 0, 15]).estimate().unwrap();
+        assert_eq!(e.interval_method, ScoreInterval::Normal);
     }
 }

@@ -53,6 +53,11 @@ const MAX_ELO: f64 = 1000.0;
 /// Smaller rates make the bound huge (and `inf` below about 1e-308), a test that never stops.
 pub const MIN_ERROR_RATE: f64 = 1e-9;
 
+/// What the reports say of the Elo printed after a test stopped: the interval is that of a
+/// fixed number of pairs, and a sequential stop biases it (the test stops when the results ran
+/// high or low). Measured by `examples/sprt_stop_bias.rs` (README, "SPRT").
+pub const STOPPED_ESTIMATE_NOTE: &str = "note: the Elo and its interval are computed as for a fixed number of pairs; after an SPRT stop they are biased (a test stops when its results ran high or low), and the interval covers less than 95% near elo0 and elo1 (README, SPRT)";
+
 /// The count given to empty outcome bins before the LLR is computed (fishtest's `regularize`).
 const EMPTY_BIN: f64 = 1e-3;
 

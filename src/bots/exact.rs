@@ -61,6 +61,10 @@ pub struct ExactBot {
     path: PathBuf,
     table: Option<Arc<Table>>,
     values: [f64; MAX_MOVES],
+    /// The latest choice's move equities as [`Bot::move_values`] gives them (the decision log
+    /// records them), and how many.
+    logged: [f32; MAX_MOVES],
+    logged_len: usize,
 }
 
 impl ExactBot {
@@ -72,6 +76,8 @@ impl ExactBot {
             path,
             table: None,
             values: [0.0; MAX_MOVES],
+            logged: [0.0; MAX_MOVES],
+            logged_len: 0,
         }
     }
 
@@ -130,7 +136,17 @@ impl Bot for ExactBot {
         moves: &[Move],
     ) -> Result<usize, Box<BotFault>> {
         let table = self.table_for(game)?;
-        best_move(&table, game, roll, moves, &mut self.values)
-            .map_err(|e| self.fault(e.to_string()))
+        let best = best_move(&table, game, roll, moves, &mut self.values)
+            .map_err(|e| self.fault(e.to_string()))?;
+        for (l, v) in self.logged.iter_mut().zip(&self.values[..moves.len()]) {
+            *l = *v as f32;
+        }
+        self.logged_len = moves.len();
+        Ok(best)
+    }
+
+    /// Every move's equity for the seat to move under perfect play, from the table.
+    fn move_values(&self) -> Option<&[f32]> {
+        (self.logged_len > 0).then(|| &self.logged[..self.logged_len])
     }
 }

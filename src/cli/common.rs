@@ -34,7 +34,7 @@ pub struct JobArgs {
     /// appfreegame].
     #[arg(long)]
     pub rules: Option<String>,
-    /// The bots, comma-separated: one per seat in seat order (run, sweep), or the pool (league).
+    /// The bots, comma-separated: one per seat in seat order.
     #[arg(long)]
     pub bots: Option<String>,
     /// Number of deals (per variant for sweep, per table for league); with seat rotation each
@@ -428,11 +428,14 @@ pub struct RulesArgs {
     pub bots_dir: PathBuf,
 }
 
-/// `aeroplane rules`: prints the resolved variant as TOML.
+/// `aeroplane rules`: prints the resolved variant as TOML, every option included (`planes`
+/// too, which variant files and manifests leave out at its default of 4).
 pub fn print_rules(args: RulesArgs) -> anyhow::Result<ExitCode> {
     let rules = load_rules(&args.rules)?;
-    std::io::stdout()
-        .lock()
-        .write_all(rules.to_toml().as_bytes())?;
+    let mut text = rules.to_toml();
+    if !text.lines().any(|l| l.starts_with("planes =")) {
+        text.push_str(&format!("planes = {}\n", rules.planes()));
+    }
+    std::io::stdout().lock().write_all(text.as_bytes())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -15,7 +15,8 @@ use super::common::{DEFAULT_BOTS_DIR, JobArgs, Launch, launch, load_rules};
 #[derive(Args, Debug)]
 #[command(
     mut_arg("no_rotate_seats", |a| a.hide(true)),
-    mut_arg("rotate_seats", |a| a.hide(true))
+    mut_arg("rotate_seats", |a| a.hide(true)),
+    mut_arg("bots", |a| a.help("The pool of bots, comma-separated: each table seats them in turn"))
 )]
 #[command(after_help = "Examples:
   aeroplane league --bots random,greedy,expectimax --games 500

@@ -27,18 +27,19 @@ pub struct ReplayArgs {
     #[arg(long, default_value = "appfreegame")]
     pub rules: String,
     /// One bot per seat in seat order, comma-separated; their count is the number of players.
-    #[arg(long, default_value = "greedy,greedy,greedy,greedy")]
+    /// The default is `aeroplane run`'s, so `replay --game N` is game N of `run`.
+    #[arg(long, default_value = super::run::DEFAULT_BOTS)]
     pub bots: String,
     /// The rolls in order, comma- or space-separated (e.g. 6,2,5,...). Not with --seed or
-    /// --game (bots' own randomness then comes from seed 0, game 0).
+    /// --game (bots' own randomness then comes from seed 1, game 0).
     #[arg(long, conflicts_with_all = ["dice_file", "seed", "game"])]
     pub dice: Option<String>,
     /// A file holding the rolls, whitespace- or comma-separated. Not with --seed or --game.
     #[arg(long, conflicts_with_all = ["seed", "game"])]
     pub dice_file: Option<PathBuf>,
     /// Master seed: the dice of game --game of a run with this seed; bots' own randomness
-    /// comes from (seed, game, seat).
-    #[arg(long, default_value_t = 0)]
+    /// comes from (seed, game, seat). The default is `aeroplane run`'s.
+    #[arg(long, default_value_t = super::run::DEFAULT_SEED)]
     pub seed: u64,
     /// Game index within the run of --seed (or of --manifest).
     #[arg(long, default_value_t = 0)]

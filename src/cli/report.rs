@@ -16,8 +16,8 @@ use aeroplane::export::OutputDir;
   aeroplane sweep --vary overshoot=illegal,bounce --out results/s1 --report   (the same, in one go)
   aeroplane report results/study/ladder/classic-2p   (rewrite report.html of a folder in results/)")]
 pub struct ReportArgs {
-    /// The --out folder of a run, SPRT, sweep or league (also merged shards and folders written
-    /// by older versions).
+    /// The --out folder of a run, SPRT, sweep, league, tune or grade (also merged shards and
+    /// folders written by older versions).
     pub dir: PathBuf,
 }
 

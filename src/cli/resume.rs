@@ -20,7 +20,9 @@ use super::signals::interrupt_flag;
   aeroplane resume results/big-run
   aeroplane resume results/sweep --threads 8")]
 pub struct ResumeArgs {
-    /// The output folder of a job that did not finish (it holds run.json and checkpoint).
+    /// The output folder of a job that did not finish: a run, SPRT, sweep, league or tune
+    /// (run.json and checkpoint), a grade (grade.json and grade.checkpoint) or a solve
+    /// (solve.json and solve.checkpoint).
     pub dir: PathBuf,
     /// Worker threads; 0 = one per core. Never changes the results.
     #[arg(long, default_value_t = 0)]
@@ -122,14 +124,24 @@ pub fn resume(args: ResumeArgs) -> anyhow::Result<ExitCode> {
         );
     }
     match m.status {
-        Some(JobStatus::Complete) if m.shard.is_none() && !has_checkpoint => {
+        // A complete job, or a complete shard (which keeps its checkpoint for the merge): the
+        // same exit 2 for both, as for every other folder with nothing to resume.
+        Some(JobStatus::Complete) if m.shard.is_some() || !has_checkpoint => {
             // Taken and let go: what a stop after the commit left (a lock file, the spares of
             // run.json, temporary names) goes.
             drop(OutputDir::reopen(&args.dir)?);
-            anyhow::bail!(
-                "{} holds a complete job: nothing to resume",
-                aeroplane::excerpt::path(&args.dir)
-            )
+            match m.shard {
+                Some(s) => anyhow::bail!(
+                    "{} holds a complete shard ({}/{}): nothing to resume; when every shard is done, combine them: aeroplane merge OUT SHARD_DIR...",
+                    aeroplane::excerpt::path(&args.dir),
+                    s.index,
+                    s.count
+                ),
+                None => anyhow::bail!(
+                    "{} holds a complete job: nothing to resume",
+                    aeroplane::excerpt::path(&args.dir)
+                ),
+            }
         }
         Some(JobStatus::Partial) => anyhow::bail!(
             "{} holds a summary of an incomplete set of shards (merge --allow-partial): nothing to resume; merge again when every shard is done",

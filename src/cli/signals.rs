@@ -13,13 +13,21 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use aeroplane::bots::external::process::{request_stop, stop_all};
+use aeroplane::bots::external::process::{any_running, request_stop, stop_all};
 
 static FLAG: AtomicBool = AtomicBool::new(false);
 
-/// What the first Ctrl-C says on a terminal (written by the handler with one `write`).
+/// What the first Ctrl-C says on a terminal (written by the handler with one `write`), with
+/// bot programs running.
 const FIRST: &[u8] =
     b"\nstopping: every finished game is kept (press Ctrl-C again to kill bot programs at once)\n";
+/// The same without a bot program: a second Ctrl-C would change nothing.
+const FIRST_NO_PROGRAMS: &[u8] = b"\nstopping: every finished game is kept\n";
+
+/// What the first Ctrl-C says, as bot programs run or not.
+fn first_message(programs: bool) -> &'static [u8] {
+    if programs { FIRST } else { FIRST_NO_PROGRAMS }
+}
 
 /// The flag, registered for the signals on first use.
 pub fn interrupt_flag() -> &'static AtomicBool {
@@ -39,7 +47,8 @@ pub fn interrupt_flag() -> &'static AtomicBool {
                     } else {
                         request_stop();
                         if !again && sig == SIGINT && terminal {
-                            libc::write(2, FIRST.as_ptr().cast(), FIRST.len());
+                            let text = first_message(any_running());
+                            libc::write(2, text.as_ptr().cast(), text.len());
                         }
                     }
                 })
@@ -47,4 +56,18 @@ pub fn interrupt_flag() -> &'static AtomicBool {
         }
     });
     &FLAG
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 31, item 24: the first Ctrl-C offers to kill bot programs only when there are some.
+    #[test]
+    fn the_first_ctrl_c_mentions_bot_programs_only_when_there_are_some() {
+        let none = String::from_utf8_lossy(first_message(false));
+        assert!(!none.contains("bot programs"), "{none}");
+        assert!(String::from_utf8_lossy(first_message(true)).contains("kill bot programs"));
+        assert!(!any_running());
+    }
 }

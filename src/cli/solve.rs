@@ -61,6 +61,44 @@ pub struct SolveArgs {
     /// No progress lines on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Solve nothing: print the value of this position (the notation; with its roll waiting,
+    /// every legal move's value) from the table of --table.
+    #[arg(long, value_name = "POSITION", requires = "table")]
+    pub value: Option<String>,
+    /// With --value: the --out folder of an earlier solve (or its table.bin).
+    #[arg(long, value_name = "DIR", requires = "value")]
+    pub table: Option<PathBuf>,
+}
+
+/// `aeroplane solve --value POSITION --table DIR`: a position's value from a solved table.
+fn value(position: &str, table: &Path) -> anyhow::Result<ExitCode> {
+    let t = aeroplane::solve::Table::load(table)?;
+    let game = aeroplane::Game::from_notation(*t.rules(), position)
+        .map_err(|e| anyhow::anyhow!("--value `{position}`: {e}"))?;
+    let v = t.position_value(&game)?;
+    let seat = game.to_move().index();
+    match v.roll {
+        None => println!(
+            "seat {seat} to roll: equity {:+.12}, P(win) {:.12} under perfect play",
+            v.equity,
+            v.win_probability()
+        ),
+        Some(r) => {
+            println!(
+                "seat {seat} to move with a roll of {r}: equity {:+.12}, P(win) {:.12} under perfect play (the best move's)",
+                v.equity,
+                v.win_probability()
+            );
+            if v.moves.is_empty() {
+                println!("  no legal move: the roll passes");
+            }
+            for (m, e) in &v.moves {
+                let mark = if *e == v.equity { "  best" } else { "" };
+                println!("  {m:<12} equity {e:+.12}{mark}");
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `8GiB`, `512 MiB`, `100M`, `1000000`: a number of bytes.
@@ -86,6 +124,9 @@ fn parse_bytes(text: &str) -> Result<u64, String> {
 
 /// Runs `aeroplane solve`.
 pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
+    if let (Some(position), Some(table)) = (&args.value, &args.table) {
+        return value(position, table);
+    }
     let mut rules = load_rules(&args.rules)?;
     let mut rules_name = args.rules.clone();
     if let Some(p) = args.planes {

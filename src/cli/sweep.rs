@@ -32,8 +32,9 @@ pub struct SweepArgs {
     /// [default: max_seat_edge, fairest first].
     #[arg(long, allow_hyphen_values = true)]
     pub sort: Option<String>,
-    /// Paired comparison of two variants over the shared deals: `I,J` (indices as in the
-    /// `index` column); without a value, the first two.
+    /// Paired comparison of two variants over the shared deals: `I,J`, each a variant's number
+    /// (the `#` column, sweep.csv's `index`: counting from 1) or its label
+    /// (`overshoot=bounce`); without a value, the first two.
     #[arg(long, num_args = 0..=1, default_missing_value = "1,2", value_name = "I,J")]
     pub compare: Option<String>,
     /// Reproduce the sweep a run.json describes (rules, bots, axes, seed, deals, rotation,
@@ -42,19 +43,42 @@ pub struct SweepArgs {
     pub manifest: Option<std::path::PathBuf>,
 }
 
-fn parse_compare(text: &str, count: usize) -> anyhow::Result<(usize, usize)> {
-    let bad = || {
-        anyhow::anyhow!(
-            "--compare `{text}`: give two different variant indices I,J between 1 and {count}"
-        )
+/// `I,J`: two variants, each by its number (the `#` column and sweep.csv's `index`, which
+/// count from 1) or by its label (`overshoot=bounce`, or `overshoot=bounce launch_rolls=[5,6]`
+/// for several axes, the settings in axis order). A label may hold commas: the split is the
+/// one comma that leaves two variants.
+fn parse_compare(text: &str, labels: &[String]) -> anyhow::Result<(usize, usize)> {
+    let count = labels.len();
+    let one = |part: &str| -> Option<usize> {
+        let part = part.split_whitespace().collect::<Vec<_>>().join(" ");
+        match part.parse::<usize>() {
+            Ok(i) => (1..=count).contains(&i).then(|| i - 1),
+            Err(_) => labels.iter().position(|l| *l == part),
+        }
     };
-    let (a, b) = text.split_once(',').ok_or_else(bad)?;
-    let a: usize = a.trim().parse().map_err(|_| bad())?;
-    let b: usize = b.trim().parse().map_err(|_| bad())?;
-    if a == b || !(1..=count).contains(&a) || !(1..=count).contains(&b) {
-        return Err(bad());
+    let found: Vec<(usize, usize)> = text
+        .match_indices(',')
+        .filter_map(|(at, _)| Some((one(&text[..at])?, one(&text[at + 1..])?)))
+        .collect();
+    match found[..] {
+        [(a, b)] if a != b => Ok((a, b)),
+        _ => {
+            let zero = if text.split(',').any(|p| p.trim() == "0") {
+                " (variants count from 1, as the `#` column: the first is 1)"
+            } else {
+                ""
+            };
+            let sample = labels
+                .iter()
+                .take(3)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("`, `");
+            Err(anyhow::anyhow!(
+                "--compare `{text}`: give two different variants I,J, each a number from 1 to {count}{zero} or a label (e.g. `{sample}`)"
+            ))
+        }
     }
-    Ok((a - 1, b - 1))
 }
 
 fn resolve(args: &SweepArgs) -> anyhow::Result<SweepJob> {
@@ -123,13 +147,16 @@ fn resolve(args: &SweepArgs) -> anyhow::Result<SweepJob> {
             (load_lineup(&b, &bots_dir)?, b)
         }
     };
-    let count = aeroplane::analysis::variants(base, &axes)?.len();
+    let labels: Vec<String> = aeroplane::analysis::variants(base, &axes)?
+        .iter()
+        .map(|v| v.label())
+        .collect();
     let kept = manifest
         .as_ref()
         .filter(|_| from_manifest)
         .map(|(_, s, _)| s);
     let compare = match (&args.compare, kept.and_then(|s| s.compare)) {
-        (Some(t), _) => Some(parse_compare(t, count)?),
+        (Some(t), _) => Some(parse_compare(t, &labels)?),
         (None, Some([i, j])) => Some((i.saturating_sub(1), j.saturating_sub(1))),
         (None, None) => None,
     };

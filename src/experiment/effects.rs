@@ -161,7 +161,8 @@ pub struct Effect {
     pub diff: Option<f64>,
     /// 95% interval of the difference (paired by deal).
     pub diff_interval: Option<(f64, f64)>,
-    /// The paired t-test's p-value for "no difference".
+    /// The paired t-test's p-value for "no difference" (`None` without a variance: one deal,
+    /// or every deal's difference the same).
     pub p: Option<PValue>,
     /// How the intervals were made: `t_by_deal`, `t_by_deal_floored` (rates over too few or
     /// alike deals), or `means_only` (too large to keep the deals).
@@ -233,33 +234,44 @@ pub(crate) fn effects(
                 };
                 if let (Some(x), Some(r)) = (fold.values(v, metric, k, m), ref_x.as_ref()) {
                     let (mean, se, q) = moments(&x);
-                    let mut iv = (mean - q * se, mean + q * se);
+                    // One deal has no spread: no t interval (an infinite quantile times a zero
+                    // standard error is not a number).
+                    let mut iv = (x.len() > 1).then_some((mean - q * se, mean + q * se));
                     e.method = "t_by_deal";
-                    if metric.is_rate() && (x.len() < MIN_DEALS as usize || se == 0.0) {
-                        let (lo, hi) = wilson_rate(mean.clamp(0.0, 1.0), x.len() as f64, Z95);
-                        iv = (iv.0.min(lo), iv.1.max(hi));
-                        e.method = "t_by_deal_floored";
+                    if metric.is_rate() {
+                        if x.len() < MIN_DEALS as usize || se == 0.0 {
+                            let (lo, hi) = wilson_rate(mean.clamp(0.0, 1.0), x.len() as f64, Z95);
+                            iv = Some(iv.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))));
+                            e.method = "t_by_deal_floored";
+                        }
+                        // A rate's level lies in [0, 1].
+                        iv = iv.map(|(a, b)| (a.max(0.0), b.min(1.0)));
                     }
                     e.mean = mean;
-                    e.interval = Some(iv);
+                    e.interval = iv;
                     if v != reference {
                         let d: Vec<f64> = x.iter().zip(r).map(|(a, b)| a - b).collect();
                         let (diff, se, q) = moments(&d);
-                        let (mut lo, mut hi) = (diff - q * se, diff + q * se);
-                        if metric.is_rate() && se == 0.0 {
-                            let n = d.len() as f64;
-                            let h = Z95 * Z95 / (n + Z95 * Z95);
-                            (lo, hi) = (diff - h, diff + h);
-                            e.method = "t_by_deal_floored";
+                        let mut div = (d.len() > 1).then_some((diff - q * se, diff + q * se));
+                        if metric.is_rate() {
+                            if se == 0.0 || d.len() < 2 {
+                                let n = d.len() as f64;
+                                let h = Z95 * Z95 / (n + Z95 * Z95);
+                                div = Some((diff - h, diff + h));
+                                e.method = "t_by_deal_floored";
+                            }
+                            // A difference of two rates lies in [-1, 1].
+                            div = div.map(|(a, b)| (a.max(-1.0), b.min(1.0)));
                         }
                         e.diff = Some(diff);
-                        e.diff_interval = Some((lo, hi));
-                        e.p = Some(if se == 0.0 {
-                            PValue::new(if diff == 0.0 { 1.0 } else { 0.0 })
-                        } else if d.len() as u64 - 1 > NORMAL_DF {
-                            PValue::normal_two_sided(diff / se)
-                        } else {
-                            PValue::student_two_sided(diff / se, (d.len() - 1) as f64)
+                        e.diff_interval = div;
+                        // No test without a variance: every deal alike, or one deal.
+                        e.p = (se > 0.0 && d.len() > 1).then(|| {
+                            if d.len() as u64 - 1 > NORMAL_DF {
+                                PValue::normal_two_sided(diff / se)
+                            } else {
+                                PValue::student_two_sided(diff / se, (d.len() - 1) as f64)
+                            }
                         });
                     }
                 }
@@ -361,5 +373,64 @@ mod tests {
             (e[1].mean, e[1].diff, e[1].interval),
             (1.0, Some(1.0), None)
         );
+    }
+
+    /// Issue 31, item 12: at 1, 2 and 4 deals a rate's level stays in [0, 1], its difference
+    /// in [-1, 1], never NaN, and there is no p-value without a variance.
+    #[test]
+    fn small_sweeps_keep_rates_in_range_and_give_no_p_without_variance() {
+        let axes = [AxisValues {
+            option: "x".into(),
+            values: vec!["a".into(), "b".into()],
+            reference: 0,
+            first_index: 0,
+        }];
+        for deals in [1u64, 2, 4] {
+            let mut f = EffectsFold::new(2, vec![vec![0], vec![1]], 0, deals);
+            // Variant a: seat 0 wins both games of even deals, none of odd ones; variant b
+            // wins one game of every deal. So b - a is -0.5 or +0.5.
+            let a: Vec<DealOutcome> = (0..deals)
+                .map(|g| (if g % 2 == 0 { 2 } else { 0 }, 0, 200))
+                .collect();
+            let b: Vec<DealOutcome> = (0..deals).map(|_| (1, 0, 200)).collect();
+            f.add(0, 0, &a);
+            f.add(1, 0, &b);
+            let e = effects(&f, &axes, &[Metric::Seat0], &[1, 1], 2, &|_, _| f64::NAN);
+            for x in &e {
+                let (lo, hi) = x.interval.expect("a rate's level always has an interval");
+                assert!(
+                    (0.0..=1.0).contains(&lo) && (0.0..=1.0).contains(&hi) && lo <= x.mean,
+                    "{deals} deals: {x:?}"
+                );
+            }
+            let (lo, hi) = e[1].diff_interval.unwrap();
+            assert!(
+                (-1.0..=1.0).contains(&lo) && (-1.0..=1.0).contains(&hi) && lo < hi,
+                "{deals} deals: {:?}",
+                e[1]
+            );
+            if deals == 1 {
+                assert!(e[1].p.is_none(), "one deal has no variance: {:?}", e[1]);
+            } else {
+                assert!(e[1].p.is_some());
+            }
+        }
+        // Turns over one deal: no interval and no test, not NaN and p = 0.
+        let mut f = EffectsFold::new(2, vec![vec![0], vec![1]], 0, 1);
+        f.add(0, 0, &[(1, 0, 200)]);
+        f.add(1, 0, &[(1, 0, 260)]);
+        let e = effects(&f, &axes, &[Metric::Turns], &[1, 1], 2, &|_, _| f64::NAN);
+        assert_eq!(
+            (e[1].interval, e[1].diff_interval, e[1].p),
+            (None, None, None)
+        );
+        assert_eq!((e[1].mean, e[1].diff), (130.0, Some(30.0)));
+        // Every deal's difference alike: no test.
+        let mut f = EffectsFold::new(2, vec![vec![0], vec![1]], 0, 10);
+        f.add(0, 0, &[(0, 0, 200); 10]);
+        f.add(1, 0, &[(1, 0, 200); 10]);
+        let e = effects(&f, &axes, &[Metric::Seat0], &[1, 1], 2, &|_, _| f64::NAN);
+        assert!(e[1].p.is_none(), "{:?}", e[1]);
+        assert!(e[1].diff_interval.unwrap().0 > -1.0);
     }
 }

@@ -297,6 +297,9 @@ impl SprtReport {
             w,
             "  Elo, LOS and the pair scores: see the head to head above"
         )?;
+        if s.verdict != Verdict::Continue {
+            writeln!(w, "  {}", crate::analysis::sprt::STOPPED_ESTIMATE_NOTE)?;
+        }
         let result = verdict_sentence(s, &self.bot_a, &self.bot_b);
         writeln!(w, "result: {result}")
     }

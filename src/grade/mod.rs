@@ -16,9 +16,13 @@
 //! **Units**, as gnubg reports them: equity losses in *millipoints* (1 mp = 0.001 equity) and in
 //! points of win probability (1 point = 0.01 of P(win) = 20 mp, since equity = 2 P(win) - 1).
 //!
-//! **Intervals** (95%) are cluster-robust by deal, the unit of randomisation: ratios (error
-//! rate, loss per decision, optimal share) by the delta method over deals, the loss per game
-//! by the normal interval of the per-deal mean; the win rate as `aeroplane run` computes it.
+//! **Intervals** (95%) are cluster-robust by deal, the unit of randomisation, with the floors
+//! of the run tables at small N: the rates (error rate, optimal share) by
+//! [`crate::stats::clustered_rate`], the loss per decision by
+//! [`crate::stats::clustered_bounded_mean`] (a decision loses at most 2 equity), the loss per
+//! game by the normal interval of the per-deal mean (never narrower, below
+//! [`crate::stats::MIN_DEALS`] deals or without spread, than the loss per decision's interval
+//! times the decisions per game); the win rate as `aeroplane run` computes it.
 
 mod folder;
 mod output;
@@ -34,6 +38,7 @@ use serde::{Deserialize, Serialize};
 
 use aeroplane_core::{Bot, BotFault, Game, GameRecord, MAX_MOVES, Move, Rules, Seat, Setup};
 
+use crate::analysis::Z95;
 use crate::bots::BotSpec;
 use crate::export::{CheckpointError, ExportError, ManifestBot, ManifestError, OutputDir};
 use crate::runner::{RunError, RunSpec};
@@ -98,7 +103,7 @@ pub const BLUNDERS_HEADER: [&str; 14] = [
     "loss_mp",
 ];
 /// How the ratio intervals are computed, as the CSV's `interval_method` says it.
-pub const RATIO_METHOD: &str = "cluster_by_deal_delta";
+pub const RATIO_METHOD: &str = "cluster_by_deal_wilson";
 
 /// Why grading failed.
 #[derive(Debug, thiserror::Error)]
@@ -885,29 +890,18 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
     Ok(report)
 }
 
-/// A ratio `Σy / Σx` over deals with its delta-method interval, clustered by deal, cut to
-/// `bounds` (a rate lies in 0..=1, a loss is never negative).
-fn ratio(pairs: impl Iterator<Item = (f64, f64)> + Clone, bounds: (f64, f64)) -> Option<Estimate> {
-    let (n, sx, sy) = pairs
-        .clone()
-        .fold((0usize, 0.0, 0.0), |(n, sx, sy), (x, y)| {
-            (n + 1, sx + x, sy + y)
-        });
-    if sx <= 0.0 {
-        return None;
-    }
-    let r = sy / sx;
-    let ss: f64 = pairs.map(|(x, y)| (y - r * x).powi(2)).sum();
-    let half = if n > 1 {
-        let var = ss * n as f64 / (n as f64 - 1.0) / (sx * sx);
-        1.96 * var.sqrt()
-    } else {
-        f64::NAN
-    };
+/// A rate over deals (`(trials, successes)` per deal) as an [`Estimate`]: see
+/// [`crate::stats::clustered_rate`].
+fn rate(deals: impl Iterator<Item = (u64, u64)>) -> Option<Estimate> {
+    let clusters: Vec<(u64, u64)> = deals.collect();
+    let r = crate::stats::clustered_rate(&clusters, Z95)?;
+    let (t, s) = clusters
+        .iter()
+        .fold((0, 0), |(t, s), &(x, y)| (t + x, s + y));
     Some(Estimate {
-        value: r,
-        low: (r - half).clamp(bounds.0, bounds.1),
-        high: (r + half).clamp(bounds.0, bounds.1),
+        value: s as f64 / t as f64,
+        low: r.low,
+        high: r.high,
     })
 }
 
@@ -920,22 +914,27 @@ fn bot_grade(
 ) -> BotGrade {
     let sum = |f: fn(&DealGrade) -> u32| deals.iter().map(|d| u64::from(f(d))).sum::<u64>();
     let decisions = sum(|d| d.decisions);
-    let per_decision = |f: fn(&DealGrade) -> f64, bounds| {
-        ratio(
-            deals.iter().map(move |d| (f64::from(d.decisions), f(d))),
-            bounds,
-        )
-    };
-    let error_rate = per_decision(|d| f64::from(d.errors), (0.0, 1.0));
-    let loss = per_decision(|d| d.loss, (0.0, 2.0)).map(|e| scale(e, 1000.0));
-    let optimal = ratio(
+    let error_rate = rate(
         deals
             .iter()
-            .map(|d| (f64::from(d.matters), f64::from(d.optimal))),
-        (0.0, 1.0),
+            .map(|d| (u64::from(d.decisions), u64::from(d.errors))),
+    );
+    // A decision loses at most 2 equity (from a certain win to a certain loss).
+    let loss_clusters: Vec<(u64, f64)> = deals
+        .iter()
+        .map(|d| (u64::from(d.decisions), d.loss))
+        .collect();
+    let loss = crate::stats::clustered_bounded_mean(&loss_clusters, 2.0, Z95)
+        .map(|(value, low, high)| scale(Estimate { value, low, high }, 1000.0));
+    let optimal = rate(
+        deals
+            .iter()
+            .map(|d| (u64::from(d.matters), u64::from(d.optimal))),
     );
     let games = tally.bots[0].games;
-    // Loss per game: the per-deal totals over the deal's two games.
+    // Loss per game: the per-deal totals over the deal's two games, by the normal interval of
+    // their mean; where that cannot be trusted (fewer than MIN_DEALS deals, no spread), never
+    // narrower than the loss per decision's interval times the decisions per game.
     let per_game: Vec<f64> = deals.iter().map(|d| d.loss * 1000.0 / 2.0).collect();
     let n = per_game.len() as f64;
     let mean = per_game.iter().sum::<f64>() / n;
@@ -944,6 +943,25 @@ fn bot_grade(
     } else {
         f64::NAN
     };
+    let (mut low, mut high) = (
+        (mean - Z95 * sd / n.sqrt()).max(0.0),
+        mean + Z95 * sd / n.sqrt(),
+    );
+    if !(per_game.len() as u64 >= crate::stats::MIN_DEALS && sd > 0.0) {
+        let per_game_decisions = decisions as f64 / games.max(1) as f64;
+        match loss {
+            Some(l) => {
+                let (flo, fhi) = (l.low * per_game_decisions, l.high * per_game_decisions);
+                (low, high) = if sd.is_nan() {
+                    (flo, fhi)
+                } else {
+                    (low.min(flo), high.max(fhi))
+                };
+            }
+            // No decision at all: no loss, exactly.
+            None => (low, high) = (0.0, 0.0),
+        }
+    }
     let summary = Summary::new(tally, &[spec.name.clone(), "exact".into()]);
     let line = &summary.bots[0];
     let (lo, hi) = line.interval.unwrap_or((f64::NAN, f64::NAN));
@@ -967,8 +985,8 @@ fn bot_grade(
         loss_mp_per_decision: loss,
         loss_mp_per_game: Estimate {
             value: mean,
-            low: (mean - 1.96 * sd / n.sqrt()).max(0.0),
-            high: mean + 1.96 * sd / n.sqrt(),
+            low,
+            high,
         },
         loss_points_per_game: mean / 20.0,
         blunders: worst

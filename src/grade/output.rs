@@ -82,8 +82,14 @@ impl GradeReport {
         }
         writeln!(
             w,
-            "intervals: cluster-robust by deal (ratios by the delta method; the win rate as `aeroplane run`); mp = millipoints of equity (0.001), 1 point of win probability = 20 mp"
+            "intervals: cluster-robust by deal, never narrower than Wilson on the deals below 30 informative deals (README, Grading); the win rate as `aeroplane run`; mp = millipoints of equity (0.001), 1 point of win probability = 20 mp"
         )?;
+        if self.bots.iter().all(|b| b.decisions == 0) {
+            writeln!(
+                w,
+                "no decisions: under these rules no roll ever offers two moves (one plane per seat without flight_optional), so every bot plays perfectly and there is nothing to grade"
+            )?;
+        }
         let any = self.bots.iter().any(|b| !b.blunders.is_empty());
         if any {
             writeln!(w)?;

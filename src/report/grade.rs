@@ -197,6 +197,11 @@ pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
     page.facts(&facts);
 
     page.h2("decisions", "Decisions against perfect play");
+    if !lines.is_empty() && lines.iter().all(|l| l.decisions == 0) {
+        page.note(
+            "No decisions: under these rules no roll ever offers two moves (one plane per seat without flight_optional), so every bot plays perfectly and there is nothing to grade.",
+        );
+    }
     if let Some(best) = lines
         .iter()
         .filter(|l| l.kind != "exact" && l.loss_decision.is_some())
@@ -214,7 +219,9 @@ pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
             with_interval(best.error_rate, 100.0, 2, "%")
         ));
     }
-    let rows = lines
+    // Two tables of at most MAX_COLUMNS columns (the bot's name in each): the decisions, then
+    // what they cost. One table of all nine columns is wider than the page.
+    let decisions = lines
         .iter()
         .map(|l| {
             vec![
@@ -224,9 +231,6 @@ pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
                 tn(l.errors.to_string()),
                 tn(with_interval(l.error_rate, 100.0, 2, "%")),
                 tn(with_interval(l.optimal, 100.0, 2, "%")),
-                tn(with_interval(l.loss_decision, 1.0, 2, "")),
-                tn(with_interval(l.loss_game, 1.0, 1, "")),
-                tn(with_interval(l.win, 100.0, 2, "%")),
             ]
         })
         .collect();
@@ -237,12 +241,30 @@ pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
             "decisions",
             "errors",
             "error rate [95%]",
-            "optimal when it matters",
-            "loss mp/decision",
-            "loss mp/game",
-            "win rate vs exact",
+            "optimal when it matters [95%]",
         ],
-        rows,
+        decisions,
+        None,
+    );
+    let costs = lines
+        .iter()
+        .map(|l| {
+            vec![
+                td(l.name.clone()),
+                tn(with_interval(l.loss_decision, 1.0, 2, "")),
+                tn(with_interval(l.loss_game, 1.0, 1, "")),
+                tn(with_interval(l.win, 100.0, 2, "%")),
+            ]
+        })
+        .collect();
+    page.table(
+        &[
+            "bot",
+            "loss mp/decision [95%]",
+            "loss mp/game [95%]",
+            "win rate vs exact [95%]",
+        ],
+        costs,
         None,
     );
     let losses: Vec<(String, f64)> = lines

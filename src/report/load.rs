@@ -81,6 +81,12 @@ fn limits(name: &str) -> Limits {
             bytes: MIB,
             rows: 64,
         },
+        // A grade's: one row per graded bot, and up to `--blunders` rows per graded bot; the
+        // job bounds neither count, so only the size bounds them.
+        "grade.csv" | "blunders.csv" => Limits {
+            bytes: 64 * MIB,
+            rows: usize::MAX,
+        },
         _ => Limits {
             bytes: 16 * MIB,
             rows: 4,

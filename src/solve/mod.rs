@@ -50,8 +50,8 @@ pub use check::{CheckReport, MAX_CHECK_POSITIONS, check, check_until};
 pub use iterate::Counts;
 pub use space::{Size, Space};
 pub use table::{
-    CHECKPOINT_FILE, MAGIC, PartialSweep, TABLE_FILE, TABLE_FORMAT, Table, TableError, TableHeader,
-    VALUE_MEANING,
+    CHECKPOINT_FILE, MAGIC, PartialSweep, PositionValue, TABLE_FILE, TABLE_FORMAT, Table,
+    TableError, TableHeader, VALUE_MEANING,
 };
 
 /// The record of a solve in its output folder.

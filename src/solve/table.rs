@@ -563,9 +563,81 @@ impl Table {
         Ok(())
     }
 
+    /// The value of a position given in the notation (a chance node, or a decision node with
+    /// its roll waiting) for the seat to move: at a chance node its equity; at a decision node
+    /// the equity of each legal move of the waiting roll, and the best of them. The errors
+    /// name what is wrong: the text, or a position of other rules or one the table does not
+    /// hold (not reachable from the start, or over).
+    pub fn position_value(&self, game: &Game) -> Result<PositionValue, TableError> {
+        let unknown = |why: String| TableError::Position {
+            path: self.path.clone(),
+            why,
+        };
+        if *game.rules() != *self.rules() {
+            return Err(unknown(format!(
+                "the position `{}` is of other rules than the table's",
+                aeroplane_core::Setup::from(game)
+            )));
+        }
+        let Some(roll) = game.pending_roll() else {
+            let equity = self.equity(game).ok_or_else(|| {
+                unknown(format!(
+                    "the table holds no value of `{}`: a finished game, or a position play cannot reach from the start",
+                    aeroplane_core::Setup::from(game)
+                ))
+            })?;
+            return Ok(PositionValue {
+                equity,
+                roll: None,
+                moves: Vec::new(),
+            });
+        };
+        let mut chance = aeroplane_core::Setup::from(game);
+        chance.roll = None;
+        let chance = chance
+            .into_game(*self.rules())
+            .map_err(|e| unknown(e.to_string()))?;
+        let moves = chance.legal_moves(roll);
+        let mut values = vec![0.0; moves.len()];
+        self.move_values(&chance, roll, &moves, &mut values)?;
+        let equity = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        Ok(PositionValue {
+            equity: if moves.is_empty() {
+                // No legal move: the roll passes; the value is the next chance node's.
+                let mut next = chance;
+                next.apply(roll, None);
+                self.seat_equity(&next, chance.to_move()).ok_or_else(|| {
+                    unknown("the position after the pass is not in the table".into())
+                })?
+            } else {
+                equity
+            },
+            roll: Some(roll),
+            moves: moves.iter().map(|m| m.to_string()).zip(values).collect(),
+        })
+    }
+
     /// The equity of the first seat to roll (seat 0) at the start.
     pub fn start_equity(&self) -> f64 {
         self.values[0]
+    }
+}
+
+/// A position's value from a solved table, for the seat to move ([`Table::position_value`]).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct PositionValue {
+    /// `P(win) - P(loss)` under perfect play (at a decision node, the best move's).
+    pub equity: f64,
+    /// The roll waiting (a decision node), if any.
+    pub roll: Option<u8>,
+    /// Each legal move of that roll (move notation) with its equity, in move order.
+    pub moves: Vec<(String, f64)>,
+}
+
+impl PositionValue {
+    /// The probability of winning: `(1 + equity) / 2` (two players, no draws without a cap).
+    pub fn win_probability(&self) -> f64 {
+        (1.0 + self.equity) / 2.0
     }
 }
 

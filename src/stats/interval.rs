@@ -159,6 +159,136 @@ pub fn rate_interval(
     })
 }
 
+/// A rate `Σ y / Σ x` over clustered trials (a grade's errors per decision: `x` decisions and
+/// `y` errors in each deal, the cluster) and its interval, the way [`rate_interval`] treats
+/// rotated runs: the Wilson interval on the effective number of trials `Σ x / d`, where `d` is
+/// the design effect of the clusters (the delta-method variance of the ratio over its binomial
+/// value), and, where `d` cannot be trusted (fewer than [`MIN_DEALS`] informative clusters,
+/// those with `x > 0`; `d = 0`; no estimate of `d` because the rate is 0 or 1), never narrower
+/// than the Wilson interval on the informative clusters, each one sample. The counts are
+/// integers (`y <= x`). `None` when there are no trials at all (`Σ x = 0`).
+pub fn clustered_rate(clusters: &[(u64, u64)], z: f64) -> Option<RateInterval> {
+    let (trials, successes) = clusters
+        .iter()
+        .fold((0u64, 0u64), |(t, s), &(x, y)| (t + x, s + y));
+    if trials == 0 {
+        return None;
+    }
+    let informative = clusters.iter().filter(|c| c.0 > 0).count() as u64;
+    let p = successes as f64 / trials as f64;
+    let deff = if informative >= 2 && successes > 0 && successes < trials {
+        let k = informative as f64;
+        let ss: f64 = clusters
+            .iter()
+            .map(|&(x, y)| (y as f64 - p * x as f64).powi(2))
+            .sum();
+        let t = trials as f64;
+        let var = ss * k / (k - 1.0) / (t * t);
+        Some(var / (p * (1.0 - p) / t))
+    } else {
+        None
+    };
+    let n_eff = match deff {
+        Some(d) if d > 0.0 => trials as f64 / d,
+        Some(_) => f64::INFINITY,
+        None => trials as f64,
+    };
+    let (klo, khi) = few_events(p, n_eff, z, wilson_rate(p, n_eff, z));
+    let (flo, fhi) = few_events(
+        p,
+        informative as f64,
+        z,
+        wilson_rate(p, informative as f64, z),
+    );
+    let trusted = informative >= MIN_DEALS && deff.is_some_and(|d| d > 0.0);
+    let (low, high, method) = if trusted || (klo <= flo && khi >= fhi) {
+        (klo, khi, IntervalMethod::ClusterByDeal)
+    } else {
+        (klo.min(flo), khi.max(fhi), IntervalMethod::WilsonOnDeals)
+    };
+    Some(RateInterval {
+        low,
+        high,
+        method,
+        design_effect: deff,
+    })
+}
+
+/// The Wilson interval `(lo, hi)` of a rate `p` on `n` samples, with the modification of Brown,
+/// Cai and DasGupta (2001, section 4.1.1) for few successes or few failures: where `n p` (or
+/// `n (1 - p)`) is from 0 to 3, the bound near 0 (near 1) is never above the Poisson bound
+/// `Γ⁻¹(α/2; n p) / n`. The Wilson lower bound after one success is too high for rare events
+/// (one error in 48 decisions excludes every rate below 0.0037), which costs a rare rate's
+/// interval several points of coverage.
+fn few_events(p: f64, n: f64, z: f64, (lo, hi): (f64, f64)) -> (f64, f64) {
+    use statrs::distribution::Gamma;
+    if !n.is_finite() || n <= 0.0 {
+        return (lo, hi);
+    }
+    let alpha = 2.0 * (1.0 - Normal::standard().cdf(z));
+    let poisson = |count: f64| {
+        Gamma::new(count, 1.0)
+            .map(|g| g.inverse_cdf(alpha / 2.0) / n)
+            .unwrap_or(0.0)
+    };
+    let (x, f) = (p * n, (1.0 - p) * n);
+    let lo = if x > 0.0 && x <= 3.0 {
+        lo.min(poisson(x))
+    } else {
+        lo
+    };
+    let hi = if f > 0.0 && f <= 3.0 {
+        hi.max(1.0 - poisson(f))
+    } else {
+        hi
+    };
+    (lo, hi)
+}
+
+/// A mean of a quantity bounded in `[0, bound]` over clustered trials (a grade's equity loss
+/// per decision: `x` decisions and a total `y` in each cluster), with the delta-method normal
+/// interval clustered by cluster, and the same floor as [`clustered_rate`]: where the spread
+/// cannot be trusted (fewer than [`MIN_DEALS`] informative clusters, or none at all: every
+/// cluster alike, every value 0), never narrower than the Wilson interval of the mean over
+/// `bound` on the informative clusters, times `bound`. That floor is sound for any variable
+/// in `[0, bound]`: of all such variables with a given mean, the two-point one at 0 and
+/// `bound` has the largest variance. Returns `(mean, low, high)`, `None` without trials.
+pub fn clustered_bounded_mean(
+    clusters: &[(u64, f64)],
+    bound: f64,
+    z: f64,
+) -> Option<(f64, f64, f64)> {
+    let trials: u64 = clusters.iter().map(|c| c.0).sum();
+    if trials == 0 {
+        return None;
+    }
+    let t = trials as f64;
+    let total: f64 = clusters.iter().map(|c| c.1).sum();
+    let mean = total / t;
+    let informative = clusters.iter().filter(|c| c.0 > 0).count() as u64;
+    let k = informative as f64;
+    let ss: f64 = clusters
+        .iter()
+        .map(|&(x, y)| (y - mean * x as f64).powi(2))
+        .sum();
+    let half = if informative >= 2 {
+        z * (ss * k / (k - 1.0)).sqrt() / t
+    } else {
+        f64::NAN
+    };
+    let (lo, hi) = ((mean - half).max(0.0), (mean + half).min(bound));
+    let trusted = informative >= MIN_DEALS && half > 0.0;
+    if trusted {
+        return Some((mean, lo, hi));
+    }
+    let (flo, fhi) = wilson_rate((mean / bound).clamp(0.0, 1.0), k, z);
+    let (flo, fhi) = (flo * bound, fhi * bound);
+    if half.is_nan() {
+        return Some((mean, flo, fhi));
+    }
+    Some((mean, lo.min(flo), hi.max(fhi)))
+}
+
 /// The result of the chi-square test that every seat wins equally often.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct ChiSquare {
@@ -302,5 +432,49 @@ mod tests {
         // Ten thousand deals: still the floor, never the games' interval.
         let big = rate_interval(0, 40_000, 10_000, 4, 0, z).unwrap();
         assert_eq!((big.low, big.high), wilson(0, 40_000, 10_000.0, z).unwrap());
+    }
+
+    /// Issue 31, item 11: a grade's rates over decisions never collapse to a point; 0 errors
+    /// in 20 decisions is not [0, 0].
+    #[test]
+    fn clustered_rates_floor_at_wilson_on_the_informative_clusters() {
+        let z = z_for(0.95);
+        // 0 errors in 20 decisions over 10 deals (and 5 deals without a decision).
+        let mut deals = vec![(2u64, 0u64); 10];
+        deals.extend([(0, 0); 5]);
+        let r = clustered_rate(&deals, z).unwrap();
+        assert_eq!((r.low, r.method), (0.0, IntervalMethod::WilsonOnDeals));
+        assert_eq!(r.high, wilson_rate(0.0, 10.0, z).1);
+        assert!(r.high > 0.16, "{r:?}");
+        // 2 of 18, few deals: never narrower than Wilson on the deals.
+        let deals = [
+            (2, 1),
+            (2, 0),
+            (2, 1),
+            (2, 0),
+            (2, 0),
+            (2, 0),
+            (2, 0),
+            (2, 0),
+            (2, 0),
+        ];
+        let r = clustered_rate(&deals, z).unwrap();
+        let (flo, fhi) = wilson_rate(2.0 / 18.0, 9.0, z);
+        assert!(r.low <= flo && r.high >= fhi && r.low > 0.0, "{r:?}");
+        // Many informative deals with spread: the Kish interval, inside [0, 1].
+        let deals: Vec<(u64, u64)> = (0..200).map(|i| (3, i % 3)).collect();
+        let r = clustered_rate(&deals, z).unwrap();
+        assert_eq!(r.method, IntervalMethod::ClusterByDeal);
+        assert!(0.0 < r.low && r.low < 1.0 / 3.0 && 1.0 / 3.0 < r.high && r.high < 1.0);
+        // No decisions at all: no rate.
+        assert_eq!(clustered_rate(&[(0, 0); 4], z), None);
+        // Bounded means: every loss 0 over few deals is not [0, 0].
+        let (m, lo, hi) = clustered_bounded_mean(&[(2, 0.0); 10], 2.0, z).unwrap();
+        assert_eq!((m, lo), (0.0, 0.0));
+        assert!((hi - 2.0 * wilson_rate(0.0, 10.0, z).1).abs() < 1e-12);
+        // Enough deals with spread: the delta-method interval.
+        let deals: Vec<(u64, f64)> = (0..100).map(|i| (2, (i % 4) as f64 * 0.01)).collect();
+        let (m, lo, hi) = clustered_bounded_mean(&deals, 2.0, z).unwrap();
+        assert!(lo < m && m < hi && hi < 0.02, "{m} {lo} {hi}");
     }
 }

@@ -186,7 +186,9 @@ fn rules_document_covers_every_option_the_binary_prints() {
             .lines()
             .filter_map(|l| l.split_once(" = ").map(|(k, _)| k))
             .collect();
-        assert_eq!(keys.len(), 10, "{out}");
+        // Every option, `planes` included (issue 31, item 25: it was left out at 4).
+        assert_eq!(keys.len(), 11, "{out}");
+        assert!(out.contains("planes = 4"), "{out}");
         for key in keys {
             // A row of the options table and a row of the presets table.
             let row = format!("| `{key}` |");

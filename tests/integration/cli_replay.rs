@@ -118,6 +118,8 @@ fn replay_full_game_matches_the_library_roll_for_roll() {
             "replay",
             "--rules",
             preset.name(),
+            "--bots",
+            "greedy,greedy,greedy,greedy",
             "--dice",
             &dice_list(&rolls),
         ]));
@@ -149,7 +151,14 @@ fn replay_json_holds_the_record_and_final_steps_with_h() {
                 .any(|&s| s == aeroplane::HANGAR)
         })
         .expect("some game ends with a plane in its hangar");
-    let out = stdout_of(aeroplane().args(["replay", "--json", "--dice", &dice_list(&rolls)]));
+    let out = stdout_of(aeroplane().args([
+        "replay",
+        "--json",
+        "--bots",
+        "greedy,greedy,greedy,greedy",
+        "--dice",
+        &dice_list(&rolls),
+    ]));
     let doc: Value = serde_json::from_str(&out).expect("valid JSON");
     assert_eq!(doc["complete"], Value::Bool(true));
     assert_eq!(doc["log"].as_array().unwrap().len(), rolls.0.len());
@@ -447,4 +456,33 @@ fn bad_input_unknown_bot() {
         &["--bots", "greedy,nobot", "--dice", "1"],
         &["nobot", "greedy", "random"],
     );
+}
+
+/// Issue 31, item 23: `replay`'s defaults are `run`'s (seed 1; greedy against three random),
+/// so `replay --game N` with no other option is game N of `run` with no other option.
+#[test]
+fn replay_defaults_are_runs_defaults() {
+    let dir = tempfile::tempdir().unwrap();
+    aeroplane()
+        .args(["run", "--games", "5", "--per-game", "-q", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let games = std::fs::read_to_string(dir.path().join("games.csv")).unwrap();
+    let header: Vec<&str> = games.lines().next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    for game in 0..5 {
+        let row: Vec<&str> = games.lines().nth(game + 1).unwrap().split(',').collect();
+        let out = stdout_of(aeroplane().args(["replay", "--game", &game.to_string()]));
+        let expected = format!(
+            "turns {}  rolls {}  moves {}",
+            row[col("turns")],
+            row[col("rolls")],
+            row[col("moves")]
+        );
+        assert!(out.contains(&expected), "game {game}: {expected}\n{out}");
+        let winner = format!("winner: seat {} ", row[col("winner_seat")]);
+        assert!(out.contains(&winner), "game {game}: {winner}\n{out}");
+        assert!(out.contains("greedy") && out.contains("random"), "{out}");
+    }
 }

@@ -429,6 +429,15 @@ fn a_damaged_or_foreign_checkpoint_is_never_trusted() {
     let (code, _, err) = resume(&done);
     assert_eq!(code, 2);
     assert!(err.contains("nothing to resume"), "{err}");
+    // Issue 31, item 24: so has a complete shard, with the same exit code (it exited 0).
+    let shard = tmp.path().join("shard");
+    run_in(&[&args[..], &["--shard", "0/2"]].concat(), &shard, &[]);
+    let (code, _, err) = resume(&shard);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("complete shard (0/2)") && err.contains("aeroplane merge"),
+        "{err}"
+    );
 }
 
 /// Runs `args` as `n` shards into `root/shard-K`, returning the folders.

@@ -193,3 +193,34 @@ fn a_config_sweep_section_equals_the_command_line() {
         .failure()
         .stderr(predicate::str::contains("colour"));
 }
+
+/// Issue 31, item 25: `--compare` takes variants by label as well as by number (which counts
+/// from 1, as the `#` column), and `0,1` says so.
+#[test]
+fn compare_takes_labels_and_says_variants_count_from_one() {
+    let sweep = |compare: &str| {
+        assert_cmd::cargo::cargo_bin_cmd!("aeroplane")
+            .args(["sweep", "--vary", "overshoot=illegal,bounce", "--vary"])
+            .args([
+                "launch_rolls=[6];[5,6]",
+                "--games",
+                "6",
+                "-q",
+                "--compare",
+                compare,
+            ])
+            .assert()
+    };
+    let by_number = sweep("2,4").success().get_output().stdout.clone();
+    let by_label =
+        sweep("overshoot=illegal launch_rolls=[5,6],overshoot=bounce launch_rolls=[5,6]")
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+    assert_eq!(by_number, by_label);
+    assert!(String::from_utf8(by_number).unwrap().contains("A = #2"));
+    sweep("0,1")
+        .code(2)
+        .stderr(predicates::str::contains("count from 1"));
+}

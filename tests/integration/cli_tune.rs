@@ -502,3 +502,46 @@ fn bad_input_names_the_parameter_and_what_is_allowed() {
         .code(2)
         .stderr(predicate::str::contains("describes a run, not a tune"));
 }
+
+/// Issue 31, item 15: a confirmation prints no gradient (it plays no iterations: it printed
+/// `NaN ± NaN`), names the interval it printed (a test that stops after a few deals has the
+/// Wilson floor, not "the normal interval"), and says that the estimate after a sequential
+/// stop is biased; summary.json names the interval as sprt.json and match.csv do.
+#[test]
+fn a_confirmation_prints_no_nan_and_names_its_interval() {
+    let tmp = TempDir::new().unwrap();
+    let dir = tmp.path().join("t");
+    let stdout = tune_into(&dir, &[]);
+    assert!(
+        stdout.contains("mean of the iterations' gradient estimates"),
+        "{stdout}"
+    );
+    let again = tmp.path().join("c");
+    let out = aeroplane()
+        .args(["tune", "--sprt", "elo0=-300,elo1=-200", "--confirm"])
+        .arg(&dir)
+        .arg("--out")
+        .arg(&again)
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(!text.contains("NaN"), "{text}");
+    let sprt: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(again.join("sprt.json")).unwrap()).unwrap();
+    let method = sprt["sprt"]["interval_method"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(method, "wilson_on_pairs", "{sprt}");
+    assert!(text.contains("at least the Wilson interval"), "{text}");
+    assert!(!text.contains("95% normal interval"), "{text}");
+    assert!(
+        text.contains("after an SPRT stop they are biased"),
+        "{text}"
+    );
+    let summary = fs::read_to_string(again.join("summary.json")).unwrap();
+    assert!(
+        summary.contains("\"interval_method\": \"wilson_on_pairs\""),
+        "{summary}"
+    );
+}

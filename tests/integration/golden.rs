@@ -378,7 +378,20 @@ fn league_files() {
 
 #[test]
 fn replay_seeded() {
-    stdout_case("replay_seed", &["replay", "--seed", "3", "--game", "0"]);
+    // Four greedy bots, the lineup this golden file was made with (replay's default until issue
+    // 31 made it run's).
+    stdout_case(
+        "replay_seed",
+        &[
+            "replay",
+            "--seed",
+            "3",
+            "--game",
+            "0",
+            "--bots",
+            "greedy,greedy,greedy,greedy",
+        ],
+    );
 }
 
 #[test]
@@ -412,7 +425,14 @@ fn replay_json() {
 fn replay_dice_json() {
     stdout_case(
         "replay_dice_json",
-        &["replay", "--dice", "6,1,6,6,6,2,5", "--json"],
+        &[
+            "replay",
+            "--dice",
+            "6,1,6,6,6,2,5",
+            "--json",
+            "--bots",
+            "greedy,greedy,greedy,greedy",
+        ],
     );
 }
 

@@ -541,6 +541,12 @@ fn unregister(slot: usize) {
     guard::tell(pgid, false);
 }
 
+/// Whether any bot program is running now. Async-signal-safe (atomic loads): the CLI's
+/// Ctrl-C handler asks it to say what a second Ctrl-C would do.
+pub fn any_running() -> bool {
+    GROUPS.iter().any(|g| g.load(Ordering::SeqCst) > 0)
+}
+
 fn kill_group(pgid: i32) {
     if pgid > 0 {
         // SAFETY: kill has no memory effects; a group that is gone gives ESRCH.

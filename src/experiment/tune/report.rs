@@ -239,6 +239,16 @@ pub(super) fn verdict_word(v: Verdict) -> &'static str {
     }
 }
 
+/// What an SPRT summary's `interval_method` means, in words.
+fn interval_words(method: &str) -> &'static str {
+    match method {
+        "wilson_on_pairs" => {
+            "95% interval of the mean deal score, by deal, at least the Wilson interval on the deals: too few deals, or all alike, to trust their variance"
+        }
+        _ => "95% normal interval of the mean deal score, by deal",
+    }
+}
+
 /// A verdict in words.
 fn verdict_text(v: Verdict) -> &'static str {
     match v {
@@ -275,21 +285,34 @@ impl TuneReport {
             .max()
             .unwrap_or(9)
             .clamp(9, 40);
+        // The iterations' gradient estimates are taken at the points the tune moved through;
+        // only with --step 0 (the point held still) is their mean the gradient at one point.
+        let gradient = if self.iterations == 0 {
+            "gradient: none (a confirmation plays no iterations)"
+        } else if s.step == 0.0 {
+            "gradient at the start (mean of the iterations' estimates ± se, per unit)"
+        } else {
+            "mean of the iterations' gradient estimates (± se, per unit), each at the point of its iteration: not the gradient at one point unless --step 0"
+        };
         writeln!(
             w,
-            "\n{:width$}  {:>17}  {:>12}  {:>12}  mean gradient estimate (± se, per unit)",
+            "\n{:width$}  {:>17}  {:>12}  {:>12}  {gradient}",
             "parameter", "range", "start", "tuned"
         )?;
         for p in &self.params {
+            let g = match (p.gradient_mean, p.gradient_se) {
+                _ if self.iterations == 0 => "-".to_string(),
+                (g, s) if g.is_finite() && s.is_finite() => format!("{g:+.4e} ± {s:.4e}"),
+                (g, _) if g.is_finite() => format!("{g:+.4e} (one iteration: no se)"),
+                _ => "-".to_string(),
+            };
             writeln!(
                 w,
-                "{:width$}  {:>17}  {:>12}  {:>12}  {:+.4e} ± {:.4e}",
+                "{:width$}  {:>17}  {:>12}  {:>12}  {g}",
                 p.name,
                 format!("{}..{}", p.lo, p.hi),
                 p.start,
                 p.tuned,
-                p.gradient_mean,
-                p.gradient_se
             )?;
         }
         if let Some((n, mean, se)) = self.recent {
@@ -312,9 +335,17 @@ impl TuneReport {
             )?;
             writeln!(
                 w,
-                "  Elo {:.1} [{:.1}, {:.1}] (95% normal interval of the mean deal score, by deal), LOS {:.4}, score {:.4}",
-                t.elo.elo, t.elo.low, t.elo.high, t.los, t.score
+                "  Elo {:.1} [{:.1}, {:.1}] ({}), LOS {:.4}, score {:.4}",
+                t.elo.elo,
+                t.elo.low,
+                t.elo.high,
+                interval_words(t.interval_method),
+                t.los,
+                t.score
             )?;
+            if t.verdict != Verdict::Continue {
+                writeln!(w, "  {}", crate::analysis::sprt::STOPPED_ESTIMATE_NOTE)?;
+            }
             writeln!(w, "result: {}", verdict_text(t.verdict))?;
         }
         Ok(())
