@@ -12,6 +12,7 @@ mod errors;
 mod game;
 mod jobs;
 mod log_arrays;
+mod net;
 mod observe;
 mod rules;
 mod table;
@@ -35,6 +36,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(jobs::league, m)?)?;
     m.add_function(wrap_pyfunction!(jobs::_finish_stopping_jobs, m)?)?;
     m.add_function(wrap_pyfunction!(rules::_rules_from_toml, m)?)?;
+    m.add_function(wrap_pyfunction!(net::tdg_inputs, m)?)?;
+    m.add_function(wrap_pyfunction!(net::tdg_features, m)?)?;
+    m.add_function(wrap_pyfunction!(net::_rules_json, m)?)?;
+    m.add("TDG_ENCODING", net::TDG)?;
     m.add_function(wrap_pyfunction!(game::_game_from_notation, m)?)?;
     m.add("CHANCE", game::CHANCE)?;
     m.add("TERMINAL", game::TERMINAL)?;

@@ -48,3 +48,11 @@ def test_imitation_of_expectimax_beats_random():
     rate = float(re.search(r"policy won ([\d.]+)%", out).group(1))
     # The seeds are fixed, so these are exact; random against random wins half.
     assert after > before + 20 and rate > 60, out
+
+
+def test_numpy_value_net_trains_saves_and_plays():
+    out = run(str(EXAMPLES / "numpy_value_net.py"), "--quick")
+    rate = float(re.search(r"td:net \(ply 0\) won ([\d.]+)%", out).group(1))
+    vs = float(re.search(r"VecEnv opponent won ([\d.]+)%", out).group(1))
+    # The seeds are fixed, so these are exact; random against random wins half.
+    assert rate > 50 and vs < 50, out
