@@ -21,6 +21,7 @@ __all__ = [
     "RICH_OBSERVATION_LEN",
     "Rules",
     "SeededDice",
+    "TDG_ENCODING",
     "TERMINAL",
     "Table",
     "VecEnv",
@@ -29,11 +30,14 @@ __all__ = [
     "_finish_stopping_jobs",
     "_game_from_notation",
     "_rules_from_toml",
+    "_rules_json",
     "bot_seed",
     "league",
     "read_log",
     "run",
     "sweep",
+    "tdg_features",
+    "tdg_inputs",
 ]
 __version__: str
 CHANCE: int

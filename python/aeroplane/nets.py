@@ -29,7 +29,7 @@ import numpy.typing as npt
 
 from ._native import TDG_ENCODING, Game, Rules, _rules_json, tdg_features, tdg_inputs
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "fnv1a64", "inputs", "features", "forward", "value",
+__all__ = ["FORMAT", "FORMAT_VERSION", "fnv1a64", "inputs", "features", "forward", "payoffs", "value",
            "decided_value", "save_net", "load_net"]
 
 #: The ``format`` and ``format_version`` metadata of a net file.

@@ -1,7 +1,7 @@
 """A value net trained in numpy, saved in the ``td`` bot's format, played at native speed.
 
-    python python/examples/numpy_value_net.py            # a minute or so
-    python python/examples/numpy_value_net.py --quick    # seconds (what the tests run)
+    python python/examples/numpy_value_net.py            # a few seconds
+    python python/examples/numpy_value_net.py --quick    # under a second (what the tests run)
 
 1. Self-play with ``aeroplane.Game``: every seat moves to the afterstate (the position after a
    move, before the next roll) the current net values best, or at random with probability
@@ -29,6 +29,7 @@ from aeroplane import nets
 def self_play(w: list[np.ndarray], rules: str, players: int, games: int, explore: float,
               rng: np.random.Generator) -> tuple[list[np.ndarray], list[int]]:
     """Afterstates' active inputs and their targets (the mover's final rank, 0-based)."""
+    w1, b1, w2, b2 = w
     feats: list[np.ndarray] = []
     ranks: list[int] = []
     for _ in range(games):
@@ -48,7 +49,7 @@ def self_play(w: list[np.ndarray], rules: str, players: int, games: int, explore
             if rng.random() < explore:
                 k = int(rng.integers(len(actions)))
             else:
-                k = int(np.argmax([nets.value(*w, g, seat) for g in afters]))
+                k = int(np.argmax([nets.value(w1, b1, w2, b2, g, seat) for g in afters]))
             after = afters[k]
             if nets.decided_value(after, seat) is None:
                 mine.append((nets.features(after, seat), seat))

@@ -88,7 +88,7 @@ def test_native_choice_is_the_numpy_forward_pass(tmp_path, players):
         for a in game.legal_actions():
             g = game.clone()
             g.apply_action(a)
-            values.append(nets.value(*w, g, seat))
+            values.append(nets.value(w[0], w[1], w[2], w[3], g, seat))
         bot.new_game(seat, 0)
         choice = bot.choose(game)
         best = max(values)
