@@ -66,6 +66,7 @@ fn one(args: &Args, seed: u64, deals: u64) -> BotGrade {
         unit_done: None,
         game_done: None,
         note: None,
+        resumed: None,
     };
     grade(&job, &ctx).expect("the grade runs").bots.remove(0)
 }

@@ -309,6 +309,7 @@ fn conduct(
                     // The job writes report.html itself when it is complete (and says so in
                     // run.json, so a resume writes it too).
                     report: report_html,
+                    resumed: None,
                 };
                 let result = catch_unwind(AssertUnwindSafe(|| job.execute(&ctx))).ok();
                 // The Python bots leave the registry, and the folder's lock goes with the last

@@ -5,6 +5,7 @@ use aeroplane::RulesToml;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use clap::Args;
@@ -170,6 +171,11 @@ pub fn launch(l: Launch) -> anyhow::Result<ExitCode> {
             progress.println(&format!("interim: {line}"));
         }
     };
+    let told = Told::default();
+    let resumed = |r: &experiment::Resumed<'_>| {
+        progress.restored(r.games);
+        told.say(r, planned, |line| progress.println(line));
+    };
     let ctx = experiment::Context {
         exec: Exec {
             on_game: test_game_hook(),
@@ -183,12 +189,66 @@ pub fn launch(l: Launch) -> anyhow::Result<ExitCode> {
         unit_done: Some(&test_signal_hook),
         interim: every.map(|_| &interim as &experiment::Interim),
         report: l.report,
+        resumed: Some(&resumed),
     };
     let start = Instant::now();
     let outcome = l.job.execute(&ctx);
     progress.finish();
     let outcome = outcome?;
-    finish(outcome, out.as_ref(), start, l.quiet)
+    finish(outcome, out.as_ref(), start, l.quiet, &told)
+}
+
+/// What a resume said at its start: the games it restored and how many of the job's notes it
+/// printed then (the end prints the rest).
+#[derive(Default)]
+pub struct Told {
+    restored: AtomicU64,
+    notes: AtomicUsize,
+}
+
+impl Told {
+    /// Prints, through `say`, what a resume restored from its folder (of `planned` games) and
+    /// what it found there, and remembers both for the end.
+    fn say(&self, r: &experiment::Resumed<'_>, planned: u64, say: impl Fn(&str)) {
+        self.restored.store(r.games, Ordering::Relaxed);
+        self.notes.store(r.notes.len(), Ordering::Relaxed);
+        say(&restored_line(r.games, planned));
+        for n in r.notes {
+            say(&format!("note: {n}"));
+        }
+    }
+}
+
+/// The line a resume starts with: the games restored from the folder and those left.
+pub fn restored_line(restored: u64, planned: u64) -> String {
+    format!(
+        "note: resuming: {} of {} games restored from the checkpoint, {} left to play",
+        HumanCount(restored),
+        HumanCount(planned),
+        HumanCount(planned.saturating_sub(restored))
+    )
+}
+
+/// The closing line of a job that played `played` games of its own in `secs` seconds, after
+/// `restored` restored from an earlier session.
+fn played_line(played: u64, restored: u64, secs: f64) -> String {
+    let mut line = format!(
+        "played {} games in {secs:.2} s ({} games/s)",
+        HumanCount(played),
+        HumanCount((played as f64 / secs.max(1e-9)) as u64)
+    );
+    if restored > 0 {
+        line += &restored_tail(restored);
+    }
+    line
+}
+
+/// What a closing line adds for the `restored` games of earlier sessions.
+pub fn restored_tail(restored: u64) -> String {
+    format!(
+        "; {} more were restored from the checkpoint",
+        HumanCount(restored)
+    )
 }
 
 /// A test hook: with `AEROPLANE_TEST_SIGNAL_AFTER_UNITS=N` (and optionally
@@ -250,10 +310,13 @@ pub fn finish(
     out: Option<&OutputDir>,
     start: Instant,
     quiet: bool,
+    told: &Told,
 ) -> anyhow::Result<ExitCode> {
-    for n in &outcome.notes {
+    let told_notes = told.notes.load(Ordering::Relaxed).min(outcome.notes.len());
+    for n in &outcome.notes[told_notes..] {
         say!("note: {n}");
     }
+    let restored = told.restored.load(Ordering::Relaxed).min(outcome.played);
     let counts = format!(
         "{} of {} games",
         HumanCount(outcome.played),
@@ -267,11 +330,7 @@ pub fn finish(
             stdout.flush()?;
             let secs = start.elapsed().as_secs_f64();
             if !quiet {
-                say!(
-                    "played {} games in {secs:.2} s ({} games/s)",
-                    HumanCount(outcome.played),
-                    HumanCount((outcome.played as f64 / secs.max(1e-9)) as u64)
-                );
+                say!("{}", played_line(outcome.played - restored, restored, secs));
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -140,6 +140,12 @@ fn execute(
     let total = job.deals.saturating_mul(2 * job.bots.len() as u64);
     let progress = Progress::new(total, quiet);
     let start = Instant::now();
+    let restored = std::sync::atomic::AtomicU64::new(0);
+    let resumed = |games: u64| {
+        progress.restored(games);
+        restored.store(games, std::sync::atomic::Ordering::Relaxed);
+        progress.println(&super::common::restored_line(games, total));
+    };
     let ctx = GradeContext {
         progress: progress.counter(),
         interrupt: Some(interrupt_flag()),
@@ -148,6 +154,7 @@ fn execute(
         unit_done: Some(&super::common::test_signal_hook),
         game_done: super::common::test_game_hook(),
         note: Some(&|n: &str| eprintln!("note: {n}")),
+        resumed: Some(&resumed),
     };
     let result = grade(job, &ctx);
     let played = progress
@@ -177,11 +184,18 @@ fn execute(
     print_written(&mut stdout, out.as_ref())?;
     stdout.flush()?;
     if !quiet {
-        eprintln!(
+        let restored = restored
+            .load(std::sync::atomic::Ordering::Relaxed)
+            .min(total);
+        let mut line = format!(
             "graded {} games in {:.2} s",
-            indicatif::HumanCount(total),
+            indicatif::HumanCount(total - restored),
             start.elapsed().as_secs_f64()
         );
+        if restored > 0 {
+            line += &super::common::restored_tail(restored);
+        }
+        eprintln!("{line}");
     }
     Ok(ExitCode::SUCCESS)
 }

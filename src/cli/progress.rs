@@ -41,6 +41,7 @@ fn estimate(done: u64, left: u64) -> Option<String> {
 /// A progress bar over a job's games, read from [`Progress::counter`] on a timer.
 pub struct Progress {
     counter: Arc<AtomicU64>,
+    restored: Arc<AtomicU64>,
     done: Arc<AtomicBool>,
     bar: ProgressBar,
     ticker: Option<JoinHandle<()>>,
@@ -50,6 +51,7 @@ impl Progress {
     /// A bar over `total` games (hidden with `quiet`).
     pub fn new(total: u64, quiet: bool) -> Progress {
         let counter = Arc::new(AtomicU64::new(0));
+        let restored = Arc::new(AtomicU64::new(0));
         let done = Arc::new(AtomicBool::new(false));
         let bar =
             if quiet {
@@ -69,20 +71,21 @@ impl Progress {
             };
         // The timer runs under `quiet` too, for the one cost estimate of a long job.
         let ticker = Some({
-            let (counter, done, bar) = (counter.clone(), done.clone(), bar.clone());
+            let (counter, restored, done, bar) =
+                (counter.clone(), restored.clone(), done.clone(), bar.clone());
             std::thread::spawn(move || {
-                let mut first = true;
                 let start = Instant::now();
-                let base = counter.load(Ordering::Relaxed);
+                let mut seen_restored = 0;
                 let mut estimated = false;
                 while !done.load(Ordering::Relaxed) {
                     let at = counter.load(Ordering::Relaxed);
                     bar.set_position(at);
-                    if first && at > 0 {
-                        // A resume starts from the games already done: the rate and ETA are
-                        // those of what is left.
+                    let base = restored.load(Ordering::Relaxed);
+                    if base != seen_restored {
+                        // A resume starts from the games restored: the rate and the ETA are
+                        // those of the games this process plays.
                         bar.reset_eta();
-                        first = false;
+                        seen_restored = base;
                     }
                     if !estimated && start.elapsed() >= ESTIMATE_AFTER {
                         estimated = true;
@@ -96,6 +99,7 @@ impl Progress {
         });
         Progress {
             counter,
+            restored,
             done,
             bar,
             ticker,
@@ -105,6 +109,14 @@ impl Progress {
     /// The counter workers add finished games to.
     pub fn counter(&self) -> &AtomicU64 {
         &self.counter
+    }
+
+    /// Says that `games` of the counter's games were restored from an earlier session, not
+    /// played by this process: the rate, the ETA and the cost estimate leave them out.
+    pub fn restored(&self, games: u64) {
+        self.bar.set_position(self.counter.load(Ordering::Relaxed));
+        self.restored.store(games, Ordering::Relaxed);
+        self.bar.reset_eta();
     }
 
     /// Prints a line on stderr above the bar (the bar is redrawn after it).

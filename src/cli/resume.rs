@@ -66,7 +66,7 @@ fn read_job(dir: &std::path::Path) -> anyhow::Result<(Manifest, Job)> {
     }
     if std::fs::symlink_metadata(&path).is_err() {
         anyhow::bail!(
-            "{} has no run.json: no job was started there (a job stopped before writing it kept nothing): run its command again",
+            "{} holds no job's status record (run.json, solve.json, grade.json or train.json): no job was started there (a job stopped before writing it kept nothing): run its command again",
             aeroplane::excerpt::path(dir)
         );
     }
@@ -236,5 +236,5 @@ fn run_merge(
         use std::io::Write as _;
         writeln!(std::io::stdout(), "{line}")?;
     }
-    finish(outcome, Some(out), start, true)
+    finish(outcome, Some(out), start, true, &Default::default())
 }

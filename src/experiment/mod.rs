@@ -85,6 +85,19 @@ pub struct Context<'a> {
     /// Write `report.html` into `out` when the job is complete (recorded in `run.json`, so a
     /// resume writes it too).
     pub report: bool,
+    /// Called once a resume has read its folder, before it plays on: what it restored.
+    pub resumed: Option<&'a (dyn Fn(&Resumed<'_>) + Sync)>,
+}
+
+/// What a resume restored from its folder (see [`Context::resumed`]).
+#[derive(Debug)]
+pub struct Resumed<'n> {
+    /// Games finished in earlier sessions that are used rather than played again (already
+    /// added to [`Context::progress`]).
+    pub games: u64,
+    /// What the resume found in the folder (a record cut short, kept games used, ...): the
+    /// first notes of the job's [`Outcome::notes`].
+    pub notes: &'n [String],
 }
 
 /// The interim-results callback of [`Context::interim`]: it receives the summary, lazily.
@@ -103,6 +116,7 @@ impl<'a> Context<'a> {
             unit_done: None,
             interim: None,
             report: false,
+            resumed: None,
         }
     }
 }
@@ -349,6 +363,11 @@ pub(crate) fn conduct<F: Fold, R>(
         Err(Opening::Refused(e)) => return Err(e),
         Err(Opening::Failed(e)) => return Err(fail(dir, &mut manifest, 0, e)),
     };
+    tell_resumed(
+        ctx,
+        opened.kept.played + opened.finished.len() as u64,
+        &notes,
+    );
     let Opened {
         mut checkpoint,
         mut games,
@@ -676,6 +695,13 @@ fn resume_folder<F: Fold>(
         ));
     }
     Ok(opened)
+}
+
+/// Tells [`Context::resumed`] (on a resume) what the folder gave back.
+pub(crate) fn tell_resumed(ctx: &Context<'_>, games: u64, notes: &[String]) {
+    if let (true, Some(told)) = (ctx.resume, ctx.resumed) {
+        told(&Resumed { games, notes });
+    }
 }
 
 /// The games a stop kept beside the checkpoint (`checkpoint.games`) that `unfolded` says belong

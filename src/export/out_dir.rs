@@ -92,11 +92,16 @@ pub const OWN_FILES: [&str; 47] = [
 /// covers only some of the job's games (CSV has no place to say so inside).
 pub const PARTIAL_PREFIX: &str = "PARTIAL-";
 
-/// Hidden files that hold space for `run.json`'s next writes.
-const SPARES: [&str; 2] = [".run.json.spare-1", ".run.json.spare-2"];
+/// Hidden files that hold space for the next writes of the folder's status record (`run.json`,
+/// `solve.json`, `grade.json` or `train.json`, whichever job the folder holds).
+const SPARES: [&str; 2] = [".status.spare-1", ".status.spare-2"];
 
-/// The size of each spare: `run.json` is a few KB (one larger than this, a league of 256 bots,
-/// is written the ordinary way).
+/// The spares' names before they were named for any job's status record: a folder an older
+/// version left after a kill may still hold them.
+const OLD_SPARES: [&str; 2] = [".run.json.spare-1", ".run.json.spare-2"];
+
+/// The size of each spare: a status record is a few KB (one larger than this, a league of 256
+/// bots, is written the ordinary way).
 const SPARE_BYTES: usize = 64 << 10;
 
 /// The most bytes read from a lock file.
@@ -313,11 +318,14 @@ impl OutputDir {
     }
 
     /// Removes what a stopped job leaves besides its files (temporary names) and sets space
-    /// aside for `run.json`: a folder without room for that is refused before anything is
+    /// aside for its status record: a folder without room for that is refused before anything is
     /// written, so a job that fills the disk later can always record so.
     fn clean(&self) -> Result<(), ExportError> {
         for f in OWN_FILES {
             let _ = fsops::remove(&self.file(&format!(".{f}.tmp")));
+        }
+        for old in OLD_SPARES {
+            let _ = fsops::remove(&self.file(old));
         }
         for spare in SPARES {
             let p = self.file(spare);
@@ -327,7 +335,8 @@ impl OutputDir {
         Ok(())
     }
 
-    /// Writes a spare: a hidden file holding [`SPARE_BYTES`] of disk space for `run.json`.
+    /// Writes a spare: a hidden file holding [`SPARE_BYTES`] of disk space for the status
+    /// record.
     fn make_spare(&self, name: &str) -> std::io::Result<()> {
         let p = self.file(name);
         if std::fs::symlink_metadata(&p)
@@ -716,5 +725,25 @@ mod tests {
             "made again"
         );
         assert!(!tmp.path().join(".run.json.tmp").exists());
+    }
+
+    /// The spares serve every job's status record, so their names speak of none (a solve
+    /// folder held `.run.json.spare-1`: issue 31 item 26); those an older version left are
+    /// removed when the folder is opened.
+    #[test]
+    fn spares_name_no_job_and_old_ones_go() {
+        let tmp = tempfile::tempdir().unwrap();
+        for old in OLD_SPARES {
+            std::fs::write(tmp.path().join(old), b"").unwrap();
+        }
+        let dir = OutputDir::create(tmp.path(), false).unwrap();
+        dir.write_manifest("solve.json", b"{}\n").unwrap();
+        let names: Vec<String> = std::fs::read_dir(tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        let spares: Vec<&String> = names.iter().filter(|n| n.contains("spare")).collect();
+        assert_eq!(spares.len(), 2, "{names:?}");
+        assert!(names.iter().all(|n| !n.contains("run.json")), "{names:?}");
     }
 }

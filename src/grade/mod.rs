@@ -193,6 +193,9 @@ pub struct GradeContext<'a> {
     pub game_done: Option<fn(u64)>,
     /// Told what a resume found (a unit cut short, a missing checkpoint).
     pub note: Option<&'a (dyn Fn(&str) + Sync)>,
+    /// Told, once a resume has read its folder and before it plays on, how many games it
+    /// restored (already added to `progress`).
+    pub resumed: Option<&'a (dyn Fn(u64) + Sync)>,
 }
 
 /// What a grade's checkpoint starts with: the whole job, so that it can be resumed (and a
@@ -778,6 +781,9 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
     let before_partial = folder::games_in(partials.lock().expect("not poisoned").values());
     ctx.progress
         .fetch_add(before + before_partial, Ordering::Relaxed);
+    if let (true, Some(told)) = (ctx.resume, ctx.resumed) {
+        told(before + before_partial);
+    }
     games_finished.store(before + before_partial, Ordering::Relaxed);
     let games_done = AtomicU64::new(before);
     let finished = std::sync::atomic::AtomicUsize::new(0);

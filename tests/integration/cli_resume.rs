@@ -627,3 +627,66 @@ fn shard_specs_are_checked_and_read_from_slurm() {
         .success()
         .stdout(predicate::str::starts_with("shard 1/3 done"));
 }
+
+/// A resume says at its start how many games it restored and how many are left, before the
+/// notes on what it found; its closing line counts only the games this process played and
+/// names the restored ones apart (issue 31 item 24: it counted the restored games as played,
+/// and the note on them came at the end).
+#[test]
+fn a_resume_counts_restored_games_apart_from_those_it_plays() {
+    let tmp = TempDir::new().unwrap();
+    let args = [
+        "run",
+        "--games",
+        "300",
+        "--chunk-size",
+        "20",
+        "--threads",
+        "1",
+    ];
+    let dir = tmp.path().join("run");
+    let out = aeroplane()
+        .args(args)
+        .arg("--out")
+        .arg(&dir)
+        .env("AEROPLANE_TEST_SIGNAL_AFTER_GAMES", "137")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    let out = aeroplane().arg("resume").arg(&dir).output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(
+        lines[0], "note: resuming: 137 of 300 games restored from the checkpoint, 163 left to play",
+        "{err}"
+    );
+    // The games kept beyond the six whole units: said at the start too, and only there.
+    assert_eq!(
+        lines[1],
+        "note: 17 games finished before the stop, beyond the whole units kept, are used: they are not played again",
+        "{err}"
+    );
+    assert_eq!(err.matches("are not played again").count(), 1, "{err}");
+    let last = lines.last().unwrap();
+    assert!(last.starts_with("played 163 games in "), "{err}");
+    assert!(
+        last.ends_with("; 137 more were restored from the checkpoint"),
+        "{err}"
+    );
+}
+
+/// A folder with no status record: the refusal names every job's record, not only run.json
+/// (a solve or grade folder is resumed too; issue 31 item 26).
+#[test]
+fn a_folder_without_a_status_record_is_refused_naming_every_record() {
+    let tmp = TempDir::new().unwrap();
+    aeroplane()
+        .arg("resume")
+        .arg(tmp.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "holds no job's status record (run.json, solve.json, grade.json or train.json)",
+        ));
+}

@@ -43,7 +43,7 @@ use aeroplane_core::Rules;
 
 use super::{
     Context, InvalidJob, JobEnd, JobError, Opening, Outcome, commit, fail, keep_finished,
-    read_finished, scan_checkpoint, write_status,
+    read_finished, scan_checkpoint, tell_resumed, write_status,
 };
 use play::Kept;
 use state::{ConfirmState, TuneState};
@@ -434,6 +434,7 @@ impl TuneJob {
             Err(Opening::Refused(e)) => return Err(e),
             Err(Opening::Failed(e)) => return Err(fail(dir, &mut manifest, 0, e)),
         };
+        tell_resumed(ctx, played(&state) + finished.len() as u64, &notes);
         let driven = if kept.decided {
             Ok(true)
         } else {
