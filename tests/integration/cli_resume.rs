@@ -277,7 +277,12 @@ fn a_stop_in_the_middle_of_units_keeps_every_finished_game() {
             // as the run that never stopped.
             let (code, got, err) = resume(&dir);
             assert_eq!(code, 0, "{name}: {err}");
-            let used = number_after(&err, "note: ");
+            assert_eq!(number_after(&err, "note: resuming: "), kept, "{name}: {err}");
+            let used = err
+                .lines()
+                .find(|l| l.contains("are not played again"))
+                .map(|l| number_after(l, "note: "))
+                .unwrap_or_else(|| panic!("{name}: {err}"));
             assert_eq!(used, kept, "{name}: {err}");
             assert!(err.contains("are not played again"), "{name}: {err}");
             assert_eq!(neutral(&got, &dir), neutral(&want, &whole), "{name}");
