@@ -8,11 +8,15 @@
 # Every job is seeded: a rerun writes the same tables and CSVs (timings aside).
 # STUDY_THREADS=N sets worker threads (default: all cores; results do not depend on it).
 # STUDY_QUICK=1 plays 1% of the games (a smoke test of the script).
+# STUDY_ONLY=solve|selfplay|grade|sprt runs that step alone (the later ones on the tables that
+# step 1 wrote), e.g. to draw the grades again after a change to their intervals.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=results/solve
 threads="${STUDY_THREADS:-0}"
 quick="${STUDY_QUICK:-}"
+only="${STUDY_ONLY:-}"
+step() { [[ -z "$only" || "$only" == "$1" ]]; }
 scale() { if [[ -n "$quick" ]]; then echo $(($1 / 100 > 2 ? $1 / 100 : 2)); else echo "$1"; fi; }
 
 cargo build --release --locked -q
@@ -32,6 +36,7 @@ cols() {
 json() { python3 -c "import json,sys; v=json.load(open(sys.argv[1])); [v := v[k] for k in sys.argv[2].split('.')]; print(v)" "$1" "$2"; }
 
 # 1. Solve. The tables (table.bin, 18-92 MB) are not committed: this step writes them again.
+if step solve; then
 out=$root/values.csv
 echo "preset,planes,positions,configurations,indexed,chance_nodes,decision_nodes,choice_nodes,sweeps,last_change,residual,check_residual,first_player_win,first_player_equity,seconds,peak_mib,load_average,table_bytes,table_checksum" >"$out"
 for p in "${presets[@]}"; do
@@ -46,8 +51,10 @@ for p in "${presets[@]}"; do
     done
 done
 rm -f "$root/.time"
+fi
 
 # 2. Perfect play against itself, seats not rotated: seat 0's win rate against the exact value.
+if step selfplay; then
 games_sp=$(scale 1000000)
 out=$root/selfplay.csv
 echo "preset,planes,games,exact_first_player_win,seat0_win_rate,seat0_lo95,seat0_hi95,inside_interval,unfinished" >"$out"
@@ -65,9 +72,11 @@ for p in "${presets[@]}"; do
         echo "$p,$n,$g,$exact,$w,$lo,$hi,$inside,$unf" >>"$out"
     done
 done
+fi
 
 # 3. Grades against perfect play, two planes: every bot kind, expectimax at depths 1 to 6, mcts
 #    (its profile: tuned weights, max backups) at growing iterations.
+if step grade; then
 deals_gr=$(scale 500)
 bots="random,greedy,expectimax:depth=1,expectimax:depth=2,expectimax:depth=3,expectimax:depth=4,expectimax:depth=5,expectimax:depth=6,montecarlo,mcts:iterations=100,mcts:iterations=400,mcts:iterations=1600,mcts,mcts:iterations=6400"
 out=$root/grades.csv
@@ -83,9 +92,11 @@ for p in "${presets[@]}"; do
     fi
     tail -n +2 "$dir/grade.csv" | sed "s/^/$p,/" >>"$out"
 done
+fi
 
 # 4. Can any bot beat perfect play? An SPRT of each bot against exact, H0: no stronger, H1: 20 Elo
 #    stronger, on the two-plane variants; at most 20,000 deals (40,000 games).
+if step sprt; then
 deals_sprt=$(scale 20000)
 out=$root/sprt.csv
 echo "preset,bot,result,games,llr,lower,upper,elo,elo_lo95,elo_hi95" >"$out"
@@ -107,4 +118,5 @@ print(",".join(str(x) for x in [sys.argv[2], sys.argv[3], s.get("verdict"), r["r
 EOF
     done
 done
+fi
 echo "done: $root" >&2

@@ -20,7 +20,7 @@
 //! of the run tables at small N: the rates (error rate, optimal share) by
 //! [`crate::stats::clustered_rate`], the loss per decision by
 //! [`crate::stats::clustered_bounded_mean`] (a decision loses at most 2 equity), the loss per
-//! game by the normal interval of the per-deal mean (never narrower, below
+//! game by the t interval of the per-deal mean (never narrower, below
 //! [`crate::stats::MIN_DEALS`] deals or without spread, than the loss per decision's interval
 //! times the decisions per game); the win rate as `aeroplane run` computes it.
 
@@ -938,8 +938,8 @@ fn bot_grade(
             .map(|d| (u64::from(d.matters), u64::from(d.optimal))),
     );
     let games = tally.bots[0].games;
-    // Loss per game: the per-deal totals over the deal's two games, by the normal interval of
-    // their mean; where that cannot be trusted (fewer than MIN_DEALS deals, no spread), never
+    // Loss per game: the per-deal totals over the deal's two games, by the t interval of their
+    // mean; where that cannot be trusted (fewer than MIN_DEALS deals, no spread), never
     // narrower than the loss per decision's interval times the decisions per game.
     let per_game: Vec<f64> = deals.iter().map(|d| d.loss * 1000.0 / 2.0).collect();
     let n = per_game.len() as f64;
@@ -949,9 +949,10 @@ fn bot_grade(
     } else {
         f64::NAN
     };
+    let q = crate::stats::t_for_z(Z95, n - 1.0);
     let (mut low, mut high) = (
-        (mean - Z95 * sd / n.sqrt()).max(0.0),
-        mean + Z95 * sd / n.sqrt(),
+        (mean - q * sd / n.sqrt()).max(0.0),
+        mean + q * sd / n.sqrt(),
     );
     if !(per_game.len() as u64 >= crate::stats::MIN_DEALS && sd > 0.0) {
         let per_game_decisions = decisions as f64 / games.max(1) as f64;

@@ -1,12 +1,24 @@
 //! Confidence intervals and the test of equal seat win rates.
 
-use statrs::distribution::{ContinuousCDF, Normal};
+use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 
 use super::PValue;
 
 /// The two-sided normal quantile for a confidence level, e.g. 1.959964 for 0.95.
 pub fn z_for(confidence: f64) -> f64 {
     Normal::standard().inverse_cdf(0.5 + confidence / 2.0)
+}
+
+/// The quantile of Student's t with `df` degrees of freedom at the confidence of the normal
+/// quantile `z` (1.959964 gives t's 97.5% point): the multiplier of a cluster-robust interval
+/// whose variance is estimated from `df + 1` clusters, which the normal quantile makes too
+/// narrow at a few dozen clusters. `z` itself when `df` is below 1 or not a number.
+pub fn t_for_z(z: f64, df: f64) -> f64 {
+    if df.is_nan() || df < 1.0 {
+        return z;
+    }
+    let upper = Normal::standard().cdf(z);
+    StudentsT::new(0.0, 1.0, df).map_or(z, |t| t.inverse_cdf(upper))
 }
 
 /// The Wilson score interval for `successes` out of `n` trials (`n` may be an effective sample
@@ -114,10 +126,12 @@ pub struct RateInterval {
 /// games each; `wins_sq` = Σ over deals of (wins in the deal)². Without rotation
 /// (`group_size == 1`) the Wilson interval on the games. With rotation, the cluster-robust
 /// (Kish) Wilson interval on `games / d`. When `d` cannot be trusted (fewer than
-/// [`MIN_DEALS`] deals; `d = 0`: every deal alike, which would make the interval a point; or no
-/// estimate of `d` at all, with no wins or only wins, where the plain Wilson interval on the
-/// games would pretend the games were independent) the interval is never narrower than the
-/// Wilson interval on the number of deals (each deal one sample). That floor is not applied to larger samples: `d` is at most about `m`, so the
+/// [`MIN_DEALS`] informative deals: for pairs, those not split one win each; `d = 0`: every
+/// deal alike, which would make the interval a point; or no estimate of `d` at all, with no
+/// wins or only wins, where the plain Wilson interval on the games would pretend the games
+/// were independent) the interval is never narrower than the Wilson interval on the number of
+/// deals (each deal one sample). That floor is not applied to larger samples: `d` is at most
+/// about `m`, so the
 /// cluster-robust interval is nearly always the narrower one, and with enough deals it is the
 /// right one (rotation genuinely cancels seat luck). `None` without games.
 pub fn rate_interval(
@@ -145,7 +159,8 @@ pub fn rate_interval(
     };
     let (klo, khi) = wilson(wins, games, n_eff, z)?;
     let (flo, fhi) = wilson(wins, games, deals as f64, z)?;
-    let trusted = deals >= MIN_DEALS && deff.is_some_and(|d| d > 0.0);
+    let trusted = informative_deals(deals, group_size, wins, wins_sq) >= MIN_DEALS
+        && deff.is_some_and(|d| d > 0.0);
     let (low, high, method) = if trusted || (klo <= flo && khi >= fhi) {
         (klo, khi, IntervalMethod::ClusterByDeal)
     } else {
@@ -159,11 +174,26 @@ pub fn rate_interval(
     })
 }
 
+/// The deals from which the spread of a rotated win rate is estimated: for pairs (two games a
+/// deal), those not split one win each, as a match score counts its pairs not scoring an even
+/// 1/2 (a run of mostly split pairs has its variance estimated from a few pairs: issue 31,
+/// item 13); for larger groups every deal (their counts give no such split). The number of
+/// split pairs follows from the sums: with `n1` pairs won once and `n2` won twice,
+/// `wins = n1 + 2 n2` and `wins_sq = n1 + 4 n2`, so `n1 = 2 wins - wins_sq`.
+fn informative_deals(deals: u64, group_size: u64, wins: u64, wins_sq: u64) -> u64 {
+    if group_size != 2 {
+        return deals;
+    }
+    let split = (2 * wins).saturating_sub(wins_sq);
+    deals.saturating_sub(split)
+}
+
 /// A rate `Σ y / Σ x` over clustered trials (a grade's errors per decision: `x` decisions and
 /// `y` errors in each deal, the cluster) and its interval, the way [`rate_interval`] treats
 /// rotated runs: the Wilson interval on the effective number of trials `Σ x / d`, where `d` is
 /// the design effect of the clusters (the delta-method variance of the ratio over its binomial
-/// value), and, where `d` cannot be trusted (fewer than [`MIN_DEALS`] informative clusters,
+/// value), with Student's t quantile on the informative clusters less one in place of `z`
+/// ([`t_for_z`]: the normal quantile covered 0.943 at 30 to 50 deals), and, where `d` cannot be trusted (fewer than [`MIN_DEALS`] informative clusters,
 /// those with `x > 0`; `d = 0`; no estimate of `d` because the rate is 0 or 1), never narrower
 /// than the Wilson interval on the informative clusters, each one sample. The counts are
 /// integers (`y <= x`). `None` when there are no trials at all (`Σ x = 0`).
@@ -193,7 +223,9 @@ pub fn clustered_rate(clusters: &[(u64, u64)], z: f64) -> Option<RateInterval> {
         Some(_) => f64::INFINITY,
         None => trials as f64,
     };
-    let (klo, khi) = few_events(p, n_eff, z, wilson_rate(p, n_eff, z));
+    // The variance comes from the informative clusters: t's quantile on their number less one.
+    let zt = t_for_z(z, informative as f64 - 1.0);
+    let (klo, khi) = few_events(p, n_eff, zt, wilson_rate(p, n_eff, zt));
     let (flo, fhi) = few_events(
         p,
         informative as f64,
@@ -246,8 +278,8 @@ fn few_events(p: f64, n: f64, z: f64, (lo, hi): (f64, f64)) -> (f64, f64) {
 }
 
 /// A mean of a quantity bounded in `[0, bound]` over clustered trials (a grade's equity loss
-/// per decision: `x` decisions and a total `y` in each cluster), with the delta-method normal
-/// interval clustered by cluster, and the same floor as [`clustered_rate`]: where the spread
+/// per decision: `x` decisions and a total `y` in each cluster), with the delta-method interval
+/// clustered by cluster (Student's t quantile on the informative clusters less one), and the same floor as [`clustered_rate`]: where the spread
 /// cannot be trusted (fewer than [`MIN_DEALS`] informative clusters, or none at all: every
 /// cluster alike, every value 0), never narrower than the Wilson interval of the mean over
 /// `bound` on the informative clusters, times `bound`. That floor is sound for any variable
@@ -272,7 +304,7 @@ pub fn clustered_bounded_mean(
         .map(|&(x, y)| (y - mean * x as f64).powi(2))
         .sum();
     let half = if informative >= 2 {
-        z * (ss * k / (k - 1.0)).sqrt() / t
+        t_for_z(z, k - 1.0) * (ss * k / (k - 1.0)).sqrt() / t
     } else {
         f64::NAN
     };
@@ -476,5 +508,54 @@ mod tests {
         let deals: Vec<(u64, f64)> = (0..100).map(|i| (2, (i % 4) as f64 * 0.01)).collect();
         let (m, lo, hi) = clustered_bounded_mean(&deals, 2.0, z).unwrap();
         assert!(lo < m && m < hi && hi < 0.02, "{m} {lo} {hi}");
+    }
+
+    /// Issue 31, item 13: a rotated two-player win rate trusts its design effect from 30
+    /// informative pairs (not split one win each), not 30 pairs: 50 pairs of which 47 are split
+    /// keep the Wilson floor on the pairs (the Kish interval on three informative pairs was
+    /// far too narrow); 50 pairs of which 30 are won twice or lost twice are trusted.
+    #[test]
+    fn pairs_trust_the_design_effect_from_thirty_informative_pairs() {
+        let z = z_for(0.95);
+        // 47 pairs split (1 win), 2 won twice, 1 lost twice: wins 51, wins_sq 47 + 8.
+        assert_eq!(informative_deals(50, 2, 51, 55), 3);
+        let r = rate_interval(51, 100, 50, 2, 55, z).unwrap();
+        assert_eq!(r.method, IntervalMethod::WilsonOnDeals, "{r:?}");
+        assert_eq!((r.low, r.high), wilson(51, 100, 50.0, z).unwrap());
+        // 20 split, 15 won twice, 15 lost twice: wins 50, wins_sq 20 + 60.
+        assert_eq!(informative_deals(50, 2, 50, 80), 30);
+        let r = rate_interval(50, 100, 50, 2, 80, z).unwrap();
+        assert_eq!(r.method, IntervalMethod::ClusterByDeal, "{r:?}");
+        // Larger groups count every deal.
+        assert_eq!(informative_deals(50, 4, 100, 250), 50);
+    }
+
+    /// Issue 31, item 11: the cluster-robust grade intervals use t's quantile on the
+    /// informative clusters less one (the normal quantile covered 0.943 at 30 to 50 deals).
+    #[test]
+    fn clustered_intervals_use_t_on_the_informative_clusters() {
+        let z = z_for(0.95);
+        assert!((t_for_z(z, 29.0) - 2.045_230).abs() < 1e-5);
+        assert!((t_for_z(z, 1e9) - z).abs() < 1e-6);
+        assert_eq!(t_for_z(z, 0.0), z);
+        // 40 deals of 5 decisions, errors 0..=4 in turn: the interval is Wilson on the
+        // effective decisions at t(39), wider than at z.
+        let deals: Vec<(u64, u64)> = (0..40).map(|i| (5, i % 5)).collect();
+        let r = clustered_rate(&deals, z).unwrap();
+        assert_eq!(r.method, IntervalMethod::ClusterByDeal);
+        let n_eff = 200.0 / r.design_effect.unwrap();
+        let (lo, hi) = wilson_rate(0.4, n_eff, t_for_z(z, 39.0));
+        assert!(
+            (r.low - lo).abs() < 1e-12 && (r.high - hi).abs() < 1e-12,
+            "{r:?}"
+        );
+        let (zlo, zhi) = wilson_rate(0.4, n_eff, z);
+        assert!(r.low < zlo && r.high > zhi);
+        // The bounded mean likewise.
+        let deals: Vec<(u64, f64)> = (0..40).map(|i| (2, (i % 4) as f64 * 0.01)).collect();
+        let (m, lo, hi) = clustered_bounded_mean(&deals, 2.0, z).unwrap();
+        let ss: f64 = deals.iter().map(|&(x, y)| (y - m * x as f64).powi(2)).sum();
+        let half = t_for_z(z, 39.0) * (ss * 40.0 / 39.0).sqrt() / 80.0;
+        assert!((lo - (m - half)).abs() < 1e-12 && (hi - (m + half)).abs() < 1e-12);
     }
 }

@@ -11,7 +11,7 @@ mod tally;
 pub use histogram::{Histogram, Spread};
 pub use interval::{
     ChiSquare, IntervalMethod, MIN_DEALS, RateInterval, clustered_bounded_mean, clustered_rate,
-    design_effect, equal_rates, rate_interval, wilson, wilson_rate, z_for,
+    design_effect, equal_rates, rate_interval, t_for_z, wilson, wilson_rate, z_for,
 };
 pub use pvalue::PValue;
 pub use summary::{BotLine, LengthLine, SeatLine, Summary};

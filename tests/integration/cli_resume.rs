@@ -277,7 +277,11 @@ fn a_stop_in_the_middle_of_units_keeps_every_finished_game() {
             // as the run that never stopped.
             let (code, got, err) = resume(&dir);
             assert_eq!(code, 0, "{name}: {err}");
-            assert_eq!(number_after(&err, "note: resuming: "), kept, "{name}: {err}");
+            assert_eq!(
+                number_after(&err, "note: resuming: "),
+                kept,
+                "{name}: {err}"
+            );
             let used = err
                 .lines()
                 .find(|l| l.contains("are not played again"))
