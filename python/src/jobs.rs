@@ -497,6 +497,7 @@ pub fn run(
             log_games,
             log_positions,
             recover,
+            luck: None,
         });
         return conduct(py, job, exec, output, lineup);
     };

@@ -202,6 +202,8 @@ pub(crate) struct JobDef<'a> {
     pub recover: bool,
     /// The decision log the job writes, if any.
     pub log: Option<LogDef>,
+    /// The net the job measures every roll's luck with, if any.
+    pub luck: Option<&'a crate::analysis::luck::LuckNet>,
 }
 
 /// A job's decision log: its file name in the output folder, its format and its first bytes.
@@ -324,6 +326,7 @@ pub(crate) fn conduct<F: Fold, R>(
             ctx,
             fold,
             def.rows_for,
+            def.luck,
             None,
             None,
             None,
@@ -367,6 +370,7 @@ pub(crate) fn conduct<F: Fold, R>(
             ctx,
             fold,
             def.rows_for,
+            def.luck,
             games.as_mut(),
             log.as_mut().zip(style),
             Some(&mut checkpoint),
