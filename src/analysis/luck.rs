@@ -425,7 +425,8 @@ impl Adjusted {
         // The adjusted per-deal sums are y - l: Σ (y - l)² = Σ y² - 2 Σ y l + Σ l².
         let var_plain = clustered_var(m.y, m.yy, deals, games);
         let var_adj = clustered_var(m.y - m.l, m.yy - 2.0 * m.yl + m.ll, deals, games);
-        let interval = |mean: f64, v: Option<f64>| v.map(|v| (mean - z * v.sqrt(), mean + z * v.sqrt()));
+        let interval =
+            |mean: f64, v: Option<f64>| v.map(|v| (mean - z * v.sqrt(), mean + z * v.sqrt()));
         Adjusted {
             plain,
             plain_interval: interval(plain, var_plain),
@@ -508,7 +509,16 @@ impl LuckReport {
         writeln!(
             w,
             "  {:<24} {:>8} {:>9} {:>8} {:<18} {:>9}   {:>8} {:>8} {:<18} {:>9}",
-            "bot", "win", "luck", "adj win", "interval", "var ratio", "score", "adj", "interval", "var ratio"
+            "bot",
+            "win",
+            "luck",
+            "adj win",
+            "interval",
+            "var ratio",
+            "score",
+            "adj",
+            "interval",
+            "var ratio"
         )?;
         for b in &self.bots {
             writeln!(
@@ -584,5 +594,186 @@ impl LuckReport {
             t.push(row);
         }
         t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aeroplane_core::{Preset, SeededDice, play_game};
+
+    fn shipped(name: &str) -> Arc<Net> {
+        crate::bots::td::load_net(std::path::Path::new(&format!(
+            "bots/nets/{name}.safetensors"
+        )))
+        .unwrap()
+    }
+
+    /// Positions of a game of greedy bots, each before a roll.
+    fn positions(preset: Preset, players: usize, seed: u64) -> Vec<Game> {
+        struct Keep(Vec<Game>);
+        impl Observer for Keep {
+            fn on_roll(&mut self, before: &Game, _: &Outcome) {
+                self.0.push(*before);
+            }
+        }
+        let start = Game::new(preset.rules(), players).unwrap();
+        let mut bots: Vec<Box<dyn aeroplane_core::Bot>> = (0..players)
+            .map(|_| Box::new(aeroplane_core::Greedy) as Box<dyn aeroplane_core::Bot>)
+            .collect();
+        let mut keep = Keep(Vec::new());
+        play_game(start, &mut bots, &mut SeededDice::new(seed, 0), &mut keep).unwrap();
+        keep.0
+    }
+
+    /// Every roll's luck, for the roller, has mean zero over the six faces, at every position
+    /// of whole games, with a shipped net and with a net of random weights.
+    #[test]
+    fn luck_has_mean_zero_over_the_faces() {
+        let random = {
+            let good = shipped("td-classic-4p");
+            let mut rng = rand_pcg::Pcg32::new(5, 7);
+            use rand::RngExt;
+            let w = crate::td::net::Weights::random(good.weights.inputs, 8, 4, || {
+                rng.random_range(-3.0f32..3.0)
+            });
+            Arc::new(Net {
+                weights: w,
+                ..(*good).clone()
+            })
+        };
+        for net in [shipped("td-classic-4p"), random] {
+            let mut m = LuckMeter::new(net, &Preset::Classic.rules(), 4).unwrap();
+            let mut seen = 0;
+            for g in positions(Preset::Classic, 4, 11) {
+                let (mut w, mut r, mut spread) = (0.0, 0.0, 0.0f64);
+                for roll in 1..=6 {
+                    let l = m.roll_luck(&g, roll);
+                    w += l.win;
+                    r += l.ret;
+                    spread = spread.max(l.ret.abs());
+                }
+                assert!(w.abs() < 1e-12 && r.abs() < 1e-12, "{g}: sums {w} {r}");
+                seen += u32::from(spread > 1e-6);
+            }
+            assert!(
+                seen > 50,
+                "luck is not always zero: {seen} positions with luck"
+            );
+        }
+    }
+
+    /// At the start of chinese (a plane leaves the hangar only on a 6), faces 1 to 5 pass:
+    /// the 6's luck is 5/6 of the difference between launching and passing, each other face's
+    /// minus 1/6 of it, with the values the net gives those two positions.
+    #[test]
+    fn the_first_roll_by_hand() {
+        let net = shipped("td-chinese-2p");
+        let rules = Preset::Chinese.rules();
+        let start = Game::new(rules, 2).unwrap();
+        let seat = start.to_move();
+        let enc = net.encoder();
+        let mut fx = Features::default();
+        let mut s = Scratch::default();
+        let mut value = |g: &Game| {
+            enc.encode(g, seat, &mut fx);
+            net.weights.forward(&fx, &mut s);
+            (
+                f64::from(s.probs[0]),
+                f64::from(crate::td::net::expected_return(&s.probs[..2])),
+            )
+        };
+        let mut pass = start;
+        pass.apply(3, None);
+        let moves = start.legal_moves(6);
+        assert_eq!(moves.len(), 1, "one launch (the planes are alike)");
+        let mut launch = start;
+        launch.apply(6, Some(moves[0]));
+        let (pw, pr) = value(&pass);
+        let (lw, lr) = value(&launch);
+        let mut m = LuckMeter::new(net.clone(), &rules, 2).unwrap();
+        let six = m.roll_luck(&start, 6);
+        assert!((six.ret - 5.0 / 6.0 * (lr - pr)).abs() < 1e-12);
+        assert!((six.win - 5.0 / 6.0 * (lw - pw)).abs() < 1e-12);
+        for roll in 1..=5 {
+            let l = m.roll_luck(&start, roll);
+            assert!((l.ret + (lr - pr) / 6.0).abs() < 1e-12);
+        }
+        assert!((lr - pr).abs() > 1e-6, "the two positions differ to the net");
+    }
+
+    #[test]
+    fn a_net_of_other_rules_or_players_is_refused() {
+        let net = shipped("td-classic-2p");
+        let e = LuckMeter::new(net.clone(), &Preset::Classic.rules(), 4).unwrap_err();
+        assert!(e.contains("for 2 players, the game has 4"), "{e}");
+        let e = LuckMeter::new(net, &Preset::Chinese.rules(), 2).unwrap_err();
+        assert!(e.contains("other rules") && !e.contains("any_rules"), "{e}");
+    }
+
+    /// The adjusted figures are the plain ones minus the luck, and the variance ratio is the
+    /// ratio of the two clustered variances, on a hand-made tally.
+    #[test]
+    fn adjusted_is_plain_minus_luck() {
+        let mut t = LuckTally::default();
+        let game = |winner: u8, luck: f64| {
+            let mut record = aeroplane_core::GameRecord::new(2);
+            record.ranks = [
+                if winner == 0 { 1 } else { 2 },
+                0,
+                if winner == 0 { 2 } else { 1 },
+                0,
+            ];
+            (
+                Played {
+                    record,
+                    bot_at_seat: [0, NO_BOT, 1, NO_BOT],
+                },
+                GameLuck {
+                    win: [luck, 0.0, -luck, 0.0],
+                    ret: [2.0 * luck, 0.0, -2.0 * luck, 0.0],
+                    rolls: [1, 0, 1, 0],
+                },
+            )
+        };
+        let deals = [(0, 0.4), (2, -0.3), (0, 0.2), (2, 0.1), (0, -0.1)];
+        for (w, l) in deals {
+            let (p, g) = game(w, l);
+            t.add_deal(&[p], &[g], 2);
+        }
+        let r = LuckReport::new(&t, &["a".into(), "b".into()], "n", 0);
+        let a = &r.bots[0].win_rate;
+        assert_eq!(a.plain, 0.6);
+        // Net luck of seat 0: its own minus the other's = 2 * luck.
+        let luck: f64 = deals.iter().map(|d| 2.0 * d.1).sum::<f64>() / 5.0;
+        assert!((a.luck - luck).abs() < 1e-15);
+        assert_eq!(a.adjusted, a.plain - a.luck);
+        let ys: Vec<f64> = deals
+            .iter()
+            .map(|d| f64::from(u8::from(d.0 == 0)))
+            .collect();
+        let adj: Vec<f64> = deals.iter().zip(&ys).map(|(d, y)| y - 2.0 * d.1).collect();
+        let var = |v: &[f64]| {
+            let m = v.iter().sum::<f64>() / 5.0;
+            v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / 4.0 / 5.0
+        };
+        let ratio = var(&ys) / var(&adj);
+        assert!((a.variance_ratio.unwrap() - ratio).abs() < 1e-9);
+        let (lo, hi) = a.interval.unwrap();
+        assert!((hi - lo - 2.0 * 1.959_963_984_540_054 * var(&adj).sqrt()).abs() < 1e-6);
+        // The score of two players is the win; the other bot's figures mirror these.
+        assert_eq!(r.bots[0].score.adjusted, a.adjusted);
+        assert!((r.bots[1].win_rate.adjusted - (1.0 - a.adjusted)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn scores_share_the_ranks_left() {
+        assert_eq!(score_of(&[1, 2, 3, 4], Seat::in_play(4)[0], 4), 1.0);
+        assert_eq!(score_of(&[1, 2, 3, 4], Seat::in_play(4)[3], 4), 0.0);
+        // First finisher: the others share ranks 2..4 (returns 1/3, -1/3, -1: mean -1/3).
+        let s = score_of(&[1, 0, 0, 0], Seat::in_play(4)[1], 4);
+        assert!((s - 1.0 / 3.0).abs() < 1e-12);
+        // An unfinished two-player game: a draw.
+        assert_eq!(score_of(&[0, 0, 0, 0], Seat::in_play(2)[0], 2), 0.5);
     }
 }

@@ -9,8 +9,8 @@ use anyhow::Context;
 use clap::Args;
 
 use aeroplane::Rules;
-use aeroplane::analysis::luck::LuckNet;
 use aeroplane::analysis::SprtConfig;
+use aeroplane::analysis::luck::LuckNet;
 use aeroplane::config::RunConfigFile;
 use aeroplane::experiment::{self, RunJob, SPRT_CHUNK_DEALS, SprtJob};
 use aeroplane::export::Manifest;

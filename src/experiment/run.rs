@@ -4,13 +4,13 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::analysis::luck::{LuckNet, LuckReport, LuckTally};
 use crate::bots::FaultKind;
 use crate::export::{
     ForfeitCount, Manifest, OutputDir, forfeits_table, run_tables, summary_with_forfeits,
     write_report,
 };
 use crate::runner::{Flow, ForfeitNote, RunSpec, Unit, UnitResult};
-use crate::analysis::luck::{LuckNet, LuckReport, LuckTally};
 use crate::stats::{Summary, Tally};
 
 use super::drive::Fold;

@@ -19,9 +19,9 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, mpsc};
 
+use crate::analysis::luck::{Both, GameLuck, LuckMeter, LuckNet, LuckTally};
 use crate::bots::Bot;
 use crate::bots::registry::BotSpec;
-use crate::analysis::luck::{Both, GameLuck, LuckMeter, LuckNet, LuckTally};
 use crate::decision_log::encode::{LogEncoder, LogStyle};
 use crate::stats::{Played, Tally};
 use aeroplane_core::{Game, Rules, SetupError};
@@ -846,7 +846,11 @@ impl Worker<'_> {
         if let Some(net) = self.luck_net {
             let key = (spec.rules, spec.players());
             if self.luck.as_ref().is_none_or(|(r, p, _)| (*r, *p) != key) {
-                self.luck = Some((spec.rules, spec.players(), net.meter(&spec.rules, spec.players())?));
+                self.luck = Some((
+                    spec.rules,
+                    spec.players(),
+                    net.meter(&spec.rules, spec.players())?,
+                ));
             }
         }
         let mut causes = [None; 4];
