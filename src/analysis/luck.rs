@@ -699,7 +699,10 @@ mod tests {
             let l = m.roll_luck(&start, roll);
             assert!((l.ret + (lr - pr) / 6.0).abs() < 1e-12);
         }
-        assert!((lr - pr).abs() > 1e-6, "the two positions differ to the net");
+        assert!(
+            (lr - pr).abs() > 1e-6,
+            "the two positions differ to the net"
+        );
     }
 
     #[test]

@@ -60,9 +60,19 @@ fn luck_changes_no_output_and_adjusted_is_plain_minus_luck() {
             .collect::<Vec<_>>()
             .join("\n")
     };
-    assert_eq!(report(&text), report(&text_luck), "the plain report is unchanged");
+    assert_eq!(
+        report(&text),
+        report(&text_luck),
+        "the plain report is unchanged"
+    );
     assert!(text_luck.contains("luck-adjusted (net bots/nets/td-classic-2p.safetensors"));
-    for f in ["games.csv", "summary.csv", "seats.csv", "lengths.csv", "events.csv"] {
+    for f in [
+        "games.csv",
+        "summary.csv",
+        "seats.csv",
+        "lengths.csv",
+        "events.csv",
+    ] {
         if plain.join(f).exists() {
             assert_eq!(
                 fs::read(plain.join(f)).unwrap(),
@@ -86,7 +96,10 @@ fn luck_changes_no_output_and_adjusted_is_plain_minus_luck() {
             num(r, "adjusted_win_rate"),
             num(r, "win_rate") - num(r, "win_luck")
         );
-        assert_eq!(num(r, "adjusted_score"), num(r, "score") - num(r, "score_luck"));
+        assert_eq!(
+            num(r, "adjusted_score"),
+            num(r, "score") - num(r, "score_luck")
+        );
         assert!(num(r, "adjusted_win_rate_low") < num(r, "adjusted_win_rate"));
         assert!(num(r, "win_luck") != 0.0);
     }
@@ -99,14 +112,23 @@ fn luck_changes_no_output_and_adjusted_is_plain_minus_luck() {
     assert_eq!(l["net"], "bots/nets/td-classic-2p.safetensors");
     assert_eq!(
         l["bots"][0]["win_rate"]["plain"].as_f64().unwrap(),
-        summary["report"]["summary"]["bots"][0]["win_rate"].as_f64().unwrap()
+        summary["report"]["summary"]["bots"][0]["win_rate"]
+            .as_f64()
+            .unwrap()
     );
     let plain_summary: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(plain.join("summary.json")).unwrap()).unwrap();
     assert!(plain_summary["report"].get("luck").is_none());
     let manifest = fs::read_to_string(luck.join("run.json")).unwrap();
-    assert!(manifest.contains("\"luck\": \"bots/nets/td-classic-2p.safetensors\""), "{manifest}");
-    assert!(!fs::read_to_string(plain.join("run.json")).unwrap().contains("luck"));
+    assert!(
+        manifest.contains("\"luck\": \"bots/nets/td-classic-2p.safetensors\""),
+        "{manifest}"
+    );
+    assert!(
+        !fs::read_to_string(plain.join("run.json"))
+            .unwrap()
+            .contains("luck")
+    );
 }
 
 #[test]
@@ -114,7 +136,9 @@ fn nets_that_do_not_fit_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let run = |net: &str, extra: &[&str]| {
         let out = aeroplane()
-            .args(["run", "--rules", "classic", "--games", "4", "-q", "--luck", net])
+            .args([
+                "run", "--rules", "classic", "--games", "4", "-q", "--luck", net,
+            ])
             .args(extra)
             .assert()
             .failure()
@@ -122,12 +146,19 @@ fn nets_that_do_not_fit_are_refused() {
             .clone();
         String::from_utf8(out.stderr).unwrap()
     };
-    let e = run("bots/nets/td-classic-4p.safetensors", &["--bots", "greedy,random"]);
+    let e = run(
+        "bots/nets/td-classic-4p.safetensors",
+        &["--bots", "greedy,random"],
+    );
     assert!(
-        e.contains("td-classic-4p.safetensors") && e.contains("the net is for 4 players, the game has 2"),
+        e.contains("td-classic-4p.safetensors")
+            && e.contains("the net is for 4 players, the game has 2"),
         "{e}"
     );
-    let e = run("bots/nets/td-chinese-2p.safetensors", &["--bots", "greedy,random"]);
+    let e = run(
+        "bots/nets/td-chinese-2p.safetensors",
+        &["--bots", "greedy,random"],
+    );
     assert!(
         e.contains("td-chinese-2p.safetensors") && e.contains("trained on other rules"),
         "{e}"
@@ -135,9 +166,15 @@ fn nets_that_do_not_fit_are_refused() {
     let junk = dir.path().join("junk.safetensors");
     fs::write(&junk, b"not a net at all").unwrap();
     let e = run(junk.to_str().unwrap(), &["--bots", "greedy,random"]);
-    assert!(e.contains("junk.safetensors") && e.contains("not a whole safetensors file"), "{e}");
+    assert!(
+        e.contains("junk.safetensors") && e.contains("not a whole safetensors file"),
+        "{e}"
+    );
     let e = run("no/such/net.safetensors", &["--bots", "greedy,random"]);
-    assert!(e.contains("no/such/net.safetensors") && e.contains("cannot be read"), "{e}");
+    assert!(
+        e.contains("no/such/net.safetensors") && e.contains("cannot be read"),
+        "{e}"
+    );
     let e = run(
         "bots/nets/td-classic-2p.safetensors",
         &["--bots", "greedy,random", "--sprt", "elo0=0,elo1=50"],
