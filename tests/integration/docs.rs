@@ -316,3 +316,126 @@ fn the_stated_minimum_rust_versions_are_what_the_locked_dependencies_need() {
         workspace.1
     );
 }
+
+/// The words of a shell command line: split at spaces outside quotes, the quotes removed.
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quote = None;
+    let mut in_word = false;
+    for c in line.chars() {
+        match (quote, c) {
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                in_word = true;
+            }
+            (Some(q), _) if c == q => quote = None,
+            (None, ' ') => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                }
+                in_word = false;
+            }
+            _ => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    words
+}
+
+/// Whether a command line uses the shell beyond words and quotes: a variable, or `;`, `&`,
+/// `|`, `<`, `>` outside quotes.
+fn needs_a_shell(line: &str) -> bool {
+    let mut quote = None;
+    line.chars().any(|c| {
+        match (quote, c) {
+            (None, '\'' | '"') => quote = Some(c),
+            (Some(q), _) if c == q => quote = None,
+            _ => {}
+        }
+        c == '$' || (quote.is_none() && matches!(c, ';' | '&' | '|' | '<' | '>'))
+    })
+}
+
+/// The `aeroplane` command lines of the `sh` blocks of a Markdown text (continued lines joined,
+/// comments dropped; `cargo run --release --` counts as `aeroplane`), without those that need a
+/// shell (variables, loops, pipes, several commands on a line).
+fn aeroplane_commands(text: &str) -> Vec<Vec<String>> {
+    let mut commands = Vec::new();
+    let mut in_sh = false;
+    let mut pending = String::new();
+    for line in text.lines() {
+        let fence = line.trim_start().strip_prefix("```");
+        match fence {
+            Some(lang) if !in_sh && lang.trim() == "sh" => in_sh = true,
+            Some(_) if in_sh => in_sh = false,
+            _ if in_sh => {
+                let code = line.split("  #").next().unwrap().trim_end();
+                if let Some(head) = code.strip_suffix('\\') {
+                    pending.push_str(head);
+                    continue;
+                }
+                let full = std::mem::take(&mut pending) + code;
+                let full = full.trim();
+                let full = full
+                    .strip_prefix("cargo run --release -- ")
+                    .map(|rest| format!("aeroplane {rest}"))
+                    .unwrap_or_else(|| full.to_owned());
+                if full.starts_with("aeroplane ") && !needs_a_shell(&full) {
+                    commands.push(shell_words(&full)[1..].to_vec());
+                }
+            }
+            _ => {}
+        }
+    }
+    commands
+}
+
+#[test]
+fn every_aeroplane_command_of_the_docs_is_one_the_command_line_takes() {
+    let mut files = markdown_files(&root().join("docs"));
+    files.push(root().join("README.md"));
+    let mut checked = 0;
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        for args in aeroplane_commands(&text) {
+            // --help last: clap parses every word before it (subcommand, flags, values), then
+            // prints the help instead of running the job.
+            let out = assert_cmd::cargo::cargo_bin_cmd!("aeroplane")
+                .args(&args)
+                .arg("--help")
+                .current_dir(root())
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}: `aeroplane {}` is not a command line aeroplane takes:\n{}",
+                relative(file),
+                args.join(" "),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 80, "only {checked} commands found");
+}
+
+#[test]
+fn the_command_check_reads_the_lines_a_shell_would() {
+    let text = "```sh\naeroplane run --bots a,b \\\n  --games 2   # a comment\n\
+                for k in 0 1; do aeroplane run --shard $k/2; done\n\
+                cargo run --release -- sweep --vary \"launch_rolls=[6];[5,6]\" --sort=-x\n```\n\
+                ```text\naeroplane not-sh\n```\n";
+    assert_eq!(
+        aeroplane_commands(text),
+        [
+            vec!["run", "--bots", "a,b", "--games", "2"],
+            vec!["sweep", "--vary", "launch_rolls=[6];[5,6]", "--sort=-x"]
+        ]
+    );
+}
