@@ -363,9 +363,15 @@ impl LuckTally {
             }
             self.rolls += l.rolls.iter().map(|&r| u64::from(r)).sum::<u64>();
         }
-        for b in 0..players {
-            self.win[b].add(y[b].0, y[b].1);
-            self.score[b].add(y[b].2, y[b].3);
+        for ((w, s), y) in self
+            .win
+            .iter_mut()
+            .zip(&mut self.score)
+            .zip(&y)
+            .take(players)
+        {
+            w.add(y.0, y.1);
+            s.add(y.2, y.3);
         }
         self.deals += 1;
     }
