@@ -181,3 +181,55 @@ fn nets_that_do_not_fit_are_refused() {
     );
     assert!(e.contains("--luck applies to plain runs"), "{e}");
 }
+
+/// Two shards merged give the luck figures of the whole run, byte for byte (the luck sums are
+/// folded in plan order, as every tally is), and the manifest's `luck` is reproduced.
+#[test]
+fn merged_shards_measure_the_same_luck() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "run",
+        "--rules",
+        "classic",
+        "--bots",
+        "greedy,random",
+        "--games",
+        "30",
+        "--rotate-seats",
+        "--chunk-size",
+        "4",
+        "-q",
+        "--luck",
+        "bots/nets/td-classic-2p.safetensors",
+    ];
+    let whole = dir.path().join("whole");
+    aeroplane()
+        .args(args)
+        .arg("--out")
+        .arg(&whole)
+        .assert()
+        .success();
+    let shards: Vec<_> = (0..2).map(|k| dir.path().join(format!("s{k}"))).collect();
+    for (k, s) in shards.iter().enumerate() {
+        aeroplane()
+            .args(args)
+            .args(["--shard", &format!("{k}/2"), "--out"])
+            .arg(s)
+            .assert()
+            .success();
+    }
+    let merged = dir.path().join("merged");
+    aeroplane()
+        .arg("merge")
+        .arg(&merged)
+        .args(&shards)
+        .assert()
+        .success();
+    for f in ["luck.csv", "summary.csv", "summary.json"] {
+        assert_eq!(
+            fs::read(whole.join(f)).unwrap(),
+            fs::read(merged.join(f)).unwrap(),
+            "{f} differs"
+        );
+    }
+}
