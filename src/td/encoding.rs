@@ -155,7 +155,7 @@ impl Encoder {
         let mut from = [0u64; 4];
         for &seat in seats {
             let mut bits = game.ring_cells(seat);
-            if game.steps(seat)[..planes].iter().any(|&t| t == TAKE_OFF) {
+            if game.steps(seat)[..planes].contains(&TAKE_OFF) {
                 bits |= 1 << ((u32::from(ring_cell(seat, 1)) + 51) % 52);
             }
             from[seat.index()] = bits;

@@ -205,12 +205,12 @@ impl Weights {
             }
             b += B;
         }
-        for j in whole..h {
+        for (j, o) in out.iter_mut().enumerate().take(h).skip(whole) {
             let mut a = self.b1[j];
             for &i in active {
                 a += self.w1[usize::from(i) * h + j];
             }
-            out[j] = a.max(0.0);
+            *o = a.max(0.0);
         }
     }
 
