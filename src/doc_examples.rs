@@ -17,3 +17,6 @@ pub struct Log;
 
 #[doc = include_str!("../docs/NET.md")]
 pub struct Net;
+
+#[doc = include_str!("../docs/ANALYSIS.md")]
+pub struct Analysis;

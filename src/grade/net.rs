@@ -64,7 +64,8 @@ impl NetReference {
             toml::Value::String(self.net.display().to_string()),
         );
         params.insert("ply".to_string(), toml::Value::Integer(i64::from(self.ply)));
-        crate::bots::registry::resolve("td", "td", &params, "grade --net")
+        let name = format!("td:net={}:ply={}", self.net.display(), self.ply);
+        crate::bots::registry::resolve(&name, "td", &params, "grade --net")
             .map_err(|e| GradeError::Job(e.to_string()))
     }
 }
