@@ -107,11 +107,15 @@ impl NetJudge {
     }
 }
 
-/// Seat 0's probability of winning at the start by the net (`(1 + value) / 2`, ply 0).
+/// Seat 0's probability of winning at the start by the net (`(1 + value) / 2`, ply 0); not a
+/// number for more than two players (the value is then not a win probability).
 pub fn start_win_probability(net: &Net, rules: &Rules, players: usize) -> f64 {
     let Ok(start) = Game::new(*rules, players) else {
         return f64::NAN;
     };
+    if players != 2 {
+        return f64::NAN;
+    }
     let enc = crate::td::encoding::Encoder::new(rules, players);
     let mut fx = crate::td::encoding::Features::default();
     let mut scratch = crate::td::net::Scratch::default();

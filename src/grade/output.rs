@@ -23,7 +23,7 @@ impl GradeReport {
             )?,
             Some(r) => writeln!(
                 w,
-                "aeroplane grade: {}against {} (checksum {}; seat 0 wins {:.2}% at the start by it), {} players, seed {}, {} deals",
+                "aeroplane grade: {}against {} (checksum {}{}), {} players, seed {}, {} deals",
                 r.log
                     .as_ref()
                     .map_or(String::new(), |l| format!("the decision log {l} ")),
@@ -32,7 +32,14 @@ impl GradeReport {
                     None => format!("perfect play from {}", r.path),
                 },
                 self.table_checksum,
-                100.0 * self.first_player_win_probability,
+                if self.first_player_win_probability.is_finite() {
+                    format!(
+                        "; seat 0 wins {:.2}% at the start by it",
+                        100.0 * self.first_player_win_probability
+                    )
+                } else {
+                    String::new()
+                },
                 r.players,
                 self.seed,
                 self.deals
