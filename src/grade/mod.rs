@@ -1054,7 +1054,7 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
             .map(|b| {
                 format!(
                     "aeroplane run --rules {rules_file} --bots {},{} --rotate-seats --games {} --seed {}",
-                    b.name, loaded.opponent.name, job.deals, job.seed
+                    b.name, loaded.opponent_arg, job.deals, job.seed
                 )
             })
             .collect(),
@@ -1201,6 +1201,8 @@ struct Loaded {
     checksum: String,
     first_player: f64,
     rules_arg: String,
+    /// The opponent as `aeroplane run --bots` takes it.
+    opponent_arg: String,
     info: Option<ReferenceInfo>,
 }
 
@@ -1221,6 +1223,7 @@ impl Loaded {
                     } else {
                         "RULES".to_string()
                     },
+                    opponent_arg: format!("exact:table={table_dir}"),
                     info: None,
                     source: Source::Table(table),
                 })
@@ -1235,9 +1238,11 @@ impl Loaded {
                         loaded.players
                     )));
                 }
+                let opponent = n.spec()?;
                 Ok(Loaded {
                     rules,
-                    opponent: n.spec()?,
+                    opponent_arg: opponent.name.clone(),
+                    opponent,
                     checksum: net::checksum(&loaded),
                     first_player: net::start_win_probability(&loaded, &rules, 2),
                     rules_arg: net::rules_arg(n, &rules),
