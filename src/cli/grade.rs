@@ -121,10 +121,8 @@ pub fn run(args: GradeArgs) -> anyhow::Result<ExitCode> {
     if let Some(log) = &args.log {
         return grade_log_file(&args, log, reference);
     }
-    let bots = aeroplane::config::parse_lineup(
-        &with_table(&args.bots, reference.path()),
-        &args.bots_dir,
-    )?;
+    let bots =
+        aeroplane::config::parse_lineup(&with_table(&args.bots, reference.path()), &args.bots_dir)?;
     note_shadowing(&args.bots, &args.bots_dir);
     let job = GradeJob {
         reference: reference.clone(),

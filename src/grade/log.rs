@@ -23,9 +23,8 @@ use crate::solve::Table;
 use crate::stats::{NO_BOT, Played, Tally};
 
 use super::{
-    BotGrade, DealGrade, Decision, GameLog, GradeError, GradeReport, Kept, MAX_MOVES,
-    RATIO_METHOD, Reference, ReferenceInfo, Source, UNITS, bot_grade, check_table_rules,
-    keep_worst, net,
+    BotGrade, DealGrade, Decision, GameLog, GradeError, GradeReport, Kept, MAX_MOVES, RATIO_METHOD,
+    Reference, ReferenceInfo, Source, UNITS, bot_grade, check_table_rules, keep_worst, net,
 };
 
 /// Games read and judged together (in parallel); the results never depend on it.

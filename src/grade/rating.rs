@@ -70,6 +70,9 @@ mod tests {
         assert_eq!(label(35.0), "beginner");
         assert_eq!(label(35.1), WORST);
         assert_eq!(rate(3.0, 2.6, 3.4).text(), "expert");
-        assert_eq!(rate(2.4, 2.0, 2.8).text(), "world class (world class-expert)");
+        assert_eq!(
+            rate(2.4, 2.0, 2.8).text(),
+            "world class (world class-expert)"
+        );
     }
 }

@@ -34,7 +34,15 @@ fn logged_run(dir: &Path, rules: &str, bots: &str, games: &str, seed: &str) -> P
     let out = dir.join("run");
     aeroplane()
         .args(["run", "--rules", rules, "--bots", bots, "--games", games])
-        .args(["--seed", seed, "--rotate-seats", "-q", "--log-games", "g.jsonl", "--out"])
+        .args([
+            "--seed",
+            seed,
+            "--rotate-seats",
+            "-q",
+            "--log-games",
+            "g.jsonl",
+            "--out",
+        ])
         .arg(&out)
         .assert()
         .success();
@@ -55,10 +63,14 @@ fn a_net_grade_judges_by_the_nets_search_reproducibly() {
             .assert()
             .success()
             .stdout(
-                predicate::str::contains("against the net bots/nets/td-classic-2p.safetensors searched 0 ply")
-                    .and(predicate::str::contains("rating"))
-                    .and(predicate::str::contains("viewer: aeroplane run --rules classic"))
-                    .and(predicate::str::contains("win rate vs the net")),
+                predicate::str::contains(
+                    "against the net bots/nets/td-classic-2p.safetensors searched 0 ply",
+                )
+                .and(predicate::str::contains("rating"))
+                .and(predicate::str::contains(
+                    "viewer: aeroplane run --rules classic",
+                ))
+                .and(predicate::str::contains("win rate vs the net")),
             )
     };
     let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
@@ -76,17 +88,35 @@ fn a_net_grade_judges_by_the_nets_search_reproducibly() {
     assert_eq!(report["reference"]["ply"], 0);
     let me = bot(&report, &td);
     assert!(me["decisions"].as_u64().unwrap() > 20);
-    assert_eq!(me["errors"], 0, "the reference's own player makes no error by it");
+    assert_eq!(
+        me["errors"], 0,
+        "the reference's own player makes no error by it"
+    );
     assert_eq!(me["rating"]["label"], "supernatural");
     let random = bot(&report, "random");
     let loss = |b: &serde_json::Value| b["loss_mp_per_decision"]["value"].as_f64().unwrap();
-    assert!(loss(random) > 20.0, "random loses much by the net: {random}");
+    assert!(
+        loss(random) > 20.0,
+        "random loses much by the net: {random}"
+    );
     assert!(random["errors"].as_u64().unwrap() > 0);
     assert_eq!(random["games"], 8);
     let csv = std::fs::read_to_string(a.join("grade.csv")).unwrap();
-    assert!(csv.lines().next().unwrap().ends_with(",interval_method,rating"), "{csv}");
+    assert!(
+        csv.lines()
+            .next()
+            .unwrap()
+            .ends_with(",interval_method,rating"),
+        "{csv}"
+    );
     let blunders = std::fs::read_to_string(a.join("blunders.csv")).unwrap();
-    assert!(blunders.lines().next().unwrap().ends_with(",loss_mp,viewer"));
+    assert!(
+        blunders
+            .lines()
+            .next()
+            .unwrap()
+            .ends_with(",loss_mp,viewer")
+    );
     // Judged at ply 1, the ply-0 player errs.
     let c = tmp.path().join("c");
     aeroplane()
@@ -104,10 +134,18 @@ fn a_log_graded_offline_agrees_with_the_live_grade() {
     let tmp = TempDir::new().unwrap();
     // The live grade plays greedy against the reference's player, seats rotated: the games of
     // this run, whose log is graded offline.
-    let log = logged_run(tmp.path(), "classic", &format!("greedy,td:net={NET_2P}"), "3", "5");
+    let log = logged_run(
+        tmp.path(),
+        "classic",
+        &format!("greedy,td:net={NET_2P}"),
+        "3",
+        "5",
+    );
     let live = tmp.path().join("live");
     aeroplane()
-        .args(["grade", "--net", NET_2P, "--bots", "greedy", "--games", "3", "--seed", "5"])
+        .args([
+            "grade", "--net", NET_2P, "--bots", "greedy", "--games", "3", "--seed", "5",
+        ])
         .args(["-q", "--out"])
         .arg(&live)
         .assert()
@@ -125,9 +163,21 @@ fn a_log_graded_offline_agrees_with_the_live_grade() {
                 .and(predicate::str::contains("win rate in the log"))
                 .and(predicate::str::contains("viewer: aeroplane replay --log")),
         );
-    let (live, off) = (json(&live.join("grade.json")), json(&off.join("grade.json")));
+    let (live, off) = (
+        json(&live.join("grade.json")),
+        json(&off.join("grade.json")),
+    );
     let (a, b) = (bot(&live, "greedy"), bot(&off, "greedy"));
-    for key in ["games", "wins", "decisions", "matters", "errors", "loss_mp_per_decision", "loss_mp_per_game", "error_rate"] {
+    for key in [
+        "games",
+        "wins",
+        "decisions",
+        "matters",
+        "errors",
+        "loss_mp_per_decision",
+        "loss_mp_per_game",
+        "error_rate",
+    ] {
         assert_eq!(a[key], b[key], "{key}: live {a} offline {b}");
     }
     assert_eq!(a["blunders"][0]["position"], b["blunders"][0]["position"]);
@@ -153,13 +203,18 @@ fn a_four_player_log_is_graded_against_a_four_player_net() {
     assert_eq!(report["reference"]["players"], 4);
     let bots = report["bots"].as_array().unwrap();
     assert_eq!(bots.len(), 4);
-    assert!(bots.iter().all(|b| b["games"] == 4 && b["rating"]["label"].is_string()));
+    assert!(
+        bots.iter()
+            .all(|b| b["games"] == 4 && b["rating"]["label"].is_string())
+    );
     // The live grade plays two-player games only, and says what to do instead.
     aeroplane()
         .args(["grade", "--net", NET_4P, "--bots", "greedy", "--games", "1"])
         .assert()
         .failure()
-        .stderr(predicate::str::contains("is for 4 players").and(predicate::str::contains("`log`")));
+        .stderr(
+            predicate::str::contains("is for 4 players").and(predicate::str::contains("`log`")),
+        );
 }
 
 #[test]
@@ -168,7 +223,9 @@ fn nets_and_logs_of_other_rules_or_players_are_refused() {
     let out = tmp.path().join("o");
     // A net of classic rules judging chinese games.
     aeroplane()
-        .args(["grade", "--net", NET_2P, "--rules", "chinese", "--bots", "greedy", "--out"])
+        .args([
+            "grade", "--net", NET_2P, "--rules", "chinese", "--bots", "greedy", "--out",
+        ])
         .arg(&out)
         .assert()
         .failure()
@@ -178,13 +235,21 @@ fn nets_and_logs_of_other_rules_or_players_are_refused() {
         );
     assert!(!out.exists(), "nothing is written for a refused grade");
     // A 2-player net judging a 4-player log, and a classic net judging a chinese log.
-    let four = logged_run(&tmp.path().join("4"), "classic", "greedy,greedy,greedy,greedy", "1", "1");
+    let four = logged_run(
+        &tmp.path().join("4"),
+        "classic",
+        "greedy,greedy,greedy,greedy",
+        "1",
+        "1",
+    );
     aeroplane()
         .args(["grade", "--net", NET_2P, "--log"])
         .arg(&four)
         .assert()
         .failure()
-        .stderr(predicate::str::contains("the net is for 2 players, the game has 4"));
+        .stderr(predicate::str::contains(
+            "the net is for 2 players, the game has 4",
+        ));
     let chinese = logged_run(&tmp.path().join("c"), "chinese", "greedy,greedy", "1", "1");
     aeroplane()
         .args(["grade", "--net", NET_2P, "--log"])
@@ -209,7 +274,9 @@ fn nets_and_logs_of_other_rules_or_players_are_refused() {
         .arg(&chinese)
         .assert()
         .failure()
-        .stderr(predicate::str::contains("grade a log against a table of its own rules"));
+        .stderr(predicate::str::contains(
+            "grade a log against a table of its own rules",
+        ));
     aeroplane()
         .args(["grade", "--net", NET_2P, "--bots", "greedy", "--log"])
         .arg(&chinese)
