@@ -12,13 +12,19 @@
 # Every job is seeded, so a rerun writes the same files.
 #   STUDY_THREADS=N   worker threads (default: all cores; results do not depend on it)
 #   STUDY_QUICK=1     1% of the games (a smoke test of the script)
+#   STUDY_STEP=3      step 3 alone (from the committed options.csv)
+#   AEROPLANE=PATH    the binary to run (default: a release build of this checkout)
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
 threads="${STUDY_THREADS:-0}"
 quick="${STUDY_QUICK:-}"
-cargo build --release --locked -q
-bin="$repo/${CARGO_TARGET_DIR:-target}/release/aeroplane"
+if [[ -n "${AEROPLANE:-}" ]]; then
+    bin="$(cd "$(dirname "$AEROPLANE")" && pwd)/$(basename "$AEROPLANE")"
+else
+    cargo build --release --locked -q
+    bin="$repo/${CARGO_TARGET_DIR:-target}/release/aeroplane"
+fi
 cd "$repo/results"
 root=study-td
 mkdir -p "$root"
@@ -44,7 +50,11 @@ cols() {
         { parse($0); line = ""; for (k = 1; k <= n; k++) line = line (k > 1 ? "\t" : "") field[idx[w[k]]]; print line }' "$file"
 }
 
+# STUDY_STEP=3 runs step 3 alone (from the committed options.csv).
+step="${STUDY_STEP:-}"
+
 # 1. First-player advantage: the same td player in every seat, seed 1 (as the study's).
+if [[ -z "$step" ]]; then
 games_2p=$(scale 100000)
 games_4p=$(scale 100000)
 echo "first player: 3 presets x 2 and 4 players, td ply 0" >&2
@@ -66,7 +76,10 @@ for p in "${presets[@]}"; do
     done
 done
 
+fi
+
 # 2. One sweep per option, four td players, shared seeds (seed 2, as the study's).
+if [[ -z "$step" ]]; then
 games_sw=$(scale 20000)
 echo "options: 3 presets x 8 options, td ply 0 (any_rules=true)" >&2
 declare -A values=(
@@ -99,15 +112,25 @@ for p in "${presets[@]}"; do
     done
 done
 
+fi
+
 # 3. The fairest-looking change per preset (smallest largest seat edge among the changes;
 #    ties: the first in options.csv) on fresh dice (seed 4), paired with the preset's rules.
+#    A change that leaves every game's winner as it was (the seat figures of the preset's own
+#    rules in its sweep, e.g. `end`: the first to finish wins either way) is no change to
+#    fairness and is not picked.
 games_cf=$(scale 50000)
 echo "confirm: 3 presets x the td sweeps' fairest-looking change" >&2
 out=$root/confirm.csv
 echo "preset,change,games,seat0_own,seat0_changed,diff,diff_lo95,diff_hi95,p" >"$out"
 for p in "${presets[@]}"; do
-    IFS=$'\t' read -r o v < <(cols "$root/options.csv" preset option value is_preset_value max_seat_edge |
-        awk -F'\t' -v p="$p" '$1 == p && $4 == "no" && (best == "" || $5 + 0 < best + 0) { best = $5; pick = $2 "\t" $3 } END { print pick }')
+    IFS=$'\t' read -r o v < <(cols "$root/options.csv" preset option value is_preset_value seat0_win max_seat_edge chi2_p |
+        awk -F'\t' -v p="$p" '$1 != p { next }
+            { row[NR] = $0; if ($4 == "yes") own[$2] = $5 "\t" $6 "\t" $7 }
+            END { for (i = 1; i <= NR; i++) { if (!(i in row)) continue; split(row[i], f, "\t")
+                      if (f[4] != "no" || f[5] "\t" f[6] "\t" f[7] == own[f[2]]) continue
+                      if (best == "" || f[6] + 0 < best + 0) { best = f[6]; pick = f[2] "\t" f[3] } }
+                  print pick }')
     own=$("$bin" rules "$p" | grep "^$o = " | sed 's/^[^=]*= //; s/[" ]//g')
     b="td-$p-4p:any_rules=true"
     dir=$root/confirm/$p
