@@ -322,3 +322,58 @@ fn an_exact_grade_gives_ratings_when_asked() {
     let csv = std::fs::read_to_string(tmp.path().join("a/grade.csv")).unwrap();
     assert!(csv.lines().next().unwrap().ends_with(",interval_method"));
 }
+
+/// A net grade stopped by a signal resumes to exactly the files of an uninterrupted one: its
+/// record keeps the net and the ply.
+#[test]
+fn an_interrupted_net_grade_resumes_to_the_same_files() {
+    let tmp = TempDir::new().unwrap();
+    let args = |out: &Path| {
+        let mut a = aeroplane();
+        a.args([
+            "grade",
+            "--net",
+            NET_2P,
+            "--ply",
+            "1",
+            "--bots",
+            "random,greedy",
+        ])
+        .args([
+            "--games",
+            "6",
+            "--chunk-size",
+            "1",
+            "--threads",
+            "1",
+            "-q",
+            "--out",
+        ])
+        .arg(out);
+        a
+    };
+    let whole = tmp.path().join("whole");
+    args(&whole).assert().success();
+    let stopped = tmp.path().join("stopped");
+    args(&stopped)
+        .env("AEROPLANE_TEST_SIGNAL_AFTER_UNITS", "3")
+        .assert()
+        .code(130);
+    let status = json(&stopped.join("grade.json"));
+    assert_eq!(status["status"], "interrupted");
+    assert_eq!(status["job"]["net"]["ply"], 1);
+    aeroplane()
+        .arg("resume")
+        .arg(&stopped)
+        .arg("-q")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("searched 1 ply"));
+    for file in ["grade.json", "grade.csv", "blunders.csv"] {
+        assert_eq!(
+            std::fs::read(whole.join(file)).unwrap(),
+            std::fs::read(stopped.join(file)).unwrap(),
+            "{file}"
+        );
+    }
+}
