@@ -341,7 +341,7 @@ fn grade_game(
     Ok(GameGrade {
         deal,
         played: Played {
-            record: checked.record.clone(),
+            record: checked.record,
             bot_at_seat,
         },
         logs,
