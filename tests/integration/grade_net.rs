@@ -377,3 +377,63 @@ fn an_interrupted_net_grade_resumes_to_the_same_files() {
         );
     }
 }
+
+/// A log graded against an exact table gives the figures of the live exact grade of the
+/// same games.
+#[test]
+fn a_log_graded_against_a_table_agrees_with_the_live_exact_grade() {
+    let tmp = TempDir::new().unwrap();
+    let table = tmp.path().join("t");
+    aeroplane()
+        .args(["solve", "--rules", "classic", "--planes", "1", "--out"])
+        .arg(&table)
+        .assert()
+        .success();
+    let exact = format!("exact:table={}", table.display());
+    let rules = table.join("rules.toml");
+    let log = logged_run(
+        tmp.path(),
+        rules.to_str().unwrap(),
+        &format!("random,{exact}"),
+        "40",
+        "7",
+    );
+    let live = tmp.path().join("live");
+    aeroplane()
+        .args(["grade", "--table"])
+        .arg(&table)
+        .args([
+            "--bots", "random", "--games", "40", "--seed", "7", "-q", "--out",
+        ])
+        .arg(&live)
+        .assert()
+        .success();
+    let off = tmp.path().join("off");
+    aeroplane()
+        .args(["grade", "-q", "--table"])
+        .arg(&table)
+        .arg("--log")
+        .arg(&log)
+        .arg("--out")
+        .arg(&off)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("against perfect play from"));
+    let (live, off) = (
+        json(&live.join("grade.json")),
+        json(&off.join("grade.json")),
+    );
+    let (a, b) = (bot(&live, "random"), bot(&off, "random"));
+    assert!(a["decisions"].as_u64().unwrap() > 0);
+    for key in [
+        "games",
+        "wins",
+        "decisions",
+        "matters",
+        "errors",
+        "loss_mp_per_decision",
+    ] {
+        assert_eq!(a[key], b[key], "{key}: live {a} offline {b}");
+    }
+    assert_eq!(bot(&off, &exact)["errors"], 0);
+}
