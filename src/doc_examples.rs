@@ -25,6 +25,9 @@ pub struct Log;
 #[doc = include_str!("../docs/NET.md")]
 pub struct Net;
 
+#[doc = include_str!("../docs/ANALYSIS.md")]
+pub struct Analysis;
+
 #[doc = include_str!("../docs/guide/cluster.md")]
 pub struct GuideCluster;
 
