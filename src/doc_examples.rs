@@ -28,6 +28,9 @@ pub struct Net;
 #[doc = include_str!("../docs/LUCK.md")]
 pub struct Luck;
 
+#[doc = include_str!("../docs/ANALYSIS.md")]
+pub struct Analysis;
+
 #[doc = include_str!("../docs/guide/cluster.md")]
 pub struct GuideCluster;
 
