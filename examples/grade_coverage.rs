@@ -47,7 +47,7 @@ fn one(args: &Args, seed: u64, deals: u64) -> BotGrade {
     let bots = aeroplane::config::parse_lineup(&args.bot, std::path::Path::new("bots"))
         .expect("a bot the harness knows");
     let job = GradeJob {
-        table: args.table.clone(),
+        reference: aeroplane::grade::Reference::Table(args.table.clone()),
         bots,
         seed,
         deals,
@@ -56,6 +56,7 @@ fn one(args: &Args, seed: u64, deals: u64) -> BotGrade {
         chunk_deals: 64,
         threads: args.threads,
         report: false,
+        ratings: false,
     };
     let progress = AtomicU64::new(0);
     let ctx = GradeContext {

@@ -69,6 +69,6 @@ pub use export::write_report;
 pub use runner::{Exec, RunError, RunOptions, RunSpec, run, run_with};
 pub use stats::{Summary, Tally};
 
-/// README.md's and docs/*.md's Rust code blocks, as doc tests.
+/// The Rust code blocks of README.md and of every page under docs/, as doc tests.
 #[cfg(doctest)]
 mod doc_examples;

@@ -336,6 +336,70 @@ impl Game {
         }
     }
 
+    /// For each face, the opponent planes its legal moves can capture: `out[r - 1]` is the union
+    /// of [`Move::captured`] over [`Game::legal_moves`]`(r)`, without listing the moves (for
+    /// value nets' inputs). Bit-parallel over the planes as the greedy choice is: only the
+    /// landings whose chain captures are worked out.
+    pub fn face_captures(&self) -> [u16; 6] {
+        with_kernel!(&self.rules, K => self.face_captures_as::<K>())
+    }
+
+    #[inline(always)]
+    fn face_captures_as<K: Kernel>(&self) -> [u16; 6] {
+        let mut out = [0u16; 6];
+        if self.is_over() {
+            return out;
+        }
+        let rules = &self.rules;
+        let seat = self.to_move;
+        let centre = rules.centre();
+        // A launch captures nothing: only the planes already out can.
+        let at = movable_steps(self.steps[seat.index()], centre);
+        if at == 0 {
+            return out;
+        }
+        let chains = K::chains(rules);
+        // The landings whose `go` chain captures (see `Game::greedy_move`). A choice's staying
+        // chain lands on a prefix of its flying chain's landings and never flies, so it
+        // captures nothing the flying move does not.
+        let opponents = Game::steps_of_cells(self.opponent_cells(seat), seat);
+        let mut land = opponents
+            | (opponents >> 4) & chains.reach[0]
+            | (opponents >> 12) & chains.reach[1]
+            | (opponents >> 16) & chains.reach[2];
+        if K::crossed(rules) && self.crossed_captures(seat) != 0 {
+            land |= chains.flies;
+        }
+        if land == 0 {
+            return out;
+        }
+        for (hit, roll) in out.iter_mut().zip(1u8..) {
+            if self.punished::<K>(roll) {
+                continue;
+            }
+            // Steps s with s + roll <= centre.
+            let forward = at & ((2u64 << (centre - roll)) - 1);
+            let mut capture = forward & (land >> roll);
+            while capture != 0 {
+                let s = capture.trailing_zeros() as u8;
+                capture &= capture - 1;
+                *hit |= self.chain_captures::<K>(seat, &chains.go[usize::from((s + roll) & 63)]);
+            }
+            if K::bounces(rules) {
+                let mut over = at & !forward;
+                while over != 0 {
+                    let s = over.trailing_zeros() as u8;
+                    over &= over - 1;
+                    let t = 2 * centre - s - roll;
+                    if land >> t & 1 != 0 {
+                        *hit |= self.chain_captures::<K>(seat, &chains.go[usize::from(t & 63)]);
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// What the moves of every face of this position share.
     #[inline(always)]
     fn move_context<K: Kernel>(&self) -> MoveContext {

@@ -276,6 +276,9 @@ mod same_games {
             for (roll, list) in (1..=6).zip(&all) {
                 assert_eq!(list.as_slice(), before.legal_moves(roll).as_slice());
             }
+            // Each face's captures are those its moves list.
+            let listed = all.map(|l| l.iter().fold(0u16, |a, m| a | m.captured()));
+            assert_eq!(before.face_captures(), listed, "{before:?}");
             self.0.push((*before, *outcome));
         }
     }

@@ -15,6 +15,7 @@ __all__ = [
     "CHANCE",
     "DEFAULT_PLAYERS",
     "Game",
+    "Net",
     "MAX_ENVS",
     "NUM_ACTIONS",
     "OBSERVATION_LEN",
@@ -29,6 +30,7 @@ __all__ = [
     "_dice_from_state",
     "_finish_stopping_jobs",
     "_game_from_notation",
+    "_load_net",
     "_rules_from_toml",
     "_rules_json",
     "bot_seed",
@@ -168,6 +170,17 @@ class SeededDice:
 def bot_seed(seed: SupportsIndex, game: SupportsIndex, seat: SupportsIndex) -> int: ...
 def tdg_inputs(rules: _RulesLike = None, players: SupportsIndex | None = None) -> int: ...
 def tdg_features(game: Game, perspective: SupportsIndex) -> npt.NDArray[np.int64]: ...
+@final
+class Net:
+    """A net file loaded and checked as the ``td`` bot loads it (``aeroplane.nets.load``)."""
+    @property
+    def players(self) -> int: ...
+    @property
+    def rules_json(self) -> str: ...
+    @property
+    def hidden(self) -> int: ...
+    def value(self, game: Game) -> list[float]: ...
+def _load_net(path: str | os.PathLike[str]) -> Net: ...
 def _rules_json(rules: _RulesLike = None) -> str: ...
 def _dice_from_state(seed: int, game: int, drawn: Sequence[int]) -> SeededDice: ...
 def read_log(
@@ -290,6 +303,7 @@ def run(
     bots_dir: _StrPath | None = None,
     log_games: str | None = None,
     log_positions: int | None = None,
+    luck: str | os.PathLike[str] | None = None,
 ) -> dict[str, Any]: ...
 def sweep(
     vary: Mapping[str, Sequence[Any]] | Sequence[str] | str,

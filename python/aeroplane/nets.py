@@ -27,10 +27,10 @@ from typing import Any, Mapping
 import numpy as np
 import numpy.typing as npt
 
-from ._native import TDG_ENCODING, Game, Rules, _rules_json, tdg_features, tdg_inputs
+from ._native import TDG_ENCODING, Game, Net, Rules, _load_net, _rules_json, tdg_features, tdg_inputs
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "fnv1a64", "inputs", "features", "forward", "payoffs", "value",
-           "decided_value", "save_net", "load_net"]
+           "decided_value", "save_net", "load_net", "load", "Net"]
 
 #: The ``format`` and ``format_version`` metadata of a net file.
 FORMAT = "aeroplane-td-net"
@@ -163,3 +163,16 @@ def load_net(path: str | os.PathLike[str]) -> tuple[dict[str, np.ndarray], dict[
         meta = dict(f.metadata() or {})
         tensors = {k: f.get_tensor(k) for k in f.keys()}
     return tensors, meta
+
+
+def load(path: str | os.PathLike[str]) -> Net:
+    """The net file at ``path``, loaded and checked natively as the ``td`` bot and ``run(luck=)``
+    load it (a net shipped in ``bots/nets/`` also loads from the copy built in).
+    ``load(path).value(game)`` is the net's expected return (-1..1) for every seat in play
+    (player order) at ``game``, a position before a roll; a game of other rules or players is
+    refused with ``ValueError``::
+
+        net = nets.load("bots/nets/td-classic-2p.safetensors")
+        net.value(Game("classic", players=2))   # [v0, v1]
+    """
+    return _load_net(path)

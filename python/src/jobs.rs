@@ -421,7 +421,7 @@ fn job_error(e: &JobError) -> PyErr {
 #[pyo3(signature = (bots = None, *, rules = None, games = None, seed = None, rotate_seats = false,
     first_game = None, per_game = false, sprt = None, max_games = None, recover = false,
     out = None, force = false, report = false, threads = None, chunk_size = None, bots_dir = None,
-    log_games = None, log_positions = None))]
+    log_games = None, log_positions = None, luck = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn run(
     py: Python<'_>,
@@ -443,6 +443,7 @@ pub fn run(
     bots_dir: Option<PathBuf>,
     log_games: Option<String>,
     log_positions: Option<&Bound<'_, PyAny>>,
+    luck: Option<PathBuf>,
 ) -> PyResult<Py<PyAny>> {
     let bots_dir = bots_dir.unwrap_or_else(|| PathBuf::from("bots"));
     let (rules, rules_name) = rules_arg(rules)?;
@@ -490,6 +491,16 @@ pub fn run(
             ))
         })?;
         spec.validate().map_err(|e| to_py(&e))?;
+        let luck = match luck {
+            Some(path) => {
+                let net = aeroplane::analysis::luck::LuckNet::load(&path.display().to_string())
+                    .map_err(|e| PyValueError::new_err(format!("luck: {e}")))?;
+                net.meter(&spec.rules, spec.players())
+                    .map_err(|e| PyValueError::new_err(format!("luck: {e}")))?;
+                Some(net)
+            }
+            None => None,
+        };
         let exec = exec(threads, chunk_size, DEFAULT_CHUNK_DEALS)?;
         let job = Job::Run(RunJob {
             spec,
@@ -498,6 +509,7 @@ pub fn run(
             log_games,
             log_positions,
             recover,
+            luck,
         });
         return conduct(py, job, exec, output, lineup);
     };
@@ -507,6 +519,11 @@ pub fn run(
     if recover {
         return Err(PyValueError::new_err(
             "recover applies to plain runs, not to sprt",
+        ));
+    }
+    if luck.is_some() {
+        return Err(PyValueError::new_err(
+            "luck applies to plain runs, not to sprt",
         ));
     }
     if per_game {

@@ -38,6 +38,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rules::_rules_from_toml, m)?)?;
     m.add_function(wrap_pyfunction!(net::tdg_inputs, m)?)?;
     m.add_function(wrap_pyfunction!(net::tdg_features, m)?)?;
+    m.add_function(wrap_pyfunction!(net::_load_net, m)?)?;
+    m.add_class::<net::PyNet>()?;
     m.add_function(wrap_pyfunction!(net::_rules_json, m)?)?;
     m.add("TDG_ENCODING", net::TDG)?;
     m.add_function(wrap_pyfunction!(game::_game_from_notation, m)?)?;

@@ -56,3 +56,78 @@ pub fn _rules_json(rules: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
     let (rules, _) = rules_arg(rules)?;
     Ok(serde_json::to_string(&rules).expect("rules serialize"))
 }
+
+/// ``Net``: a net file loaded and checked as the ``td`` bot loads it (``aeroplane.nets.load``):
+/// its rules, players and the value of a position for every seat.
+#[pyclass(name = "Net", module = "aeroplane._native", frozen)]
+pub struct PyNet {
+    net: std::sync::Arc<aeroplane::td::Net>,
+}
+
+/// ``_load_net(path)``: the net file at ``path``, checked (see ``aeroplane.nets.load``).
+#[pyfunction]
+pub fn _load_net(path: std::path::PathBuf) -> PyResult<PyNet> {
+    let net = aeroplane::bots::td::load_net(&path)
+        .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+    Ok(PyNet { net })
+}
+
+#[pymethods]
+impl PyNet {
+    /// The players the net was trained for.
+    #[getter]
+    fn players(&self) -> usize {
+        self.net.players
+    }
+
+    /// The rules the net was trained on (JSON, as the file's metadata records them).
+    #[getter]
+    fn rules_json(&self) -> String {
+        serde_json::to_string(&self.net.rules).expect("rules serialize")
+    }
+
+    /// The hidden units.
+    #[getter]
+    fn hidden(&self) -> usize {
+        self.net.weights.hidden
+    }
+
+    /// ``value(game)``: the net's expected return (-1..1) for every seat in play, in the order
+    /// of ``game.seats`` (players 0..n), at ``game``, a position before a roll: exact where it
+    /// is decided for a seat, as the ``td`` bot and ``run --luck`` value positions. A game of
+    /// other rules or players is refused.
+    fn value(&self, game: PyRef<'_, PyGame>) -> PyResult<Vec<f64>> {
+        let g = &game.game;
+        self.net
+            .check_fit(g.rules(), g.players(), false)
+            .map_err(|e| {
+                pyo3::exceptions::PyValueError::new_err(
+                    e.replace("; give any_rules=true to play it anyway", ""),
+                )
+            })?;
+        let enc = self.net.encoder();
+        let mut fx = Features::default();
+        let mut s = aeroplane::td::net::Scratch::default();
+        Ok(g.seats()
+            .iter()
+            .map(
+                |&seat| match aeroplane::td::selfplay::decided_value(g, seat) {
+                    Some(v) => f64::from(v),
+                    None => {
+                        enc.encode(g, seat, &mut fx);
+                        f64::from(self.net.weights.value(&fx, &mut s))
+                    }
+                },
+            )
+            .collect())
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Net(players={}, hidden={}, checksum={:016x})",
+            self.net.players,
+            self.net.weights.hidden,
+            self.net.checksum()
+        )
+    }
+}

@@ -1,5 +1,5 @@
 """python/examples: the REINFORCE example learns to beat random, the OpenSpiel match runs with
-both rollout evaluators. (The README's commands run the examples as written.)"""
+both rollout evaluators. (The guide's commands, docs/guide/python.md, run the examples as written.)"""
 
 from __future__ import annotations
 

@@ -131,7 +131,7 @@ def test_a_rules_path_with_openspiels_separators_round_trips(tmp_path):
     assert again.new_initial_state().game.rules == state.game.rules
 
 
-def test_the_readme_warns_of_openspiels_cpp_bots():
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-    assert "pyspiel.MCTSBot" in readme and "segmentation fault" in readme
+def test_the_python_guide_warns_of_openspiels_cpp_bots():
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "guide" / "python.md").read_text()
+    assert "pyspiel.MCTSBot" in guide and "segmentation fault" in guide
     assert "segmentation fault" in ao.__doc__

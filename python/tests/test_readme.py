@@ -1,5 +1,6 @@
-"""The README's "From Python" section runs as written: its Python blocks, and its shell
-commands that run Python (the `pip install` lines are what `.ci/run` itself runs)."""
+"""The documentation's Python runs as written: the Python blocks of the README's "From Python"
+section and of the guide's Python page (docs/guide/python.md), and the shell commands of those
+and of the cookbook that run Python (the `pip install` lines are what `.ci/run` itself runs)."""
 
 from __future__ import annotations
 
@@ -13,19 +14,34 @@ import pytest
 from conftest import REPO
 
 
-def section() -> str:
+def readme_section() -> str:
     text = (REPO / "README.md").read_text()
     start = text.index("## From Python")
     end = text.index("\n## ", start + 1)
     return text[start:end]
 
 
-def blocks(language: str) -> list[str]:
-    return re.findall(rf"```{language}\n(.*?)```", section(), re.S)
+def guide_page() -> str:
+    return (REPO / "docs" / "guide" / "python.md").read_text()
 
 
-def test_the_section_has_its_examples():
-    assert len(blocks("python")) >= 5 and blocks("sh")
+def cookbook_page() -> str:
+    return (REPO / "docs" / "guide" / "cookbook.md").read_text()
+
+
+SOURCES = {"README.md": readme_section, "docs/guide/python.md": guide_page}
+# The cookbook repeats some of the guide's commands; they are run once.
+SHELL_SOURCES = {**SOURCES, "docs/guide/cookbook.md": cookbook_page}
+
+
+def blocks(language: str, source: str | None = None) -> list[str]:
+    texts = [SOURCES[source]()] if source else [read() for read in SOURCES.values()]
+    return [b for text in texts for b in re.findall(rf"```{language}\n(.*?)```", text, re.S)]
+
+
+def test_the_pages_have_their_examples():
+    assert len(blocks("python", "docs/guide/python.md")) >= 6 and blocks("sh", "docs/guide/python.md")
+    assert blocks("python", "README.md") and blocks("sh", "README.md")
 
 
 @pytest.mark.parametrize("index", range(len(blocks("python"))))
@@ -38,11 +54,12 @@ def test_python_blocks_run(tmp_path, index):
 
 def shell_commands() -> list[str]:
     commands = []
-    for block in blocks("sh"):
-        for line in block.splitlines():
-            command = line.split("  #")[0].strip()
-            if command.startswith("python ") and not command.startswith("python3 -m venv"):
-                commands.append(command)
+    for read in SHELL_SOURCES.values():
+        for block in re.findall(r"```sh\n(.*?)```", read(), re.S):
+            for line in block.splitlines():
+                command = line.split("  #")[0].strip()
+                if command.startswith("python ") and command not in commands:
+                    commands.append(command)
     return commands
 
 

@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
 # The measured strength and cost of the shipped td nets (results/td/README.md states them):
-#   results/td/measure.sh [grade] [cost] [match2] [match4]      (default: all)
+#   results/td/measure.sh [grade] [cost] [match2] [match4] [league] [speed]   (default: all)
 # grade: `aeroplane grade` of td at ply 0, 1, 2 on the solved two-plane variants, on the deals of
 #        results/solve/grades.csv (500 deals, seed 1; the tables are solved first if missing);
 # cost:  `aeroplane bench --bots` of td at ply 0, 1, 2 and expectimax depth 2 (CPU per game);
 # match2, match4: an SPRT (elo0=0, elo1=10, seats rotated) of td against expectimax-deep and mcts at two
-#        players, and four-player runs of td against three copies of each, per preset.
+#        players, and four-player runs of td against three copies of each, per preset;
+# league: `aeroplane league` of random, greedy, expectimax, expectimax-deep, montecarlo, mcts and td
+#        at ply 0, 1, 2 per preset and player count (TD_LEAGUE_DEALS_2P, _4P deals per table),
+#        with each bot's CPU per decision beside it (self-play, `/usr/bin/time`; the decisions
+#        counted in a decision log of the same games): results/td/league-<preset>-<n>p.csv;
+# speed: self-play training throughput (games per CPU second, wall) on 1 and 2 threads.
 # Every job is seeded: a rerun gives the same tables (timings aside).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=results/td
 threads="${TD_THREADS:-0}"
-cargo build --release --locked -q
+[[ -n "${TD_NO_BUILD:-}" ]] || cargo build --release --locked -q
 bin="${CARGO_TARGET_DIR:-target}/release/aeroplane"
 parts=("$@")
-[[ ${#parts[@]} -gt 0 ]] || parts=(grade cost match2 match4)
+[[ ${#parts[@]} -gt 0 ]] || parts=(grade cost match2 match4 league speed)
 want() { [[ " ${parts[*]} " == *" $1 "* ]]; }
 read -r -a presets <<<"${TD_PRESETS:-appfreegame classic chinese}"
 
@@ -85,7 +90,7 @@ if want match4; then
     out4=$root/matches-4p.csv
     [[ -f "$out4" && -n "${TD_APPEND_4P:-}" ]] || echo "preset,players,td,opponent,deals,games,td_win_rate,win_lo95,win_hi95,interval_method" >"$out4"
     for p in "${presets[@]}"; do
-        for o in expectimax-deep mcts; do
+        for o in ${TD_OPPONENTS_4P:-expectimax-deep mcts}; do
             td=td-$p-4p:ply=1
             deals=${TD_DEALS_4P:-500}
             [[ $o == mcts ]] && deals=${TD_DEALS_4P_MCTS:-200}
@@ -96,6 +101,89 @@ if want match4; then
             line=$(sed -n 2p "$dir/summary.csv")
             IFS=, read -r _ _ games _ rate lo hi _ _ _ _ _ _ _ method <<<"$line"
             echo "$p,4,$td,$o,$deals,$games,$rate,$lo,$hi,$method" >>"$out4"
+        done
+    done
+fi
+
+if want league; then
+    for p in "${presets[@]}"; do
+        for n in ${TD_LEAGUE_PLAYERS:-2 4}; do
+            td=td-$p-${n}p
+            pool="random,greedy,expectimax,expectimax-deep,montecarlo,mcts,$td,$td:ply=1,$td:ply=2"
+            deals=${TD_LEAGUE_DEALS_2P:-100}
+            [[ $n == 4 ]] && deals=${TD_LEAGUE_DEALS_4P:-20}
+            dir=$root/league/$p-${n}p
+            if [[ -z "${TD_LEAGUE_CPU_ONLY:-}" ]]; then
+                echo "league: $p, $n players, $deals deals per table" >&2
+                "$bin" league --rules "$p" --players "$n" --bots "$pool" --games "$deals" --seed 1 \
+                    --threads "$threads" --out "$dir" --force -q >/dev/null
+            fi
+            echo "cpu per decision: $p, $n players" >&2
+            # CPU per decision: each bot in every seat of a few self-play games, one thread.
+            cpu=$dir/cpu.csv
+            echo "bot,games,decisions,cpu_s,cpu_us_per_decision,load" >"$cpu"
+            IFS=, read -r -a bots <<<"$pool"
+            for b in "${bots[@]}"; do
+                # Games for some 0.2 to 2 s of CPU each (the timer counts 10 ms steps).
+                case $b in
+                    random | greedy) g=20000 ;;
+                    "$td") g=6000 ;;
+                    expectimax) g=3000 ;;
+                    "$td:ply=1") g=600 ;;
+                    expectimax-deep | montecarlo) g=150 ;;
+                    "$td:ply=2") g=60 ;;
+                    *) g=6 ;;
+                esac
+                [[ $n == 4 && $g -gt 6 ]] && g=$((g / 3))
+                line=$(printf "$b%.0s," $(seq 1 $n))
+                line=${line%,}
+                tmp=$(mktemp -d)
+                "$bin" run --rules "$p" --bots "$line" --games "$g" --seed 7 --threads 1 --out "$tmp/log" \
+                    --log-games d.jsonl -q >/dev/null
+                # A decision is a line of the log that is an array (docs/LOG.md).
+                decisions=$(grep -c '^\[' "$tmp/log/d.jsonl" || true)
+                load=$(cut -d' ' -f1 /proc/loadavg)
+                t=$( { /usr/bin/time -f "%U %S" "$bin" run --rules "$p" --bots "$line" --games "$g" --seed 7 \
+                    --threads 1 --out "$tmp/run" --no-per-game -q >/dev/null; } 2>&1 | tail -1)
+                rm -rf "$tmp"
+                python3 - "$b" "$g" "$decisions" "$t" "$load" >>"$cpu" <<'PY'
+import sys
+b, g, d, t, load = sys.argv[1:]
+u, s = map(float, t.split())
+d = int(d)
+print(f"{b},{g},{d},{u + s:.2f},{1e6 * (u + s) / max(d, 1):.3g},{load}")
+PY
+            done
+            python3 - "$dir/league.csv" "$cpu" "$p" "$n" >"$root/league-$p-${n}p.csv" <<'PY'
+import csv, sys
+league, cpu, p, n = sys.argv[1:]
+c = {r["bot"]: r for r in csv.DictReader(open(cpu))}
+rows = list(csv.DictReader(open(league)))
+out = csv.writer(sys.stdout, lineterminator="\n")
+out.writerow(["preset", "players"] + list(rows[0].keys()) + ["cpu_us_per_decision"])
+for r in rows:
+    out.writerow([p, n] + list(r.values()) + [c[r["bot"]]["cpu_us_per_decision"]])
+PY
+        done
+    done
+fi
+
+if want speed; then
+    out=$root/train-speed.csv
+    echo "preset,players,threads,games,wall_s,cpu_s,games_per_s,games_per_cpu_s,load" >"$out"
+    for p in "${presets[@]}"; do
+        for n in 2 4; do
+            g=20000
+            [[ $n == 4 ]] && g=5000
+            for t in 1 2; do
+                tmp=$(mktemp -d)
+                load=$(cut -d' ' -f1 /proc/loadavg)
+                r=$( { /usr/bin/time -f "%e %U %S" "$bin" train --rules "$p" --players "$n" --games "$g" \
+                    --threads "$t" --eval-deals 0 --out "$tmp/t" -q >/dev/null; } 2>&1 | tail -1)
+                rm -rf "$tmp"
+                read -r wall u s <<<"$r"
+                python3 -c "import sys; w,u,s=map(float,sys.argv[1:4]); g=int(sys.argv[4]); print(f'$p,$n,$t,{g},{w:.2f},{u+s:.2f},{g/w:.0f},{g/(u+s):.0f},$load')" "$wall" "$u" "$s" "$g" >>"$out"
+            done
         done
     done
 fi

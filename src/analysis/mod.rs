@@ -13,9 +13,11 @@
 //! - [`multiple`]: Holm and Benjamini-Hochberg adjustments of a sweep's p-values.
 //! - [`spsa`]: simultaneous perturbation stochastic approximation (Spall; fishtest's schedules),
 //!   the optimiser of `aeroplane tune`.
+//! - [`luck`]: the luck of each roll by a value net, and luck-adjusted results (docs/LUCK.md).
 //! - [`vary`]: the `--vary option=v1,v2,...` grammar and the Cartesian product of rule variants.
 
 pub mod elo;
+pub mod luck;
 pub mod multiple;
 pub mod paired;
 pub mod ratings;

@@ -21,7 +21,7 @@ use super::search::MoveValues;
 use super::{Bot, BotFault};
 use crate::td::encoding::{Encoder, Features};
 use crate::td::file::{Net, NetError};
-use crate::td::net::Scratch;
+use crate::td::net::{Scratch, Transposed};
 use crate::td::selfplay::decided_value;
 
 /// The deepest search a profile may ask for.
@@ -155,6 +155,8 @@ pub struct TdBot {
     /// The rules the net was checked against.
     fits: Option<(aeroplane_core::Rules, usize)>,
     enc: Option<Encoder>,
+    /// The net's second layer laid out for inference.
+    second: Transposed,
     scratch: Scratch,
     fx: Features,
     faces: Vec<[MoveList; 6]>,
@@ -173,6 +175,7 @@ impl TdBot {
             net: None,
             fits: None,
             enc: None,
+            second: Transposed::default(),
             scratch: Scratch::default(),
             fx: Features::default(),
             faces: vec![[MoveList::default(); 6]; usize::from(ply) + 1],
@@ -211,6 +214,7 @@ impl TdBot {
         net.check_fit(game.rules(), game.players(), self.any_rules)
             .map_err(|e| self.fault(e))?;
         self.enc = Some(Encoder::new(game.rules(), game.players()));
+        self.second = net.weights.transposed();
         self.net = Some(net);
         self.fits = Some(key);
         Ok(())
@@ -225,7 +229,8 @@ impl TdBot {
         let enc = self.enc.as_ref().expect("ready");
         let net = self.net.as_ref().expect("ready");
         enc.encode(game, seat, &mut self.fx);
-        net.weights.value(&self.fx, &mut self.scratch)
+        net.weights
+            .value_transposed(&self.second, &self.fx, &mut self.scratch)
     }
 
     /// Every seat's value at a leaf (index: seat).

@@ -9,7 +9,8 @@ use clap::Args;
 
 use aeroplane::grade::{
     DEFAULT_BLUNDERS, DEFAULT_CHUNK_DEALS, DEFAULT_THRESHOLD, FolderState, GRADE_FILE,
-    GradeContext, GradeError, GradeJob, folder_state, grade,
+    GradeContext, GradeError, GradeJob, LogGradeJob, NetReference, Reference, folder_state, grade,
+    grade_log,
 };
 
 use super::common::{DEFAULT_BOTS_DIR, note_shadowing, open_out, print_written};
@@ -21,11 +22,31 @@ use super::signals::interrupt_flag;
 #[command(after_help = "Examples:
   aeroplane solve --rules classic --planes 2 --out results/solve/classic-2
   aeroplane grade --table results/solve/classic-2 --games 500 --out results/grade/classic-2 --report
-  aeroplane grade --table results/solve/classic-2 --bots expectimax:depth=1,expectimax:depth=2,expectimax:depth=3")]
+  aeroplane grade --table results/solve/classic-2 --bots expectimax:depth=1,expectimax:depth=2,expectimax:depth=3
+  aeroplane grade --net bots/nets/td-classic-2p.safetensors --ply 1 --bots greedy,expectimax --games 200
+  aeroplane grade --net bots/nets/td-classic-4p.safetensors --log results/m/games.jsonl.zst
+(docs/ANALYSIS.md: grading against a net, grading a decision log, rating labels)")]
 pub struct GradeArgs {
     /// The --out folder of `aeroplane solve` (or its table.bin): the rules and perfect play.
+    #[arg(long, required_unless_present = "net", conflicts_with = "net")]
+    pub table: Option<PathBuf>,
+    /// Grade against a td net's N-ply evaluation instead (a net of `aeroplane train`, for
+    /// the rules and players graded): where no table exists.
+    #[arg(long, value_name = "FILE")]
+    pub net: Option<PathBuf>,
+    /// With --net: die rolls the net's search looks beyond each decision's own (0 to 2).
+    #[arg(long, requires = "net", default_value_t = 0)]
+    pub ply: u8,
+    /// With --net: the rules to grade on (a preset or a rules file) [default: the net's own].
+    #[arg(long, requires = "net")]
+    pub rules: Option<String>,
+    /// Grade the decisions of this decision log (`run --log-games`) instead of playing the
+    /// bots: every bot of its lineup, against --net or --table.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["bots", "games", "seed", "chunk_size"])]
+    pub log: Option<PathBuf>,
+    /// Give each bot its rating label by its loss per decision (net grades always do).
     #[arg(long)]
-    pub table: PathBuf,
+    pub ratings: bool,
     /// The bots to grade, comma-separated; each plays the exact bot (`exact` alone plays from
     /// --table).
     #[arg(long, default_value = "random,greedy,expectimax,montecarlo,mcts")]
@@ -81,13 +102,30 @@ fn with_table(bots: &str, table: &std::path::Path) -> String {
         .join(",")
 }
 
+/// The reference of the arguments.
+fn reference(args: &GradeArgs) -> Reference {
+    match (&args.table, &args.net) {
+        (Some(t), _) => Reference::Table(t.clone()),
+        (None, Some(n)) => Reference::Net(NetReference {
+            net: n.clone(),
+            ply: args.ply,
+            rules: args.rules.clone(),
+        }),
+        (None, None) => unreachable!("clap requires --table or --net"),
+    }
+}
+
 /// Runs `aeroplane grade`.
 pub fn run(args: GradeArgs) -> anyhow::Result<ExitCode> {
+    let reference = reference(&args);
+    if let Some(log) = &args.log {
+        return grade_log_file(&args, log, reference);
+    }
     let bots =
-        aeroplane::config::parse_lineup(&with_table(&args.bots, &args.table), &args.bots_dir)?;
+        aeroplane::config::parse_lineup(&with_table(&args.bots, reference.path()), &args.bots_dir)?;
     note_shadowing(&args.bots, &args.bots_dir);
     let job = GradeJob {
-        table: args.table.clone(),
+        reference: reference.clone(),
         bots,
         seed: args.seed,
         deals: args.games,
@@ -96,12 +134,54 @@ pub fn run(args: GradeArgs) -> anyhow::Result<ExitCode> {
         chunk_deals: args.chunk_size,
         threads: args.threads,
         report: args.report,
+        ratings: args.ratings,
     };
-    // The table is read and checked before the folder is touched.
-    let table = aeroplane::solve::Table::load(&args.table)?;
-    aeroplane::grade::check_table_rules(&args.table, &table)?;
+    // The reference is read and checked before the folder is touched.
+    match &reference {
+        Reference::Table(t) => {
+            let table = aeroplane::solve::Table::load(t)?;
+            aeroplane::grade::check_table_rules(t, &table)?;
+        }
+        Reference::Net(n) => {
+            n.load(None)?;
+        }
+    }
     let out = open_out(args.out.as_deref(), args.force, args.report)?;
     execute(&job, out, false, args.quiet)
+}
+
+/// `aeroplane grade --log FILE`: the log's decisions judged offline.
+fn grade_log_file(
+    args: &GradeArgs,
+    log: &std::path::Path,
+    reference: Reference,
+) -> anyhow::Result<ExitCode> {
+    let job = LogGradeJob {
+        log: log.to_path_buf(),
+        reference,
+        threshold: args.threshold,
+        blunders: args.blunders,
+        threads: args.threads,
+        ratings: args.ratings,
+    };
+    let start = Instant::now();
+    let report = grade_log(&job)?;
+    let mut stdout = std::io::stdout().lock();
+    report.write_text(&mut stdout)?;
+    if let Some(dir) = &args.out {
+        let out = open_out(Some(dir), args.force, false)?.expect("a folder given");
+        report.write_files(&out)?;
+        print_written(&mut stdout, Some(&out))?;
+    }
+    stdout.flush()?;
+    if !args.quiet {
+        eprintln!(
+            "graded {} decisions of the log in {:.2} s",
+            indicatif::HumanCount(report.bots.iter().map(|b| b.decisions).sum::<u64>()),
+            start.elapsed().as_secs_f64()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `aeroplane resume DIR` for the folder of an `aeroplane grade`: goes on from whatever state a

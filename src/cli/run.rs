@@ -10,6 +10,7 @@ use clap::Args;
 
 use aeroplane::Rules;
 use aeroplane::analysis::SprtConfig;
+use aeroplane::analysis::luck::LuckNet;
 use aeroplane::config::RunConfigFile;
 use aeroplane::experiment::{self, RunJob, SPRT_CHUNK_DEALS, SprtJob};
 use aeroplane::export::Manifest;
@@ -80,6 +81,12 @@ pub struct RunArgs {
     /// the results.
     #[arg(long, value_name = "N")]
     pub report_every: Option<u64>,
+    /// Measure the luck of every roll with a td net of these rules and players (a
+    /// .safetensors file of `aeroplane train`, e.g. bots/nets/td-classic-2p.safetensors) and
+    /// report luck-adjusted win rates and scores beside the plain ones (luck.csv,
+    /// summary.json's `luck`; docs/LUCK.md). Never changes the games.
+    #[arg(long, value_name = "NET")]
+    pub luck: Option<PathBuf>,
 }
 
 /// What to run, after layering the command line over a config over a manifest over the
@@ -189,6 +196,19 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
             .log_positions
             .or(manifest.as_ref().and_then(|(m, _)| m.log_positions))
             .unwrap_or(aeroplane::decision_log::DEFAULT_LOG_POSITIONS);
+        let luck_file = args
+            .luck
+            .as_ref()
+            .map(|p| p.display().to_string())
+            .or(manifest.as_ref().and_then(|(m, _)| m.luck.clone()));
+        let luck = match luck_file {
+            Some(f) => {
+                let net = LuckNet::load(&f).context("--luck")?;
+                net.meter(&spec.rules, spec.players()).context("--luck")?;
+                Some(net)
+            }
+            None => None,
+        };
         return Ok(Resolved {
             job: Job::Run(RunJob {
                 spec,
@@ -197,6 +217,7 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
                 log_games,
                 log_positions,
                 recover,
+                luck,
             }),
             exec,
             out,
@@ -217,6 +238,9 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
     }
     if args.recover {
         anyhow::bail!("--recover applies to plain runs, not to --sprt");
+    }
+    if args.luck.is_some() {
+        anyhow::bail!("--luck applies to plain runs, not to --sprt (docs/LUCK.md)");
     }
     super::external::attach_logs(&mut spec, out.as_deref());
     if let Some(m) = args.max_games {

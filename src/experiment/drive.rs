@@ -279,6 +279,7 @@ pub(crate) fn drive<F: Fold>(
     ctx: &Context<'_>,
     fold: &mut F,
     rows_for: &(dyn Fn(usize) -> bool + Sync),
+    luck: Option<&crate::analysis::luck::LuckNet>,
     mut games: Option<&mut GamesCsv>,
     mut log: Option<(&mut LogFile, LogStyle)>,
     mut checkpoint: Option<&mut Checkpoint>,
@@ -296,6 +297,7 @@ pub(crate) fn drive<F: Fold>(
         ctx.exec,
         rows_for,
         style,
+        luck,
         kept,
         &mut |result| {
             let rows = match games.as_deref_mut() {

@@ -108,6 +108,12 @@ impl Job {
                             .log_positions
                             .unwrap_or(crate::decision_log::DEFAULT_LOG_POSITIONS),
                         recover: m.recover,
+                        luck: m
+                            .luck
+                            .as_deref()
+                            .map(crate::analysis::luck::LuckNet::load)
+                            .transpose()
+                            .map_err(|e| invalid(format!("luck: {e}")))?,
                     })),
                 }
             }
@@ -281,6 +287,7 @@ impl Job {
                     per_game: false,
                     recover: false,
                     log: None,
+                    luck: None,
                 };
                 merge(
                     out,
@@ -303,6 +310,7 @@ impl Job {
                     per_game: false,
                     recover: false,
                     log: None,
+                    luck: None,
                 };
                 merge(
                     out,

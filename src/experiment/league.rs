@@ -365,6 +365,7 @@ impl LeagueJob {
             per_game: false,
             recover: false,
             log: None,
+            luck: None,
         };
         conduct(ctx, def, &mut fold, |f, out, _| {
             self.report(f, out, ctx.interrupt)

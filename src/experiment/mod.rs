@@ -216,6 +216,8 @@ pub(crate) struct JobDef<'a> {
     pub recover: bool,
     /// The decision log the job writes, if any.
     pub log: Option<LogDef>,
+    /// The net the job measures every roll's luck with, if any.
+    pub luck: Option<&'a crate::analysis::luck::LuckNet>,
 }
 
 /// A job's decision log: its file name in the output folder, its format and its first bytes.
@@ -338,6 +340,7 @@ pub(crate) fn conduct<F: Fold, R>(
             ctx,
             fold,
             def.rows_for,
+            def.luck,
             None,
             None,
             None,
@@ -386,6 +389,7 @@ pub(crate) fn conduct<F: Fold, R>(
             ctx,
             fold,
             def.rows_for,
+            def.luck,
             games.as_mut(),
             log.as_mut().zip(style),
             Some(&mut checkpoint),
@@ -626,7 +630,17 @@ fn resume_folder<F: Fold>(
         KeptGames::new()
     } else {
         let rest = units.skip(kept.units);
-        read_finished(dir, &scan, ctx, notes, |g| rest.hold_game(g.part, g.game))
+        let finished = read_finished(dir, &scan, ctx, notes, |g| rest.hold_game(g.part, g.game));
+        if def.luck.is_some() && !finished.is_empty() {
+            // A kept game carries no luck: the runner plays it again (the same game) to measure it.
+            notes.pop();
+            ctx.progress
+                .fetch_sub(finished.len() as u64, std::sync::atomic::Ordering::Relaxed);
+            notes.push(crate::export::kept_replayed_for_luck_note(
+                finished.len() as u64
+            ));
+        }
+        finished
     };
     // Checked: from here on, the folder is changed.
     let open = || -> Result<Opened, JobError> {

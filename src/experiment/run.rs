@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::analysis::luck::{LuckNet, LuckReport, LuckTally};
 use crate::bots::FaultKind;
 use crate::export::{
     ForfeitCount, Manifest, OutputDir, forfeits_table, run_tables, summary_with_forfeits,
@@ -33,6 +34,9 @@ pub struct RunJob {
     /// A failing bot program forfeits the game in progress (counted in `forfeits` columns)
     /// instead of stopping the run.
     pub recover: bool,
+    /// Measure every roll's luck with this net and report luck-adjusted results beside the
+    /// plain ones (docs/LUCK.md).
+    pub luck: Option<LuckNet>,
 }
 
 /// What a run found: the exact tallies and the figures derived from them.
@@ -51,6 +55,9 @@ pub struct RunReport {
     /// The forfeited games by bot and cause, with the first of each (runs with `recover`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub forfeits: Vec<ForfeitCount>,
+    /// The luck-adjusted figures (runs that measure luck).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub luck: Option<LuckReport>,
 }
 
 impl RunReport {
@@ -63,6 +70,7 @@ impl RunReport {
             summary,
             recover: false,
             forfeits: Vec::new(),
+            luck: None,
         }
     }
 
@@ -121,6 +129,9 @@ impl RunReport {
                 writeln!(w, "forfeit causes: {}", causes.join(", "))?;
             }
         }
+        if let Some(l) = &self.luck {
+            l.write_text(w)?;
+        }
         Ok(())
     }
 
@@ -141,6 +152,9 @@ impl RunReport {
             let names: Vec<String> = self.summary.bots.iter().map(|b| b.name.clone()).collect();
             dir.write_table(&forfeits_table(&self.forfeits, &names))?;
         }
+        if let Some(l) = &self.luck {
+            dir.write_table(&l.table())?;
+        }
         dir.write_json("summary.json", &SummaryJson::new(command, self).in_dir(dir))?;
         Ok(())
     }
@@ -154,6 +168,8 @@ pub(crate) struct RunFold {
     /// An empty tally of the run, to check a record read back against.
     empty: Tally,
     forfeits: BTreeMap<(usize, FaultKind), ForfeitCount>,
+    /// The luck of the units folded (runs that measure it).
+    pub luck: Option<LuckTally>,
 }
 
 /// What the checkpoint keeps of a run's unit: its tally, and its forfeits by bot and cause
@@ -163,6 +179,9 @@ pub(crate) struct RunRecord {
     tally: Tally,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     forfeits: Vec<ForfeitCount>,
+    /// Its luck (runs that measure it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    luck: Option<LuckTally>,
 }
 
 /// A unit's forfeits, counted by bot and cause, the first of each kept.
@@ -190,15 +209,28 @@ impl Fold for RunFold {
         RunRecord {
             tally: unit.tally.clone(),
             forfeits: count_forfeits(&unit.forfeits),
+            luck: unit.luck.clone(),
         }
     }
 
     fn check(&self, unit: &Unit, record: &RunRecord) -> Result<(), String> {
-        check_tally(&record.tally, unit, &self.empty)
+        check_tally(&record.tally, unit, &self.empty)?;
+        match (&self.luck, &record.luck) {
+            (Some(_), None) => Err("it has no luck figures, and the run measures luck".into()),
+            (None, Some(_)) => Err("it has luck figures, and the run measures none".into()),
+            (Some(_), Some(l)) if l.deals != unit.deals => Err(format!(
+                "its luck counts {} deals where the unit has {}",
+                l.deals, unit.deals
+            )),
+            _ => Ok(()),
+        }
     }
 
     fn fold(&mut self, _: &Unit, record: RunRecord) -> Flow {
         self.tally.merge(&record.tally);
+        if let (Some(a), Some(b)) = (self.luck.as_mut(), record.luck.as_ref()) {
+            a.merge(b);
+        }
         for c in record.forfeits {
             self.forfeits
                 .entry((c.bot, c.cause))
@@ -224,6 +256,7 @@ impl RunJob {
         m.recover = self.recover;
         m.log_games = self.log_games.clone();
         m.log_positions = self.log_games.as_ref().map(|_| self.log_positions);
+        m.luck = self.luck.as_ref().map(|l| l.file.clone());
         m
     }
 
@@ -256,6 +289,7 @@ impl RunJob {
                 Some(name) => Some(super::LogDef::new(name, &self.spec, self.log_positions)?),
                 None => None,
             },
+            luck: self.luck.as_ref(),
         })
     }
 
@@ -265,6 +299,7 @@ impl RunJob {
             names: names(&self.spec.lineup),
             empty: Tally::new(self.spec.players(), self.spec.games_per_deal()),
             forfeits: BTreeMap::new(),
+            luck: self.luck.as_ref().map(|_| LuckTally::default()),
         }
     }
 
@@ -277,6 +312,14 @@ impl RunJob {
         let mut report = RunReport::new(self.title(), tally, &names(&self.spec.lineup));
         report.recover = self.recover;
         report.forfeits = std::mem::take(&mut fold.forfeits).into_values().collect();
+        if let (Some(net), Some(t)) = (&self.luck, &fold.luck) {
+            report.luck = Some(LuckReport::new(
+                t,
+                &names(&self.spec.lineup),
+                &net.file,
+                net.net.checksum(),
+            ));
+        }
         if let Some(dir) = out {
             report.write_files(dir, "run")?;
         }

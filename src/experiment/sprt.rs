@@ -107,6 +107,7 @@ impl SprtJob {
             per_game: false,
             recover: false,
             log: None,
+            luck: None,
         }
     }
 

@@ -415,6 +415,7 @@ impl SweepJob {
             per_game: false,
             recover: false,
             log: None,
+            luck: None,
         };
         conduct(ctx, def, &mut fold, |f, out, _| self.report(f, out))
     }

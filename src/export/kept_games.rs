@@ -147,6 +147,14 @@ pub fn kept_used_note(games: u64) -> String {
     )
 }
 
+/// What a resume that measures luck says of the `games` games kept at a stop: a kept game
+/// carries no luck, so each is played again (the same game, from its seed).
+pub fn kept_replayed_for_luck_note(games: u64) -> String {
+    format!(
+        "{games} games finished before the stop, beyond the whole units kept, are played again to measure their luck (the same games)"
+    )
+}
+
 /// What a resume says when the file of kept work at `path` cannot be used, and `why`.
 pub fn kept_unusable_note(path: &Path, why: &str) -> String {
     format!(

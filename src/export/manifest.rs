@@ -86,6 +86,9 @@ pub struct Manifest {
     /// With `log_games`: the position is on every `log_positions`-th decision line of a game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub log_positions: Option<u32>,
+    /// The net file every roll's luck was measured with (`run --luck`; docs/LUCK.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub luck: Option<String>,
     /// Whether a failing bot program forfeited its game instead of stopping the job (`run
     /// --recover`; the `forfeits` columns).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -364,6 +367,7 @@ impl Manifest {
             per_game,
             log_games: None,
             log_positions: None,
+            luck: None,
             recover: false,
             report: false,
             unit_deals: 0,

@@ -29,8 +29,8 @@ pub use forfeits::{
 pub use fsops::write_whole;
 pub use games::{FORFEIT_COLUMNS, GAMES_HEADER, GamesCsv, RowsAt, RowsReader, write_game_row};
 pub use kept_games::{
-    KEPT_GAMES_FILE, kept_lost_note, kept_unusable_note, kept_used_note, read_kept_games,
-    read_kept_lines, write_kept_games, write_kept_lines,
+    KEPT_GAMES_FILE, kept_lost_note, kept_replayed_for_luck_note, kept_unusable_note,
+    kept_used_note, read_kept_games, read_kept_lines, write_kept_games, write_kept_lines,
 };
 pub use log_file::LogFile;
 pub use manifest::{

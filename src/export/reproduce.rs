@@ -142,6 +142,9 @@ impl Manifest {
                 if self.recover {
                     args.push(w("--recover"));
                 }
+                if let Some(net) = &self.luck {
+                    pair(&mut args, "--luck", net.clone());
+                }
             }
         }
         if let Some(shard) = self.shard {

@@ -25,9 +25,15 @@
 //! times the decisions per game); the win rate as `aeroplane run` computes it.
 
 mod folder;
+pub mod log;
+pub mod net;
 mod output;
+pub mod rating;
 
 pub use folder::{FolderState, GradeStatus, folder_state};
+pub use log::{LogGradeJob, grade_log};
+pub use net::NetReference;
+pub use rating::Rating;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -138,6 +144,9 @@ pub enum GradeError {
     /// A bot of the checkpoint cannot be rebuilt.
     #[error(transparent)]
     Bot(#[from] ManifestError),
+    /// The decision log cannot be graded.
+    #[error(transparent)]
+    Log(#[from] crate::decision_log::read::LogError),
     /// The report page cannot be drawn.
     #[error(transparent)]
     Report(#[from] crate::report::ReportError),
@@ -151,11 +160,31 @@ pub enum GradeError {
     },
 }
 
+/// What a grade judges decisions by.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reference {
+    /// Perfect play: the solve's folder (or table file) of `aeroplane solve`.
+    Table(PathBuf),
+    /// A td net's N-ply evaluation (where no table exists: the full game).
+    Net(NetReference),
+}
+
+impl Reference {
+    /// The table's or the net's path.
+    pub fn path(&self) -> &std::path::Path {
+        match self {
+            Reference::Table(t) => t,
+            Reference::Net(n) => &n.net,
+        }
+    }
+}
+
 /// A grading job.
 #[derive(Clone, Debug)]
 pub struct GradeJob {
-    /// The solve's folder (or table file).
-    pub table: PathBuf,
+    /// What the decisions are judged by; the graded bots play it (the `exact` bot of the
+    /// table, or the `td` bot of the net at the same ply).
+    pub reference: Reference,
     /// The bots to grade.
     pub bots: Vec<BotSpec>,
     /// The master seed: every bot plays the same deals.
@@ -172,6 +201,8 @@ pub struct GradeJob {
     pub threads: usize,
     /// Also write `report.html` into the output folder when the grade is complete.
     pub report: bool,
+    /// Give each bot its rating label ([`rating`]); net grades always do.
+    pub ratings: bool,
 }
 
 /// How to run a grade: none of this changes the results.
@@ -228,13 +259,38 @@ pub struct GradeRecord {
     /// Whether `report.html` is written when the grade is complete.
     #[serde(default)]
     pub report: bool,
+    /// A net grade: `table` is the net file, `table_checksum` its checksum.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub net: Option<NetRecord>,
+    /// Whether the bots get rating labels.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ratings: bool,
+}
+
+/// A net grade's reference, as its record keeps it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NetRecord {
+    /// Plies of search.
+    pub ply: u8,
+    /// The rules as given, if given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<String>,
 }
 
 impl GradeRecord {
     /// The job of this record (bots checked again); `threads` as given.
     pub fn job(&self, file: &str, threads: usize) -> Result<GradeJob, GradeError> {
+        let reference = match &self.net {
+            None => Reference::Table(PathBuf::from(&self.table)),
+            Some(n) => Reference::Net(NetReference {
+                net: PathBuf::from(&self.table),
+                ply: n.ply,
+                rules: n.rules.clone(),
+            }),
+        };
         Ok(GradeJob {
-            table: PathBuf::from(&self.table),
+            reference,
             bots: self
                 .bots
                 .iter()
@@ -248,18 +304,19 @@ impl GradeRecord {
             chunk_deals: self.chunk_deals,
             threads,
             report: self.report,
+            ratings: self.ratings,
         })
     }
 }
 
 impl GradeJob {
-    fn record(&self, table: &Table) -> GradeRecord {
+    fn record(&self, checksum: String) -> GradeRecord {
         GradeRecord {
             tool: "aeroplane".into(),
             version: env!("CARGO_PKG_VERSION").into(),
             command: "grade".into(),
-            table: self.table.display().to_string(),
-            table_checksum: format!("{:016x}", table.checksum()),
+            table: self.reference.path().display().to_string(),
+            table_checksum: checksum,
             bots: self.bots.iter().map(ManifestBot::from).collect(),
             seed: self.seed,
             deals: self.deals,
@@ -267,6 +324,14 @@ impl GradeJob {
             blunders: self.blunders,
             chunk_deals: self.chunk_deals,
             report: self.report,
+            net: match &self.reference {
+                Reference::Table(_) => None,
+                Reference::Net(n) => Some(NetRecord {
+                    ply: n.ply,
+                    rules: n.rules.clone(),
+                }),
+            },
+            ratings: self.ratings,
         }
     }
 }
@@ -309,6 +374,9 @@ pub struct Blunder {
     pub best_equity: f64,
     /// The loss in millipoints.
     pub loss_mp: f64,
+    /// How to look at the game in the board viewer (net and log grades).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub viewer: Option<String>,
 }
 
 /// A ratio or mean with its 95% interval.
@@ -357,6 +425,9 @@ pub struct BotGrade {
     pub loss_points_per_game: f64,
     /// The worst decisions, worst first.
     pub blunders: Vec<Blunder>,
+    /// Its rating label by its loss per decision (net grades, and exact grades asked for it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rating: Option<Rating>,
 }
 
 /// What `aeroplane grade` reports (and writes as `grade.json` when it is complete: without a
@@ -391,6 +462,26 @@ pub struct GradeReport {
     pub bots: Vec<BotGrade>,
     /// The `aeroplane run` command that plays each bot's games again (same index order).
     pub reproduce: Vec<String>,
+    /// For a net grade (`table` is then the net file): the reference.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reference: Option<ReferenceInfo>,
+}
+
+/// A net grade's reference, as its report says it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ReferenceInfo {
+    /// `net`, or `table` (a log graded against a table).
+    pub kind: String,
+    /// The net file or the table.
+    pub path: String,
+    /// Plies of search (a net).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ply: Option<u8>,
+    /// The players.
+    pub players: usize,
+    /// For a log grade: the log.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub log: Option<String>,
 }
 
 /// What the units mean, as the report says it.
@@ -429,7 +520,7 @@ struct GameLog {
 /// The graded bot: plays as its inner bot and logs each decision's loss.
 struct Grader {
     inner: Box<dyn Bot>,
-    table: Arc<Table>,
+    judge: Judge,
     threshold: f64,
     keep: usize,
     game_index: u64,
@@ -467,16 +558,50 @@ impl Bot for Grader {
     ) -> Result<usize, Box<BotFault>> {
         let pick = self.inner.try_choose(game, roll, moves)?;
         let values = &mut self.values[..moves.len()];
-        if let Err(e) = self.table.move_values(game, roll, moves, values) {
+        if let Err(e) = self.judge.values(game, roll, moves, values) {
             return Err(Box::new(BotFault {
                 bot: format!("{} (graded)", self.inner.name()),
                 command: None,
-                what: e.to_string(),
+                what: e,
                 line: None,
                 kind: aeroplane_core::FaultKind::Start,
                 stderr: None,
             }));
         }
+        let mut log = self.log.lock().expect("not poisoned");
+        let at = Decision {
+            game,
+            roll,
+            moves,
+            values,
+            pick,
+            game_index: self.game_index,
+            deal: self.game_index / 2,
+        };
+        log.judge(&at, self.threshold, self.keep);
+        Ok(pick)
+    }
+    fn game_over(&mut self, record: &GameRecord) -> Result<(), Box<BotFault>> {
+        self.inner.game_over(record)
+    }
+}
+
+/// One judged decision: the position, the moves with the reference's values, the pick.
+struct Decision<'a> {
+    game: &'a Game,
+    roll: u8,
+    moves: &'a [Move],
+    values: &'a [f64],
+    pick: usize,
+    game_index: u64,
+    deal: u64,
+}
+
+impl GameLog {
+    /// Counts one decision: its loss against the reference's best move, an error when the
+    /// loss exceeds `threshold`, kept among the `keep` worst.
+    fn judge(&mut self, d: &Decision, threshold: f64, keep: usize) {
+        let values = d.values;
         let (mut best, mut worst) = (0, 0);
         for (i, &v) in values.iter().enumerate() {
             if v > values[best] {
@@ -486,48 +611,82 @@ impl Bot for Grader {
                 worst = i;
             }
         }
-        let Some(&chosen_equity) = values.get(pick) else {
-            return Ok(pick);
+        let Some(&chosen_equity) = values.get(d.pick) else {
+            return;
         };
         let loss = values[best] - chosen_equity;
-        let matters = values[best] - values[worst] > self.threshold;
-        let mut log = self.log.lock().expect("not poisoned");
-        log.decisions += 1;
-        log.matters += u32::from(matters);
-        log.loss += loss;
-        if loss > self.threshold {
-            log.errors += 1;
-            let worst_kept = log.candidates.last().map_or(f64::INFINITY, |k| k.loss);
-            if log.candidates.len() < self.keep || loss >= worst_kept {
-                let mut setup = Setup::from(game);
-                setup.roll = Some(roll);
+        let matters = values[best] - values[worst] > threshold;
+        self.decisions += 1;
+        self.matters += u32::from(matters);
+        self.loss += loss;
+        if loss > threshold {
+            self.errors += 1;
+            let worst_kept = self.candidates.last().map_or(f64::INFINITY, |k| k.loss);
+            if self.candidates.len() < keep || loss >= worst_kept {
+                let mut setup = Setup::from(d.game);
+                setup.roll = Some(d.roll);
                 let c = Kept {
                     loss,
-                    decision: log.decisions,
+                    decision: self.decisions,
                     blunder: Blunder {
                         rank: 0,
-                        game: self.game_index,
-                        deal: self.game_index / 2,
-                        seat: game.to_move().index(),
-                        turn: game.turns(),
-                        roll,
+                        game: d.game_index,
+                        deal: d.deal,
+                        seat: d.game.to_move().index(),
+                        turn: d.game.turns(),
+                        roll: d.roll,
                         position: setup.to_string(),
-                        chosen: moves[pick].to_string(),
-                        best: moves[best].to_string(),
+                        chosen: d.moves[d.pick].to_string(),
+                        best: d.moves[best].to_string(),
                         chosen_equity,
                         best_equity: values[best],
                         loss_mp: loss * 1000.0,
+                        viewer: None,
                     },
                 };
-                keep_worst(&mut log.candidates, c, self.keep);
+                keep_worst(&mut self.candidates, c, keep);
             }
         } else if matters {
-            log.optimal += 1;
+            self.optimal += 1;
         }
-        Ok(pick)
     }
-    fn game_over(&mut self, record: &GameRecord) -> Result<(), Box<BotFault>> {
-        self.inner.game_over(record)
+}
+
+/// What judges a decision: the exact table, or a net's search (one per worker).
+enum Judge {
+    Table(Arc<Table>),
+    Net(Box<net::NetJudge>),
+}
+
+impl Judge {
+    fn values(
+        &mut self,
+        game: &Game,
+        roll: u8,
+        moves: &[Move],
+        out: &mut [f64],
+    ) -> Result<(), String> {
+        match self {
+            Judge::Table(t) => t
+                .move_values(game, roll, moves, out)
+                .map_err(|e| e.to_string()),
+            Judge::Net(n) => n.move_values(game, roll, moves, out),
+        }
+    }
+}
+
+/// The loaded reference, shared by the workers.
+enum Source {
+    Table(Arc<Table>),
+    Net(Arc<crate::td::Net>, u8),
+}
+
+impl Source {
+    fn judge(&self) -> Judge {
+        match self {
+            Source::Table(t) => Judge::Table(Arc::clone(t)),
+            Source::Net(n, ply) => Judge::Net(Box::new(net::NetJudge::new(Arc::clone(n), *ply))),
+        }
     }
 }
 
@@ -638,10 +797,8 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
             job.threshold
         )));
     }
-    let table = Table::load(&job.table)?;
-    check_table_rules(&job.table, &table)?;
-    let exact = exact_spec(&job.table)?;
-    let rules = *table.rules();
+    let loaded = Loaded::new(&job.reference)?;
+    let (source, rules, exact) = (&loaded.source, loaded.rules, &loaded.opponent);
     let specs: Vec<RunSpec> = job
         .bots
         .iter()
@@ -707,7 +864,7 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
             let log = Arc::new(Mutex::new(GameLog::default()));
             let grader: Box<dyn Bot> = Box::new(Grader {
                 inner: job.bots[unit.bot].build(),
-                table: Arc::clone(&table),
+                judge: source.judge(),
                 threshold: job.threshold,
                 keep: job.blunders,
                 game_index: 0,
@@ -761,7 +918,7 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
         }
         Ok(result)
     };
-    let header = job.record(&table);
+    let header = job.record(loaded.checksum.clone());
     let plan = |unit: usize| unit_at(unit).map(|u| (u.bot, u.deals));
     let mut notes = Vec::new();
     let (folder, mut results) = match ctx.out {
@@ -853,26 +1010,44 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
             keep_worst(&mut worst[r.bot], c, job.blunders);
         }
     }
-    let bots = job
+    let names = [String::new(), loaded.opponent.name.clone()];
+    let ratings = job.ratings || matches!(job.reference, Reference::Net(_));
+    let mut bots: Vec<BotGrade> = job
         .bots
         .iter()
         .enumerate()
-        .map(|(i, spec)| bot_grade(i, spec, &deals[i], &tallies[i], &worst[i]))
+        .map(|(i, spec)| {
+            let names = [spec.name.clone(), names[1].clone()];
+            bot_grade(i, 0, spec, &deals[i], &tallies[i], &worst[i], &names)
+        })
         .collect();
-    let table_dir = job.table.display().to_string();
-    let rules_file = if job.table.is_dir() {
-        format!("{table_dir}/rules.toml")
-    } else {
-        "RULES".to_string()
-    };
+    if ratings {
+        bots.iter_mut().for_each(BotGrade::rate);
+    }
+    let table_dir = job.reference.path().display().to_string();
+    let rules_file = loaded.rules_arg.clone();
+    if let Reference::Net(_) = &job.reference {
+        for b in &mut bots {
+            let run = format!(
+                "aeroplane run --rules {rules_file} --bots {},{} --rotate-seats --games {} --seed {} --out RUN",
+                b.name, loaded.opponent.name, job.deals, job.seed
+            );
+            for x in &mut b.blunders {
+                x.viewer = Some(format!(
+                    "{run}; aeroplane replay --manifest RUN/run.json --game {} --html game-{}.html, open at #turn={}",
+                    x.game, x.game, x.turn
+                ));
+            }
+        }
+    }
     let report = GradeReport {
         tool: "aeroplane".into(),
         version: env!("CARGO_PKG_VERSION").into(),
         command: "grade".into(),
         table: table_dir.clone(),
-        table_checksum: format!("{:016x}", table.checksum()),
+        table_checksum: loaded.checksum.clone(),
         rules,
-        first_player_win_probability: (1.0 + table.start_equity()) / 2.0,
+        first_player_win_probability: loaded.first_player,
         seed: job.seed,
         deals: job.deals,
         threshold: job.threshold,
@@ -884,11 +1059,12 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
             .iter()
             .map(|b| {
                 format!(
-                    "aeroplane run --rules {rules_file} --bots {},exact:table={table_dir} --rotate-seats --games {} --seed {}",
-                    b.name, job.deals, job.seed
+                    "aeroplane run --rules {rules_file} --bots {},{} --rotate-seats --games {} --seed {}",
+                    b.name, loaded.opponent_arg, job.deals, job.seed
                 )
             })
             .collect(),
+        reference: loaded.info.clone(),
     };
     if let Some(f) = folder {
         f.commit(&report, games_done.load(Ordering::Relaxed))?;
@@ -911,12 +1087,16 @@ fn rate(deals: impl Iterator<Item = (u64, u64)>) -> Option<Estimate> {
     })
 }
 
+/// One bot's grade: `index` in the graded list, `line` its lineup index in `tally` (whose
+/// lineup is `names`).
 fn bot_grade(
     index: usize,
+    line: usize,
     spec: &BotSpec,
     deals: &[DealGrade],
     tally: &Tally,
     worst: &[Kept],
+    names: &[String],
 ) -> BotGrade {
     let sum = |f: fn(&DealGrade) -> u32| deals.iter().map(|d| u64::from(f(d))).sum::<u64>();
     let decisions = sum(|d| d.decisions);
@@ -937,11 +1117,12 @@ fn bot_grade(
             .iter()
             .map(|d| (u64::from(d.matters), u64::from(d.optimal))),
     );
-    let games = tally.bots[0].games;
+    let games = tally.bots[line].games;
+    let per_deal = tally.group_size.max(1) as f64;
     // Loss per game: the per-deal totals over the deal's two games, by the t interval of their
     // mean; where that cannot be trusted (fewer than MIN_DEALS deals, no spread), never
     // narrower than the loss per decision's interval times the decisions per game.
-    let per_game: Vec<f64> = deals.iter().map(|d| d.loss * 1000.0 / 2.0).collect();
+    let per_game: Vec<f64> = deals.iter().map(|d| d.loss * 1000.0 / per_deal).collect();
     let n = per_game.len() as f64;
     let mean = per_game.iter().sum::<f64>() / n;
     let sd = if per_game.len() > 1 {
@@ -969,8 +1150,9 @@ fn bot_grade(
             None => (low, high) = (0.0, 0.0),
         }
     }
-    let summary = Summary::new(tally, &[spec.name.clone(), "exact".into()]);
-    let line = &summary.bots[0];
+    let summary = Summary::new(tally, names);
+    let wins = tally.bots[line].wins;
+    let line = &summary.bots[line];
     let (lo, hi) = line.interval.unwrap_or((f64::NAN, f64::NAN));
     BotGrade {
         index,
@@ -978,7 +1160,7 @@ fn bot_grade(
         kind: spec.kind.clone(),
         params: spec.params.clone(),
         games,
-        wins: tally.bots[0].wins,
+        wins,
         win_rate: Estimate {
             value: line.win_rate,
             low: lo,
@@ -1004,6 +1186,84 @@ fn bot_grade(
                 ..c.blunder.clone()
             })
             .collect(),
+        rating: None,
+    }
+}
+
+impl BotGrade {
+    /// Gives the bot its rating label by its loss per decision.
+    fn rate(&mut self) {
+        self.rating = self
+            .loss_mp_per_decision
+            .map(|l| rating::rate(l.value, l.low, l.high));
+    }
+}
+
+/// The reference of a grade, loaded and checked: what judges, the rules, the graded bots'
+/// opponent, and what the report says of it.
+struct Loaded {
+    source: Source,
+    rules: Rules,
+    opponent: BotSpec,
+    checksum: String,
+    first_player: f64,
+    rules_arg: String,
+    /// The opponent as `aeroplane run --bots` takes it.
+    opponent_arg: String,
+    info: Option<ReferenceInfo>,
+}
+
+impl Loaded {
+    fn new(reference: &Reference) -> Result<Loaded, GradeError> {
+        match reference {
+            Reference::Table(path) => {
+                let table = Table::load(path)?;
+                check_table_rules(path, &table)?;
+                let table_dir = path.display().to_string();
+                Ok(Loaded {
+                    rules: *table.rules(),
+                    opponent: exact_spec(path)?,
+                    checksum: format!("{:016x}", table.checksum()),
+                    first_player: (1.0 + table.start_equity()) / 2.0,
+                    rules_arg: if path.is_dir() {
+                        format!("{table_dir}/rules.toml")
+                    } else {
+                        "RULES".to_string()
+                    },
+                    opponent_arg: format!("exact:table={table_dir}"),
+                    info: None,
+                    source: Source::Table(table),
+                })
+            }
+            Reference::Net(n) => {
+                let (loaded, rules) = n.load(None)?;
+                if loaded.players != 2 {
+                    return Err(GradeError::Job(format!(
+                        "net file {} is for {} players: a grade plays each bot against the reference in two-player games; grade a {}-player run's decision log against it instead (the setting `log`)",
+                        n.net.display(),
+                        loaded.players,
+                        loaded.players
+                    )));
+                }
+                let opponent = n.spec()?;
+                Ok(Loaded {
+                    rules,
+                    opponent_arg: opponent.name.clone(),
+                    opponent,
+                    checksum: net::checksum(&loaded),
+                    first_player: net::start_win_probability(&loaded, &rules, 2),
+                    rules_arg: net::rules_arg(n, &rules),
+                    info: Some(ReferenceInfo {
+                        kind: "net".into(),
+                        path: n.net.display().to_string(),
+                        ply: Some(n.ply),
+                        players: 2,
+                        log: None,
+                    }),
+                    source: Source::Net(loaded, n.ply),
+                })
+            }
+        }
     }
 }
 

@@ -12,14 +12,39 @@ const SHOWN_BLUNDERS: usize = 3;
 impl GradeReport {
     /// The report as text: the decision table, the per-game table, the worst blunders.
     pub fn write_text(&self, w: &mut dyn Write) -> std::io::Result<()> {
-        writeln!(
-            w,
-            "aeroplane grade: against perfect play from {} (seat 0 wins {:.4}% under perfect play), seed {}, {} deals x 2 seatings per bot",
-            self.table,
-            100.0 * self.first_player_win_probability,
-            self.seed,
-            self.deals
-        )?;
+        match &self.reference {
+            None => writeln!(
+                w,
+                "aeroplane grade: against perfect play from {} (seat 0 wins {:.4}% under perfect play), seed {}, {} deals x 2 seatings per bot",
+                self.table,
+                100.0 * self.first_player_win_probability,
+                self.seed,
+                self.deals
+            )?,
+            Some(r) => writeln!(
+                w,
+                "aeroplane grade: {}against {} (checksum {}{}), {} players, seed {}, {} deals",
+                r.log
+                    .as_ref()
+                    .map_or(String::new(), |l| format!("the decision log {l} ")),
+                match r.ply {
+                    Some(p) => format!("the net {} searched {p} ply", r.path),
+                    None => format!("perfect play from {}", r.path),
+                },
+                self.table_checksum,
+                if self.first_player_win_probability.is_finite() {
+                    format!(
+                        "; seat 0 wins {:.2}% at the start by it",
+                        100.0 * self.first_player_win_probability
+                    )
+                } else {
+                    String::new()
+                },
+                r.players,
+                self.seed,
+                self.deals
+            )?,
+        }
         writeln!(
             w,
             "a decision is a roll with two or more moves; an error loses more than {:e} equity against the best move; it matters when the moves' equities differ by more than that",
@@ -33,7 +58,8 @@ impl GradeReport {
             .max()
             .unwrap_or(4)
             .clamp(4, crate::export::MAX_COLUMN_WIDTH);
-        writeln!(
+        let rated = self.bots.iter().any(|b| b.rating.is_some());
+        write!(
             w,
             "{:<name_w$}  {:>9}  {:>9}  {:>8}  {:<24}  {:<24}  {:<26}",
             "bot",
@@ -44,8 +70,12 @@ impl GradeReport {
             "optimal when it matters",
             "loss mp/decision [95%]"
         )?;
+        if rated {
+            write!(w, "  rating")?;
+        }
+        writeln!(w)?;
         for b in &self.bots {
-            writeln!(
+            write!(
                 w,
                 "{:<name_w$}  {:>9}  {:>9}  {:>8}  {:<24}  {:<24}  {:<26}",
                 clip(&b.name, name_w),
@@ -55,6 +85,26 @@ impl GradeReport {
                 percent(b.error_rate),
                 percent(b.optimal_when_matters),
                 number(b.loss_mp_per_decision, 2),
+            )?;
+            if rated {
+                write!(
+                    w,
+                    "  {}",
+                    b.rating.as_ref().map_or("-".to_string(), |r| r.text())
+                )?;
+            }
+            writeln!(w)?;
+        }
+        if rated {
+            writeln!(
+                w,
+                "rating: by the loss per decision (mp): {}, above: {} (docs/ANALYSIS.md); in brackets when the interval spans names",
+                super::rating::SCALE
+                    .iter()
+                    .map(|(n, b)| format!("{n} <= {b}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                super::rating::WORST
             )?;
         }
         writeln!(w)?;
@@ -66,7 +116,11 @@ impl GradeReport {
             "decisions",
             "loss mp/game [95%]",
             "points/game",
-            "win rate vs exact [95%]"
+            match &self.reference {
+                None => "win rate vs exact [95%]",
+                Some(r) if r.log.is_some() => "win rate in the log [95%]",
+                Some(_) => "win rate vs the net [95%]",
+            }
         )?;
         for b in &self.bots {
             writeln!(
@@ -105,14 +159,38 @@ impl GradeReport {
                         "    {:>8.1} mp  game {} seat {} roll {}: played {}, best {}  `{}`",
                         x.loss_mp, x.game, x.seat, x.roll, x.chosen, x.best, x.position
                     )?;
+                    if let Some(v) = &x.viewer {
+                        writeln!(w, "      viewer: {v}")?;
+                    }
                 }
             }
         }
         writeln!(w)?;
+        if self.reference.as_ref().is_some_and(|r| r.log.is_some()) {
+            writeln!(w, "the log, checked again:")?;
+            for c in &self.reproduce {
+                writeln!(w, "  {c}")?;
+            }
+            return Ok(());
+        }
         writeln!(w, "the games again, for each bot:")?;
         for c in &self.reproduce {
             writeln!(w, "  {c}")?;
         }
+        Ok(())
+    }
+
+    /// Writes `grade.csv`, `blunders.csv` and then `grade.json` into `dir` (a log grade's
+    /// folder: no checkpoint, so `grade.json` written last says the folder is complete).
+    pub fn write_files(&self, dir: &crate::export::OutputDir) -> Result<(), super::GradeError> {
+        for table in self.tables() {
+            dir.write_table(&table)?;
+        }
+        dir.sync()?;
+        let mut text = serde_json::to_string_pretty(self).expect("reports serialize");
+        text.push('\n');
+        dir.write_manifest(super::GRADE_FILE, text.as_bytes())?;
+        dir.sync()?;
         Ok(())
     }
 
@@ -125,9 +203,22 @@ impl GradeReport {
                 Cell::fixed(e.map(|e| e.high)),
             ]
         };
+        let rated = self.bots.iter().any(|b| b.rating.is_some());
+        let viewer = self
+            .bots
+            .iter()
+            .any(|b| b.blunders.iter().any(|x| x.viewer.is_some()));
+        let mut grade_header = GRADE_HEADER.to_vec();
+        if rated {
+            grade_header.push("rating");
+        }
+        let mut blunders_header = BLUNDERS_HEADER.to_vec();
+        if viewer {
+            blunders_header.push("viewer");
+        }
         let grade = Table {
             file: "grade.csv",
-            header: GRADE_HEADER.to_vec(),
+            header: grade_header,
             rows: self
                 .bots
                 .iter()
@@ -151,19 +242,24 @@ impl GradeReport {
                     row.extend(est(Some(b.loss_mp_per_game)));
                     row.push(Cell::fixed(Some(b.loss_points_per_game)));
                     row.push(Cell::text(RATIO_METHOD));
+                    if rated {
+                        row.push(Cell::text(
+                            b.rating.as_ref().map_or(String::new(), |r| r.label.clone()),
+                        ));
+                    }
                     row
                 })
                 .collect(),
         };
         let blunders = Table {
             file: "blunders.csv",
-            header: BLUNDERS_HEADER.to_vec(),
+            header: blunders_header,
             rows: self
                 .bots
                 .iter()
                 .flat_map(|b| {
                     b.blunders.iter().map(move |x| {
-                        vec![
+                        let mut row = vec![
                             Cell::int(b.index as u64),
                             Cell::text(b.name.clone()),
                             Cell::int(x.rank as u64),
@@ -178,7 +274,11 @@ impl GradeReport {
                             Cell::fixed(Some(x.chosen_equity)),
                             Cell::fixed(Some(x.best_equity)),
                             Cell::fixed(Some(x.loss_mp)),
-                        ]
+                        ];
+                        if viewer {
+                            row.push(Cell::text(x.viewer.clone().unwrap_or_default()));
+                        }
+                        row
                     })
                 })
                 .collect(),

@@ -155,13 +155,24 @@ pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
             .to_string()
     };
     let n = |k: &str| grade.get(k).and_then(Value::as_f64);
+    // A net grade (docs/ANALYSIS.md) names its reference; an exact grade has none.
+    let net_ply = grade
+        .get("reference")
+        .and_then(|r| r.get("ply"))
+        .and_then(Value::as_u64);
     let mut page = Page::new(
         "aeroplane grade report",
-        &format!("bots against perfect play from the table {}", s("table")),
+        &match net_ply {
+            Some(ply) => format!(
+                "bots against the net {} searched {ply} ply (docs/ANALYSIS.md)",
+                s("table")
+            ),
+            None => format!("bots against perfect play from the table {}", s("table")),
+        },
     );
     let lines = lines(grade);
     let mut facts = vec![(
-        "table",
+        if net_ply.is_some() { "net" } else { "table" },
         format!("{} (checksum {})", s("table"), s("table_checksum")),
     )];
     if let Some(r) = grade.get("rules") {
@@ -170,7 +181,11 @@ pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
     }
     if let Some(p) = n("first_player_win_probability") {
         facts.push((
-            "perfect play",
+            if net_ply.is_some() {
+                "by the net at the start"
+            } else {
+                "perfect play"
+            },
             format!(
                 "seat 0 wins {:.4}% of games, seat 2 {:.4}%",
                 100.0 * p,
@@ -196,7 +211,14 @@ pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
     facts.push(("units", s("units")));
     page.facts(&facts);
 
-    page.h2("decisions", "Decisions against perfect play");
+    page.h2(
+        "decisions",
+        if net_ply.is_some() {
+            "Decisions against the net"
+        } else {
+            "Decisions against perfect play"
+        },
+    );
     if !lines.is_empty() && lines.iter().all(|l| l.decisions == 0) {
         page.note(
             "No decisions: under these rules no roll ever offers two moves (one plane per seat without flight_optional), so every bot plays perfectly and there is nothing to grade.",

@@ -19,11 +19,12 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, mpsc};
 
+use crate::analysis::luck::{Both, GameLuck, LuckMeter, LuckNet, LuckTally};
 use crate::bots::Bot;
 use crate::bots::registry::BotSpec;
 use crate::decision_log::encode::{LogEncoder, LogStyle};
 use crate::stats::{Played, Tally};
-use aeroplane_core::{Game, SetupError};
+use aeroplane_core::{Game, Rules, SetupError};
 
 /// The most worker threads a run takes: more only adds start-up time and memory (thousands of
 /// threads took minutes to start and tens of thousands never finished).
@@ -47,6 +48,14 @@ pub enum RunError {
     /// rules).
     #[error(transparent)]
     Lineup(crate::bots::BotError),
+    /// The net that measures luck does not fit a part's rules or players.
+    #[error("the luck net {net}: {what}")]
+    Luck {
+        /// The net file as given.
+        net: String,
+        /// What differs.
+        what: String,
+    },
     /// Game indices would overflow.
     #[error("first game + games is too large: game indices must fit in 64 bits")]
     TooManyGames,
@@ -423,6 +432,8 @@ pub struct UnitResult {
     /// The unit's games as decision-log bytes (see [`crate::decision_log`]), in game order;
     /// empty unless the job logs its decisions.
     pub log: Vec<u8>,
+    /// The unit's luck, when the job measures it ([`LuckNet`]).
+    pub luck: Option<LuckTally>,
     /// Each game's result and the end of its log bytes: what the unit is kept as when a stop
     /// comes before it can be delivered.
     pub(crate) games: UnitGames,
@@ -501,6 +512,7 @@ pub fn execute_until(
         exec,
         rows_for,
         None,
+        None,
         kept,
         on_unit,
         progress,
@@ -520,7 +532,7 @@ pub fn execute_units(
     interrupt: Option<&AtomicBool>,
 ) -> Result<(), RunError> {
     execute_logged(
-        parts, units, exec, rows_for, None, None, on_unit, progress, interrupt,
+        parts, units, exec, rows_for, None, None, None, on_unit, progress, interrupt,
     )
 }
 
@@ -529,7 +541,9 @@ pub fn execute_units(
 /// keeps finished games across stops when given `kept`: its games are used in place of playing
 /// them; when the run ends, the games of units delivered are dropped from it and, after an
 /// interrupt, every game finished but not delivered (of units in flight, and of units finished
-/// after one that was not) is added to it.
+/// after one that was not) is added to it. With `luck`, every roll's luck is measured by its
+/// net ([`UnitResult::luck`]; games kept at a stop are then played again, which gives the same
+/// games, so that their luck is measured too).
 #[allow(clippy::too_many_arguments)]
 pub fn execute_logged(
     parts: &[RunSpec],
@@ -537,6 +551,7 @@ pub fn execute_logged(
     exec: Exec,
     rows_for: &(dyn Fn(usize) -> bool + Sync),
     log: Option<LogStyle>,
+    luck: Option<&LuckNet>,
     kept: Option<&mut KeptGames>,
     on_unit: &mut dyn FnMut(UnitResult) -> Result<Flow, RunError>,
     progress: &AtomicU64,
@@ -555,6 +570,7 @@ pub fn execute_logged(
         exec,
         rows_for,
         log,
+        luck,
         kept,
         on_unit,
         progress,
@@ -571,11 +587,17 @@ fn execute_at(
     exec: Exec,
     rows_for: &(dyn Fn(usize) -> bool + Sync),
     log: Option<LogStyle>,
+    luck: Option<&LuckNet>,
     kept: Option<&mut KeptGames>,
     on_unit: &mut dyn FnMut(UnitResult) -> Result<Flow, RunError>,
     progress: &AtomicU64,
     interrupt: Option<&AtomicBool>,
 ) -> Result<(), RunError> {
+    if let Some(l) = luck {
+        for spec in parts {
+            l.meter(&spec.rules, spec.players())?;
+        }
+    }
     let interrupted = || interrupt.is_some_and(|i| i.load(Ordering::Relaxed));
     if exec.threads > MAX_THREADS {
         return Err(RunError::Threads(exec.threads));
@@ -624,6 +646,7 @@ fn execute_at(
                         Ok(l) => l,
                         Err(e) => return halt(Some(RunError::Sink(e))),
                     },
+                    luck_net: luck,
                     ..Worker::default()
                 };
                 loop {
@@ -657,6 +680,7 @@ fn execute_at(
                             rows: played.rows,
                             forfeits: played.forfeits,
                             log: played.log,
+                            luck: played.luck,
                             games: played.games,
                         })),
                         Ok(Err(stopped)) => Done::Stopped(stopped),
@@ -751,11 +775,15 @@ fn execute_at(
 
 /// A worker's bots, built once per lineup and re-seeded per game.
 #[derive(Default)]
-struct Worker {
+struct Worker<'a> {
     lineup: Vec<BotSpec>,
     bots: Vec<Box<dyn Bot>>,
     /// The decision log's writer, when the job logs its decisions.
     log: Option<LogEncoder>,
+    /// The net that measures luck, when the job measures it.
+    luck_net: Option<&'a LuckNet>,
+    /// Its meter for the rules and players of the part played.
+    luck: Option<(Rules, usize, LuckMeter)>,
 }
 
 /// What a worker is asked for a unit beyond the unit itself.
@@ -777,10 +805,11 @@ struct UnitPlayed {
     rows: Vec<GameRow>,
     forfeits: Vec<ForfeitNote>,
     log: Vec<u8>,
+    luck: Option<LuckTally>,
     games: UnitGames,
 }
 
-impl Worker {
+impl Worker<'_> {
     /// Plays a unit: `Ok(Ok(_))` when whole, `Ok(Err(games))` with the games it finished when
     /// a stop came first (the game in play at the stop is not one of them).
     fn play(
@@ -812,6 +841,18 @@ impl Worker {
             Ok(Err(done.finished(unit.part, forfeits, log)))
         };
         let mut games = [empty_played(); 4];
+        let mut lucks = [GameLuck::default(); 4];
+        let mut luck_tally = self.luck_net.map(|_| LuckTally::default());
+        if let Some(net) = self.luck_net {
+            let key = (spec.rules, spec.players());
+            if self.luck.as_ref().is_none_or(|(r, p, _)| (*r, *p) != key) {
+                self.luck = Some((
+                    spec.rules,
+                    spec.players(),
+                    net.meter(&spec.rules, spec.players())?,
+                ));
+            }
+        }
         let mut causes = [None; 4];
         for deal in unit.first_deal..unit.first_deal + unit.deals {
             for r in 0..per_deal {
@@ -820,7 +861,13 @@ impl Worker {
                     return stopped(&done, &forfeits, &log);
                 }
                 let game = spec.game_index(deal, r);
-                let (played, forfeit) = match job.reuse.get(unit.part, game) {
+                // A kept game carries no luck: with luck measured it is played again (the same
+                // game, a pure function of the run and its index).
+                let kept = match self.luck {
+                    None => job.reuse.get(unit.part, game),
+                    Some(_) => None,
+                };
+                let (played, forfeit) = match kept {
                     Some(k) => {
                         log.extend_from_slice(&k.log);
                         (k.played, k.forfeit.clone())
@@ -842,12 +889,18 @@ impl Worker {
                     },
                 };
                 games[r as usize] = played;
+                if let Some((_, _, m)) = &self.luck {
+                    lucks[r as usize] = m.game();
+                }
                 causes[r as usize] = forfeit.as_ref().map(|f| f.cause);
                 forfeits.extend(forfeit);
                 done.games.push((game, played, log.len()));
             }
             let n = per_deal as usize;
             tally.add_deal(&games[..n]);
+            if let Some(l) = luck_tally.as_mut() {
+                l.add_deal(&games[..n], &lucks[..n], spec.players());
+            }
             if job.want_rows {
                 rows.extend(games[..n].iter().enumerate().map(|(r, p)| GameRow {
                     game: spec.game_index(deal, r as u64),
@@ -863,6 +916,7 @@ impl Worker {
             rows,
             forfeits,
             log,
+            luck: luck_tally,
             games: done,
         }))
     }
@@ -879,12 +933,25 @@ impl Worker {
         recover: bool,
     ) -> Result<(Played, Option<ForfeitNote>), RunError> {
         let game = spec.game_index(deal, r);
-        let (played, forfeit) = match self.log.as_mut() {
-            None => spec.play_noting(start, game, &mut self.bots, &mut (), recover)?,
-            Some(enc) => {
+        let meter = self.luck.as_mut().map(|(_, _, m)| {
+            m.begin();
+            m
+        });
+        let (played, forfeit) = match (self.log.as_mut(), meter) {
+            (None, None) => spec.play_noting(start, game, &mut self.bots, &mut (), recover)?,
+            (None, Some(m)) => spec.play_noting(start, game, &mut self.bots, m, recover)?,
+            (Some(enc), meter) => {
                 enc.lines().begin(game, start, spec.bot_at_seat(r));
-                let (played, forfeit) =
-                    spec.play_noting(start, game, &mut self.bots, enc.lines(), recover)?;
+                let (played, forfeit) = match meter {
+                    None => spec.play_noting(start, game, &mut self.bots, enc.lines(), recover)?,
+                    Some(m) => spec.play_noting(
+                        start,
+                        game,
+                        &mut self.bots,
+                        &mut Both(enc.lines(), m),
+                        recover,
+                    )?,
+                };
                 enc.finish_game(deal, r, &played.record, log)
                     .map_err(RunError::Sink)?;
                 (played, forfeit)
@@ -1020,6 +1087,7 @@ mod tests {
             exec,
             &|_| true,
             None,
+            None,
             Some(kept),
             &mut |u| {
                 rows.extend(u.rows);
@@ -1109,6 +1177,7 @@ mod tests {
                 ..exec
             },
             &|_| true,
+            None,
             None,
             Some(&mut kept),
             &mut |u| {

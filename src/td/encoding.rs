@@ -24,8 +24,8 @@
 //! What the encoding leaves out: the turn count (so the `max_turns` cap is not seen) and which
 //! planes moved earlier in the turn (only the `three_sixes` penalty of some variants reads it).
 
-use aeroplane_core::board::{RING_CELLS, TAKE_OFF, ring_cell};
-use aeroplane_core::{Game, HANGAR, MoveList, Rules, Seat};
+use aeroplane_core::board::{RING_CELLS, TAKE_OFF, TURN_CELL, ring_cell};
+use aeroplane_core::{Game, HANGAR, Rules, Seat};
 
 /// The name of the encoding, as net files record it.
 pub const ENCODING: &str = "tdg";
@@ -97,6 +97,11 @@ impl Encoder {
     }
 
     /// The active units of `game` seen from `perspective` (a seat in play).
+    ///
+    /// The units come in the order the module's documentation lists them (blocks in turn,
+    /// ascending within each): a net's first layer adds their weights in this order, so the
+    /// order is part of the encoding (`tests::reference` is the definition, computed the slow
+    /// way; a property test holds this one to it).
     #[inline]
     pub fn encode(&self, game: &Game, perspective: Seat, out: &mut Features) {
         out.len = 0;
@@ -106,17 +111,121 @@ impl Encoder {
             .position(|&s| s == perspective)
             .unwrap_or_default();
         let n = self.players;
-        let block = self.positions * self.planes;
+        let planes = self.planes;
+        let block = self.positions * planes;
+        // The seats in relative order.
+        let mut rel = [Seat::ALL[0]; 4];
+        for (k, r) in rel[..n].iter_mut().enumerate() {
+            let i = me + k;
+            *r = seats[if i >= n { i - n } else { i }];
+        }
+        let rel = &rel[..n];
+        for (k, &seat) in rel.iter().enumerate() {
+            let steps = game.steps(seat);
+            let base = k * block;
+            // Thermometer: each plane turns on the next unit of its position.
+            for p in 0..planes {
+                let s = steps[p];
+                let pos = if s == HANGAR { 0 } else { usize::from(s) + 1 };
+                let before = steps[..p].iter().filter(|&&t| t == s).count();
+                out.push(base + pos * planes + before);
+            }
+        }
+        let mut at = n * block;
+        let next = game.to_move();
+        let to_roll = seats.iter().position(|&s| s == next).unwrap_or_default();
+        out.push(
+            at + if to_roll >= me {
+                to_roll - me
+            } else {
+                to_roll + n - me
+            },
+        );
+        at += n;
+        out.push(at + usize::from(game.sixes_this_turn().min(2)));
+        at += 3;
+        for (k, &seat) in rel.iter().enumerate() {
+            if game.has_finished(seat) {
+                out.push(at + k);
+            }
+        }
+        at += n;
+        // Where each seat's planes can capture from: its ring cells, and the cell before its
+        // first ring step for a plane on its take-off cell.
+        let mut from = [0u64; 4];
+        for &seat in seats {
+            let mut bits = game.ring_cells(seat);
+            if game.steps(seat)[..planes].contains(&TAKE_OFF) {
+                bits |= 1 << ((u32::from(ring_cell(seat, 1)) + 51) % 52);
+            }
+            from[seat.index()] = bits;
+        }
+        let cells = u32::from(RING_CELLS);
+        for (k, &seat) in rel.iter().enumerate() {
+            // The others' cells twice over (bit `c + 52` is cell `c`), so that the six cells
+            // behind cell `c`, `c - 6 ..= c - 1` mod 52, are bits `c + 46 ..= c + 51`.
+            let others = seats
+                .iter()
+                .filter(|&&o| o != seat)
+                .fold(0, |a, &o| a | from[o.index()]);
+            if others == 0 {
+                continue;
+            }
+            let twice = u128::from(others) | u128::from(others) << cells;
+            let mut exposed = 0;
+            for &s in &game.steps(seat)[..planes] {
+                if (1..=TURN_CELL).contains(&s) {
+                    let c = u32::from(ring_cell(seat, s));
+                    if (twice >> (c + cells - 6)) & 0x3F != 0 {
+                        out.push(at + k * planes + exposed);
+                        exposed += 1;
+                    }
+                }
+            }
+        }
+        at += n * planes;
+        let hits = game.face_captures();
+        if hits.iter().any(|&h| h != 0) {
+            for (k, &seat) in rel.iter().enumerate() {
+                let nibble = 0xFu16 << (4 * seat.index());
+                let faces = hits.iter().filter(|&&h| h & nibble != 0).count();
+                for j in 0..faces {
+                    out.push(at + 6 * k + j);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aeroplane_core::{End, MoveList, Overshoot, Preset, Specials, Stacking, ThreeSixes};
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, RngSeed};
+    use rand::RngExt;
+    use rand_pcg::Pcg32;
+
+    /// The encoding's definition, computed the slow way: [`Encoder::encode`] as the shipped
+    /// nets were trained with (capture faces from the engine's move lists of every face).
+    pub(super) fn reference(enc: &Encoder, game: &Game, perspective: Seat) -> Vec<u16> {
+        let mut out = Vec::new();
+        let seats = game.seats();
+        let me = seats
+            .iter()
+            .position(|&s| s == perspective)
+            .unwrap_or_default();
+        let n = enc.players;
+        let block = enc.positions * enc.planes;
         for k in 0..n {
             let seat = seats[(me + k) % n];
             let steps = game.steps(seat);
-            let steps = &steps[..self.planes];
+            let steps = &steps[..enc.planes];
             let base = k * block;
-            // Thermometer: each plane turns on the next unit of its position.
             for (p, &s) in steps.iter().enumerate() {
                 let pos = if s == HANGAR { 0 } else { usize::from(s) + 1 };
                 let before = steps[..p].iter().filter(|&&t| t == s).count();
-                out.push(base + pos * self.planes + before);
+                out.push(base + pos * enc.planes + before);
             }
         }
         let mut at = n * block;
@@ -132,12 +241,10 @@ impl Encoder {
             }
         }
         at += n;
-        // Where each seat's planes can capture from: its ring cells, and the cell before its
-        // first ring step for a plane on its take-off cell.
         let mut from = [0u64; 4];
         for &seat in seats {
             let mut bits = game.ring_cells(seat);
-            if game.steps(seat)[..self.planes].contains(&TAKE_OFF) {
+            if game.steps(seat)[..enc.planes].contains(&TAKE_OFF) {
                 bits |= 1 << ((u32::from(ring_cell(seat, 1)) + 51) % 52);
             }
             from[seat.index()] = bits;
@@ -149,19 +256,19 @@ impl Encoder {
                 .filter(|&&o| o != seat)
                 .fold(0, |a, &o| a | from[o.index()]);
             let mut exposed = 0;
-            for &s in &game.steps(seat)[..self.planes] {
-                if (1..=aeroplane_core::board::TURN_CELL).contains(&s) {
+            for &s in &game.steps(seat)[..enc.planes] {
+                if (1..=TURN_CELL).contains(&s) {
                     let c = u32::from(ring_cell(seat, s));
                     let cells = u32::from(RING_CELLS);
                     let behind = (1..=6).fold(0u64, |m, d| m | 1 << ((c + cells - d) % cells));
                     if others & behind != 0 {
-                        out.push(at + k * self.planes + exposed);
+                        out.push(at + k * enc.planes + exposed);
                         exposed += 1;
                     }
                 }
             }
         }
-        at += n * self.planes;
+        at += n * enc.planes;
         if !game.is_over() {
             let mut lists = [MoveList::default(); 6];
             game.legal_moves_all(&mut lists);
@@ -182,6 +289,87 @@ impl Encoder {
                 for j in 0..faces[seat.index()] {
                     out.push(at + 6 * k + j);
                 }
+            }
+        }
+        out.into_iter().map(|i| i as u16).collect()
+    }
+
+    /// Rules of any variant: a preset with every option drawn.
+    fn any_rules() -> impl Strategy<Value = Rules> {
+        (
+            0usize..3,
+            (0usize..2, 0usize..3, any::<bool>(), any::<bool>()),
+            (0usize..3, 0usize..2, 0usize..2),
+            (
+                1i64..=4,
+                prop::sample::select(vec![vec![6], vec![5, 6], vec![2, 4, 6]]),
+                3i64..=8,
+            ),
+        )
+            .prop_map(
+                |(
+                    preset,
+                    (over, spec, optional, crossed),
+                    (sixes, stack, end),
+                    (planes, launch, lane),
+                )| {
+                    Rules::builder()
+                        .base([Preset::AppFreeGame, Preset::Classic, Preset::Chinese][preset])
+                        .overshoot(Overshoot::ALL[over])
+                        .specials(Specials::ALL[spec])
+                        .flight_optional(optional)
+                        .flight_captures_crossed(crossed)
+                        .three_sixes(ThreeSixes::ALL[sixes])
+                        .stacking(Stacking::ALL[stack])
+                        .end(End::ALL[end])
+                        .planes(planes)
+                        .launch_rolls(&launch)
+                        .home_lane_cells(lane)
+                        .build()
+                        .expect("valid rules")
+                },
+            )
+    }
+
+    proptest! {
+        #![proptest_config(Config {
+            cases: 300,
+            rng_seed: RngSeed::Fixed(30),
+            failure_persistence: None,
+            ..Config::default()
+        })]
+
+        /// The fast encoding gives the reference's units in the reference's order at every
+        /// position of random games of any variant and player count, from every perspective;
+        /// the engine's capture faces are the union of the listed moves' captures.
+        #[test]
+        fn encode_is_the_reference(rules in any_rules(), players in 2usize..=4, seed in any::<u64>()) {
+            let enc = Encoder::new(&rules, players);
+            let mut game = Game::new(rules, players).expect("valid setup");
+            let mut rng = Pcg32::new(seed, 30);
+            let mut fx = Features::default();
+            let mut lists = [MoveList::default(); 6];
+            for _ in 0..400 {
+                for &seat in game.seats() {
+                    enc.encode(&game, seat, &mut fx);
+                    let want = reference(&enc, &game, seat);
+                    prop_assert_eq!(fx.active(), &want[..], "{:?}", game);
+                    prop_assert!(fx.active().iter().all(|&i| usize::from(i) < enc.inputs()));
+                }
+                game.legal_moves_all(&mut lists);
+                let union = lists.map(|l| l.iter().fold(0u16, |a, m| a | m.captured()));
+                prop_assert_eq!(game.face_captures(), union);
+                if game.is_over() {
+                    break;
+                }
+                let roll = rng.random_range(1..=6u8);
+                let moves = &lists[usize::from(roll - 1)];
+                // Mostly captures when there are some, so that capture positions are common.
+                let pick = moves
+                    .iter()
+                    .position(|m| m.captured() != 0 && rng.random_range(0..3) > 0)
+                    .or_else(|| (!moves.is_empty()).then(|| rng.random_range(0..moves.len())));
+                game.apply(roll, pick.map(|k| moves[k]));
             }
         }
     }

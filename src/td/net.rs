@@ -39,6 +39,14 @@ pub struct Weights {
     pub b2: Vec<f32>,
 }
 
+/// A net's second layer for inference: for each hidden unit its weights to the (up to four)
+/// outputs side by side, zero beyond the outputs, and the output biases.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Transposed {
+    w2: Vec<[f32; 4]>,
+    b2: [f32; 4],
+}
+
 /// A forward pass's state: the hidden layer and the rank probabilities.
 #[derive(Clone, Debug)]
 pub struct Scratch {
@@ -98,31 +106,112 @@ impl Weights {
     }
 
     /// The forward pass: `s.hidden` and `s.probs` for the active inputs `x`.
+    ///
+    /// Every sum is formed in one fixed order (a hidden unit's: its bias, then the active
+    /// inputs' weights in the order of `x`; an output's: its bias, then the hidden units in
+    /// index order), so each way of computing it below gives the same bits: the hidden layer
+    /// is summed in blocks of units held in registers across all the active columns (with AVX
+    /// where the CPU has it), the outputs side by side.
     #[inline]
     pub fn forward(&self, x: &Features, s: &mut Scratch) {
         let h = self.hidden;
-        let hid = &mut s.hidden[..h];
-        hid.copy_from_slice(&self.b1);
-        for &i in x.active() {
-            let col = &self.w1[usize::from(i) * h..][..h];
-            for (a, w) in hid.iter_mut().zip(col) {
-                *a += w;
-            }
-        }
-        for a in hid.iter_mut() {
-            *a = a.max(0.0);
-        }
+        self.first_layer(x.active(), &mut s.hidden[..h]);
+        let hid = &s.hidden[..h];
         let n = self.outputs;
         let mut logits = [0.0f32; 4];
-        for (r, l) in logits[..n].iter_mut().enumerate() {
-            let row = &self.w2[r * h..][..h];
-            let mut sum = self.b2[r];
-            for (w, a) in row.iter().zip(hid.iter()) {
-                sum += w * a;
+        let w2 = &self.w2;
+        match n {
+            2 => {
+                let (a, b) = (&w2[..h], &w2[h..2 * h]);
+                let mut l = [self.b2[0], self.b2[1]];
+                for ((&x, &wa), &wb) in hid.iter().zip(a).zip(b) {
+                    l[0] += wa * x;
+                    l[1] += wb * x;
+                }
+                logits[..2].copy_from_slice(&l);
             }
-            *l = sum;
+            3 => {
+                let (a, b, c) = (&w2[..h], &w2[h..2 * h], &w2[2 * h..3 * h]);
+                let mut l = [self.b2[0], self.b2[1], self.b2[2]];
+                for (((&x, &wa), &wb), &wc) in hid.iter().zip(a).zip(b).zip(c) {
+                    l[0] += wa * x;
+                    l[1] += wb * x;
+                    l[2] += wc * x;
+                }
+                logits[..3].copy_from_slice(&l);
+            }
+            4 => {
+                let (a, b) = (&w2[..h], &w2[h..2 * h]);
+                let (c, d) = (&w2[2 * h..3 * h], &w2[3 * h..4 * h]);
+                let mut l = [self.b2[0], self.b2[1], self.b2[2], self.b2[3]];
+                for ((((&x, &wa), &wb), &wc), &wd) in hid.iter().zip(a).zip(b).zip(c).zip(d) {
+                    l[0] += wa * x;
+                    l[1] += wb * x;
+                    l[2] += wc * x;
+                    l[3] += wd * x;
+                }
+                logits = l;
+            }
+            _ => {
+                for (r, l) in logits[..n].iter_mut().enumerate() {
+                    let row = &self.w2[r * h..][..h];
+                    *l = row
+                        .iter()
+                        .zip(hid)
+                        .fold(self.b2[r], |sum, (w, a)| sum + w * a);
+                }
+            }
         }
         softmax(&logits[..n], &mut s.probs[..n]);
+    }
+
+    /// The hidden layer (after ReLU) of the active inputs `active` into `out` (`hidden` long).
+    #[inline]
+    fn first_layer(&self, active: &[u16], out: &mut [f32]) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx") {
+            // SAFETY: the CPU has AVX (checked just above).
+            return unsafe { self.first_layer_avx(active, out) };
+        }
+        self.first_layer_blocks::<16>(active, out);
+    }
+
+    /// [`Weights::first_layer`] compiled for AVX: 64 units (eight registers) at once.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx")]
+    fn first_layer_avx(&self, active: &[u16], out: &mut [f32]) {
+        self.first_layer_blocks::<64>(active, out);
+    }
+
+    /// [`Weights::first_layer`] in blocks of `B` hidden units, each block's sums kept in
+    /// registers over all the active columns; the units beyond the last whole block one by one.
+    #[inline(always)]
+    fn first_layer_blocks<const B: usize>(&self, active: &[u16], out: &mut [f32]) {
+        let h = self.hidden;
+        let whole = h / B * B;
+        let mut b = 0;
+        while b < whole {
+            let mut acc: [f32; B] = self.b1[b..b + B].try_into().expect("a whole block");
+            for &i in active {
+                let col: &[f32; B] = self.w1[usize::from(i) * h + b..][..B]
+                    .try_into()
+                    .expect("a whole block");
+                for k in 0..B {
+                    acc[k] += col[k];
+                }
+            }
+            for (o, a) in out[b..b + B].iter_mut().zip(acc) {
+                *o = a.max(0.0);
+            }
+            b += B;
+        }
+        for (j, o) in out.iter_mut().enumerate().take(h).skip(whole) {
+            let mut a = self.b1[j];
+            for &i in active {
+                a += self.w1[usize::from(i) * h + j];
+            }
+            *o = a.max(0.0);
+        }
     }
 
     /// The expected return of the perspective seat at the position `x` encodes.
@@ -130,6 +219,37 @@ impl Weights {
     pub fn value(&self, x: &Features, s: &mut Scratch) -> f32 {
         self.forward(x, s);
         expected_return(&s.probs[..self.outputs])
+    }
+
+    /// [`Weights::value`] with the second layer read from `t` ([`Weights::transposed`] of
+    /// these weights): the same bits, the outputs' sums computed side by side in one vector.
+    #[inline]
+    pub fn value_transposed(&self, t: &Transposed, x: &Features, s: &mut Scratch) -> f32 {
+        let h = self.hidden;
+        debug_assert_eq!(t.w2.len(), h);
+        self.first_layer(x.active(), &mut s.hidden[..h]);
+        let mut l = t.b2;
+        for (&a, w) in s.hidden[..h].iter().zip(&t.w2) {
+            for r in 0..4 {
+                l[r] += w[r] * a;
+            }
+        }
+        let n = self.outputs;
+        softmax(&l[..n], &mut s.probs[..n]);
+        expected_return(&s.probs[..n])
+    }
+
+    /// The second layer laid out for [`Weights::value_transposed`].
+    pub fn transposed(&self) -> Transposed {
+        let (h, n) = (self.hidden, self.outputs.min(4));
+        let mut b2 = [0.0; 4];
+        b2[..n].copy_from_slice(&self.b2[..n]);
+        Transposed {
+            w2: (0..h)
+                .map(|j| std::array::from_fn(|r| if r < n { self.w2[r * h + j] } else { 0.0 }))
+                .collect(),
+            b2,
+        }
     }
 
     /// The backward pass of the cross-entropy between `target` and the probabilities of a
@@ -315,6 +435,67 @@ mod tests {
             stepped.step_second(&g2, 0.05);
             stepped.step_first(&x, &dh, 0.05);
             assert!(loss(&stepped, &x, &target) < before);
+        }
+    }
+
+    /// The inference path (blocks, AVX, the transposed second layer) gives the bits of the
+    /// plain sums, for nets of any size over positions of random games.
+    #[test]
+    fn fast_value_is_the_plain_sums() {
+        for (players, hidden) in [(2, 64), (3, 20), (4, 64), (2, 100), (4, 7)] {
+            let rules = Preset::Chinese.rules();
+            let enc = Encoder::new(&rules, players);
+            let mut rng = Pcg32::new(11, hidden as u64);
+            let mut w = Weights::random(enc.inputs(), hidden, players, || {
+                rng.random_range(-1.0f32..1.0)
+            });
+            for b in w.b1.iter_mut().chain(w.b2.iter_mut()) {
+                *b = rng.random_range(-0.5f32..0.5);
+            }
+            let t = w.transposed();
+            let mut game = Game::new(rules, players).unwrap();
+            let (mut x, mut s) = (Features::default(), Scratch::default());
+            for _ in 0..300 {
+                if game.is_over() {
+                    break;
+                }
+                let seat = game.to_move();
+                enc.encode(&game, seat, &mut x);
+                // The definition: each sum in its order, one unit at a time.
+                let mut hid = vec![0.0f32; hidden];
+                for (j, a) in hid.iter_mut().enumerate() {
+                    *a = w.b1[j];
+                    for &i in x.active() {
+                        *a += w.w1[usize::from(i) * hidden + j];
+                    }
+                    *a = a.max(0.0);
+                }
+                let logits: Vec<f32> = (0..players)
+                    .map(|r| {
+                        let mut l = w.b2[r];
+                        for j in 0..hidden {
+                            l += w.w2[r * hidden + j] * hid[j];
+                        }
+                        l
+                    })
+                    .collect();
+                let mut probs = vec![0.0; players];
+                softmax(&logits, &mut probs);
+                let want = expected_return(&probs);
+                let plain = w.value(&x, &mut s);
+                assert_eq!(s.hidden[..hidden], hid[..]);
+                assert_eq!(s.probs[..players], probs[..]);
+                let fast = w.value_transposed(&t, &x, &mut s);
+                assert_eq!(s.probs[..players], probs[..]);
+                assert_eq!(
+                    (plain.to_bits(), fast.to_bits()),
+                    (want.to_bits(), want.to_bits())
+                );
+                let roll = rng.random_range(1..=6u8);
+                let m = game.legal_moves(roll);
+                let c = (!m.is_empty()).then(|| m[rng.random_range(0..m.len())]);
+                game.apply(roll, c);
+            }
         }
     }
 

@@ -308,8 +308,12 @@ fn every_subcommand_help_ends_with_examples() {
 }
 
 #[test]
-fn readme_explains_lineup_indices_through_run_json() {
-    let readme = fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    assert!(readme.contains("`winner_bot` are 0-based indices"));
-    assert!(readme.contains("`bots` list in run.json"));
+fn the_formats_page_explains_lineup_indices_through_run_json() {
+    let page = fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/guide/formats.md"
+    ))
+    .unwrap();
+    assert!(page.contains("`winner_bot` are 0-based indices"));
+    assert!(page.contains("`bots` list in run.json"));
 }

@@ -384,7 +384,7 @@ fn logs(dir: &Path) -> usize {
         .unwrap_or(0)
 }
 
-/// Item 11: bot programs' stderr goes to `--out DIR/logs/` for every job, as README and
+/// Item 11: bot programs' stderr goes to `--out DIR/logs/` for every job, as docs/commands/bots.md and
 /// PROTOCOL.md say, not only for `run`: league, sweep, and a resumed job too.
 #[test]
 fn bot_programs_log_under_the_output_folder_in_every_job() {

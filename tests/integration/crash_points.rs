@@ -6,7 +6,7 @@
 //!
 //! `cargo test` runs a fixed subset: every step of the start and of the finish, and three
 //! steps of the units between. `AEROPLANE_CRASH_POINTS=all cargo test --test integration
-//! crash_points` runs every step (see README.md, Development).
+//! crash_points` runs every step (see docs/guide/development.md).
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -166,7 +166,7 @@ fn grade_measures_every_decision_reproducibly_and_reports_it() {
     let doc = roxmltree::Document::parse_with_options(&html, opts)
         .expect("the report is well-formed XHTML");
     // Issue 31, item 22: five graded bots are not "more rows than the job can write", and no
-    // table is wider than the page takes (README: wide tables are split).
+    // table is wider than the page takes (docs/commands/report.md: wide tables are split).
     assert!(
         !html.contains("id=\"problems\""),
         "a sound grade folder is reported damaged"

@@ -39,6 +39,8 @@ mod docs;
 mod fuzz_loaders;
 mod golden;
 mod grade;
+mod grade_net;
+mod luck;
 mod perft;
 mod properties;
 mod rules;

@@ -1,7 +1,7 @@
 //! Exact solutions (`aeroplane solve`, the `exact` bot): values against an independent solver
 //! over the state API, the table file and its refusals, resume, and perfect play against a
 //! simulation of itself. One-plane variants only: they solve in milliseconds (the two-plane
-//! solves are documented commands, README "Solving small variants exactly").
+//! solves are documented commands, docs/commands/solve.md).
 
 use std::collections::HashMap;
 use std::path::Path;

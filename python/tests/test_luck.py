@@ -1,0 +1,75 @@
+"""Luck-adjusted results from Python (``aeroplane.run(luck=...)``, docs/LUCK.md) and a loaded
+net's ``value(game)``: the same folder as ``aeroplane run --luck``, the luck figures in the
+report, nets of other rules or players refused, and ``value`` equal to numpy's forward pass."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import aeroplane
+from aeroplane import Game, nets
+
+from conftest import run_cli, same_folders
+
+NET = "bots/nets/td-classic-2p.safetensors"
+
+
+def test_run_reports_luck_as_the_command_line_does(in_repo, cli, tmp_path):
+    args = ["--rules", "classic", "--bots", "greedy,random", "--games", "30", "--rotate-seats"]
+    run_cli(cli, "run", *args, "--luck", NET, "--out", str(tmp_path / "cli"), "-q")
+    report = aeroplane.run("greedy,random", rules="classic", games=30, rotate_seats=True, luck=NET,
+                           out=tmp_path / "py", threads=2)
+    same_folders(tmp_path / "cli", tmp_path / "py")
+    assert report == json.loads((tmp_path / "py" / "summary.json").read_text())
+    luck = report["report"]["luck"]
+    assert luck["net"] == NET
+    for b in luck["bots"]:
+        w = b["win_rate"]
+        assert w["adjusted"] == w["plain"] - w["luck"]
+        assert w["interval"][0] < w["adjusted"] < w["interval"][1]
+    plain = aeroplane.run("greedy,random", rules="classic", games=30, rotate_seats=True, threads=1)
+    assert "luck" not in plain["report"]
+    assert plain["report"]["summary"] == report["report"]["summary"]
+
+
+def test_luck_nets_that_do_not_fit_are_refused(in_repo, tmp_path):
+    with pytest.raises(ValueError, match="td-classic-4p.safetensors.*for 4 players, the game has 2"):
+        aeroplane.run("greedy,random", rules="classic", games=2, luck="bots/nets/td-classic-4p.safetensors")
+    with pytest.raises(ValueError, match="other rules"):
+        aeroplane.run("greedy,random", rules="chinese", games=2, luck=NET)
+    junk = tmp_path / "junk.safetensors"
+    junk.write_bytes(b"no net")
+    with pytest.raises(ValueError, match="junk.safetensors.*not a whole safetensors file"):
+        aeroplane.run("greedy,random", rules="classic", games=2, luck=junk)
+    with pytest.raises(ValueError, match="not to sprt"):
+        aeroplane.run("greedy,random", rules="classic", sprt="elo0=0,elo1=50", luck=NET)
+
+
+def test_value_is_the_numpy_forward_pass(in_repo):
+    net = nets.load(NET)
+    assert net.players == 2
+    tensors, _ = nets.load_net(NET)
+    game = Game("classic", players=2)
+    rng = np.random.default_rng(4)
+    checked = 0
+    while not game.is_terminal() and checked < 60:
+        if not game.is_chance_node():
+            acts = game.legal_actions()
+            game.apply_action(acts[int(rng.integers(len(acts)))])
+            continue
+        values = net.value(game)
+        assert len(values) == 2
+        for seat in range(2):
+            want = nets.value(tensors["w1"], tensors["b1"], tensors["w2"], tensors["b2"], game,
+                              game.seats[seat])
+            assert values[seat] == pytest.approx(want, abs=1e-5)
+        checked += 1
+        game.apply_roll(int(rng.integers(1, 7)))
+    assert checked > 20
+    with pytest.raises(ValueError, match="for 2 players, the game has 4"):
+        net.value(Game("classic", players=4))
+    with pytest.raises(ValueError, match="not a whole safetensors file|cannot be read"):
+        nets.load("no/such/file.safetensors")

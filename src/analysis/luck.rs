@@ -1,0 +1,788 @@
+//! The luck of the dice, measured by a value net, and luck-adjusted results (docs/LUCK.md).
+//!
+//! **A roll's luck** for the seat that rolls is the net's value (for that seat) of the position
+//! after the roll, minus the mean of that over the six faces. The position after a face is the
+//! afterstate of the net's best move for that face (its ply-0 choice, the first in the engine's
+//! order among equals), or the position after the pass when the face has no move; a position
+//! already decided for the seat (it finished, or the game is over) is valued exactly. Two
+//! values are measured at once, from the same afterstates: the probability of finishing first
+//! (*win luck*) and the expected return (`-1..=1`, the state API's returns: *return luck*).
+//!
+//! **A game's luck** per seat is the sum over that seat's rolls. In a game of `n` players the
+//! luck that counts against a seat's result is its own minus the mean of the others' (a roll
+//! that helps one seat costs the others the same in total; for two players that is exact when
+//! the net is zero-sum): the seat's *net luck*. The **adjusted result** is the result minus the
+//! net luck: a control variate. Every roll's luck has mean zero over the six faces, whatever
+//! the net (it is a difference from that very mean), so the adjusted result has the expected
+//! value of the result for any net; a good net only makes its variance smaller.
+//!
+//! Results are read per lineup entry: the win (1 for rank 1) and the *score*, `(1 + return) /
+//! 2` (1 for first, 0 for last, a draw's share for an unfinished game: for two players the
+//! match score). Their luck is the win luck and half the return luck. [`LuckTally`] sums them
+//! per deal (the unit of randomisation), so the intervals are clustered by deal as the plain
+//! figures' are; [`LuckLine`] holds the figures.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use aeroplane_core::{Game, MoveList, Observer, Outcome, Rules, Seat};
+
+use crate::stats::{NO_BOT, Played};
+use crate::td::encoding::{Encoder, Features};
+use crate::td::file::Net;
+use crate::td::net::Scratch;
+
+/// The net a job measures luck with, and its file as given.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LuckNet {
+    /// The net file as given (the setting `luck`).
+    pub file: String,
+    /// The net.
+    pub net: Arc<Net>,
+}
+
+impl LuckNet {
+    /// Loads and checks the net file at `file` (a net shipped in `bots/nets/` loads from the
+    /// copy built in when the file is not there, as the `td` bot's do).
+    pub fn load(file: &str) -> Result<LuckNet, crate::td::NetError> {
+        let net = crate::bots::td::load_net(std::path::Path::new(file))?;
+        Ok(LuckNet {
+            file: file.to_string(),
+            net,
+        })
+    }
+
+    /// A meter for games of `rules` with `players`, or why this net cannot measure them.
+    pub fn meter(
+        &self,
+        rules: &Rules,
+        players: usize,
+    ) -> Result<LuckMeter, crate::runner::RunError> {
+        LuckMeter::new(Arc::clone(&self.net), rules, players).map_err(|what| {
+            crate::runner::RunError::Luck {
+                net: self.file.clone(),
+                what,
+            }
+        })
+    }
+}
+
+/// A roll's value for the seat that rolls: probability of winning and expected return.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Value {
+    /// Probability of finishing first.
+    pub win: f64,
+    /// Expected return (-1..=1).
+    pub ret: f64,
+}
+
+/// One game's luck per seat (index: seat), summed over each seat's rolls.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct GameLuck {
+    /// Win luck.
+    pub win: [f64; 4],
+    /// Return luck.
+    pub ret: [f64; 4],
+    /// Rolls measured.
+    pub rolls: [u32; 4],
+}
+
+impl GameLuck {
+    /// The net luck of `seat` (its own luck minus the mean of the other seats' in play), in
+    /// (win, score) units: what is subtracted from its win and its score.
+    pub fn net(&self, seat: Seat, players: usize) -> (f64, f64) {
+        let seats = Seat::in_play(players);
+        let others = (players - 1) as f64;
+        let (mut w, mut r) = (0.0, 0.0);
+        for &o in seats.iter() {
+            if o != seat {
+                w += self.win[o.index()];
+                r += self.ret[o.index()];
+            }
+        }
+        let win = self.win[seat.index()] - w / others;
+        let ret = self.ret[seat.index()] - r / others;
+        (win, ret / 2.0)
+    }
+}
+
+/// Measures luck with a net, roll by roll: an [`Observer`] of a game. It allocates nothing
+/// per roll; each roll costs a net evaluation of every legal move's afterstate of each face.
+#[derive(Clone, Debug)]
+pub struct LuckMeter {
+    net: Arc<Net>,
+    enc: Encoder,
+    fx: Features,
+    scratch: Scratch,
+    lists: [MoveList; 6],
+    game: GameLuck,
+}
+
+impl LuckMeter {
+    /// A meter for games of `rules` with `players`; refused (the message says what differs)
+    /// unless the net was trained for exactly these rules and players.
+    pub fn new(net: Arc<Net>, rules: &Rules, players: usize) -> Result<LuckMeter, String> {
+        net.check_fit(rules, players, false).map_err(|e| {
+            e.replace(
+                "; give any_rules=true to play it anyway",
+                ": luck is measured only by a net of the run's own rules",
+            )
+        })?;
+        Ok(LuckMeter {
+            enc: net.encoder(),
+            net,
+            fx: Features::default(),
+            scratch: Scratch::default(),
+            lists: [MoveList::default(); 6],
+            game: GameLuck::default(),
+        })
+    }
+
+    /// The net.
+    pub fn net(&self) -> &Arc<Net> {
+        &self.net
+    }
+
+    /// The value for `seat` of `game`, a position before a roll: exact when decided.
+    fn value(&mut self, game: &Game, seat: Seat) -> Value {
+        if game.is_over() || game.has_finished(seat) {
+            let ret = crate::td::selfplay::decided_value(game, seat).unwrap_or(0.0);
+            return Value {
+                win: f64::from(u8::from(game.rank(seat) == Some(1))),
+                ret: f64::from(ret),
+            };
+        }
+        self.enc.encode(game, seat, &mut self.fx);
+        self.net.weights.forward(&self.fx, &mut self.scratch);
+        let n = self.net.players;
+        Value {
+            win: f64::from(self.scratch.probs[0]),
+            ret: f64::from(crate::td::net::expected_return(&self.scratch.probs[..n])),
+        }
+    }
+
+    /// The value for the seat to move of the position after each face (index: face - 1) at
+    /// `before`, a position before a roll of a game not over: the net's best afterstate for the
+    /// face, or the position after the pass.
+    pub fn faces(&mut self, before: &Game) -> [Value; 6] {
+        let seat = before.to_move();
+        before.legal_moves_all(&mut self.lists);
+        let mut out = [Value::default(); 6];
+        for roll in 1..=6u8 {
+            let list = self.lists[usize::from(roll - 1)];
+            out[usize::from(roll - 1)] = if list.is_empty() {
+                let mut g = *before;
+                g.apply(roll, None);
+                self.value(&g, seat)
+            } else {
+                let mut best = Value {
+                    win: f64::NEG_INFINITY,
+                    ret: f64::NEG_INFINITY,
+                };
+                for &m in list.iter() {
+                    let mut g = *before;
+                    g.apply(roll, Some(m));
+                    let v = self.value(&g, seat);
+                    if v.ret > best.ret {
+                        best = v;
+                    }
+                }
+                best
+            };
+        }
+        out
+    }
+
+    /// The luck of rolling `roll` at `before` for the seat to move: the face's value minus the
+    /// mean over the six faces.
+    pub fn roll_luck(&mut self, before: &Game, roll: u8) -> Value {
+        let faces = self.faces(before);
+        luck_of(&faces, roll)
+    }
+
+    /// Starts a new game.
+    pub fn begin(&mut self) {
+        self.game = GameLuck::default();
+    }
+
+    /// The luck of the game measured since [`LuckMeter::begin`].
+    pub fn game(&self) -> GameLuck {
+        self.game
+    }
+}
+
+/// The luck of `roll` given the six faces' values: that face's minus their mean.
+pub fn luck_of(faces: &[Value; 6], roll: u8) -> Value {
+    let (w, r) = faces
+        .iter()
+        .fold((0.0, 0.0), |(w, r), v| (w + v.win, r + v.ret));
+    let f = faces[usize::from(roll - 1)];
+    Value {
+        win: f.win - w / 6.0,
+        ret: f.ret - r / 6.0,
+    }
+}
+
+impl Observer for LuckMeter {
+    #[inline]
+    fn on_roll(&mut self, before: &Game, outcome: &Outcome) {
+        let l = self.roll_luck(before, outcome.roll);
+        let s = outcome.seat.index();
+        self.game.win[s] += l.win;
+        self.game.ret[s] += l.ret;
+        self.game.rolls[s] += 1;
+    }
+}
+
+/// Two observers at once (the decision log and the luck meter).
+pub struct Both<'a, A: Observer + ?Sized, B: Observer + ?Sized>(pub &'a mut A, pub &'a mut B);
+
+impl<A: Observer + ?Sized, B: Observer + ?Sized> Observer for Both<'_, A, B> {
+    fn on_roll(&mut self, before: &Game, outcome: &Outcome) {
+        self.0.on_roll(before, outcome);
+        self.1.on_roll(before, outcome);
+    }
+    fn on_choice(
+        &mut self,
+        game: &Game,
+        roll: u8,
+        moves: &[aeroplane_core::Move],
+        chosen: usize,
+        bot: &dyn aeroplane_core::Bot,
+    ) {
+        self.0.on_choice(game, roll, moves, chosen, bot);
+        self.1.on_choice(game, roll, moves, chosen, bot);
+    }
+    fn sees_choices(&self) -> bool {
+        self.0.sees_choices() || self.1.sees_choices()
+    }
+    fn on_end(&mut self, last: &Game) {
+        self.0.on_end(last);
+        self.1.on_end(last);
+    }
+}
+
+/// Sums over deals of one measure for one lineup entry: the plain result `y` and its luck `l`
+/// per deal (summed over the entry's games in the deal), with their squares and product.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Moments {
+    /// Σ y.
+    pub y: f64,
+    /// Σ l.
+    pub l: f64,
+    /// Σ y².
+    pub yy: f64,
+    /// Σ l².
+    pub ll: f64,
+    /// Σ y l.
+    pub yl: f64,
+}
+
+impl Moments {
+    fn add(&mut self, y: f64, l: f64) {
+        self.y += y;
+        self.l += l;
+        self.yy += y * y;
+        self.ll += l * l;
+        self.yl += y * l;
+    }
+
+    fn merge(&mut self, o: &Moments) {
+        self.y += o.y;
+        self.l += o.l;
+        self.yy += o.yy;
+        self.ll += o.ll;
+        self.yl += o.yl;
+    }
+}
+
+/// A run's luck: per lineup entry, the moments of its wins and scores and their net luck, by
+/// deal. Folded in plan order (as every tally of a job is), so its sums are the same floats for
+/// any thread count, resume or shard split.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LuckTally {
+    /// Deals counted.
+    pub deals: u64,
+    /// Games counted per lineup entry.
+    pub games: [u64; 4],
+    /// Rolls measured.
+    pub rolls: u64,
+    /// Wins (1 for rank 1) and their win luck, per lineup entry.
+    pub win: [Moments; 4],
+    /// Scores (`(1 + return) / 2`) and their score luck, per lineup entry.
+    pub score: [Moments; 4],
+}
+
+/// The score of finishing rank `rank` (1-based; 0 unranked) of `players` in a game whose
+/// ranks are `ranks` (index seat): `(1 + return) / 2`, an unranked seat sharing the ranks left.
+pub fn score_of(ranks: &[u8; 4], seat: Seat, players: usize) -> f64 {
+    let n = players as f64;
+    let value = |r: u8| (n + 1.0 - 2.0 * f64::from(r)) / (n - 1.0);
+    let ret = match ranks[seat.index()] {
+        0 => {
+            let seats = Seat::in_play(players);
+            let taken: Vec<u8> = seats
+                .iter()
+                .map(|s| ranks[s.index()])
+                .filter(|&r| r > 0)
+                .collect();
+            let unranked = players - taken.len();
+            let left: f64 = (1..=players as u8)
+                .filter(|r| !taken.contains(r))
+                .map(value)
+                .sum();
+            left / unranked as f64
+        }
+        r => value(r),
+    };
+    (1.0 + ret) / 2.0
+}
+
+impl LuckTally {
+    /// Counts one deal: its games and each game's luck.
+    pub fn add_deal(&mut self, games: &[Played], luck: &[GameLuck], players: usize) {
+        let mut y = [(0.0f64, 0.0f64, 0.0f64, 0.0f64); 4];
+        for (p, l) in games.iter().zip(luck) {
+            for (seat, &bot) in p.bot_at_seat.iter().enumerate() {
+                if bot == NO_BOT {
+                    continue;
+                }
+                let s = Seat::in_play(players)
+                    .iter()
+                    .copied()
+                    .find(|x| x.index() == seat)
+                    .expect("a seat in play");
+                let (lw, ls) = l.net(s, players);
+                let b = usize::from(bot);
+                y[b].0 += f64::from(u8::from(p.record.ranks[seat] == 1));
+                y[b].1 += lw;
+                y[b].2 += score_of(&p.record.ranks, s, players);
+                y[b].3 += ls;
+                self.games[b] += 1;
+            }
+            self.rolls += l.rolls.iter().map(|&r| u64::from(r)).sum::<u64>();
+        }
+        for ((w, s), y) in self
+            .win
+            .iter_mut()
+            .zip(&mut self.score)
+            .zip(&y)
+            .take(players)
+        {
+            w.add(y.0, y.1);
+            s.add(y.2, y.3);
+        }
+        self.deals += 1;
+    }
+
+    /// Adds another unit's tally (after this one, in plan order).
+    pub fn merge(&mut self, o: &LuckTally) {
+        self.deals += o.deals;
+        self.rolls += o.rolls;
+        for b in 0..4 {
+            self.games[b] += o.games[b];
+            self.win[b].merge(&o.win[b]);
+            self.score[b].merge(&o.score[b]);
+        }
+    }
+}
+
+/// One measure's plain and luck-adjusted figures.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Adjusted {
+    /// The plain mean (per game).
+    pub plain: f64,
+    /// Its 95% normal interval, clustered by deal (the same method as `adjusted`'s, for the
+    /// variance ratio).
+    pub plain_interval: Option<(f64, f64)>,
+    /// The mean net luck per game.
+    pub luck: f64,
+    /// The adjusted mean: `plain - luck`.
+    pub adjusted: f64,
+    /// Its 95% normal interval, clustered by deal.
+    pub interval: Option<(f64, f64)>,
+    /// The plain estimator's variance over the adjusted one's: how many times as many games
+    /// the plain figure needs for the same interval width.
+    pub variance_ratio: Option<f64>,
+}
+
+/// The cluster-robust variance of a mean per game `Σ y / games` with per-deal sums whose
+/// `Σ y` and `Σ y²` are given, `k` deals of `m` games of the entry each.
+fn clustered_var(sum: f64, sum_sq: f64, k: u64, games: u64) -> Option<f64> {
+    if k < 2 || games == 0 {
+        return None;
+    }
+    let (kf, t) = (k as f64, games as f64);
+    let m = t / kf;
+    let mean = sum / t;
+    // Σ (y_d - mean m)² = Σ y² - 2 mean m Σ y + k mean² m².
+    let ss = (sum_sq - 2.0 * mean * m * sum + kf * mean * mean * m * m).max(0.0);
+    Some(ss * kf / (kf - 1.0) / (t * t))
+}
+
+impl Adjusted {
+    /// The figures of one entry's moments over `deals` deals and `games` games.
+    pub fn new(m: &Moments, deals: u64, games: u64, z: f64) -> Adjusted {
+        let t = games.max(1) as f64;
+        let plain = m.y / t;
+        let luck = m.l / t;
+        let adjusted = plain - luck;
+        // The adjusted per-deal sums are y - l: Σ (y - l)² = Σ y² - 2 Σ y l + Σ l².
+        let var_plain = clustered_var(m.y, m.yy, deals, games);
+        let var_adj = clustered_var(m.y - m.l, m.yy - 2.0 * m.yl + m.ll, deals, games);
+        let interval =
+            |mean: f64, v: Option<f64>| v.map(|v| (mean - z * v.sqrt(), mean + z * v.sqrt()));
+        Adjusted {
+            plain,
+            plain_interval: interval(plain, var_plain),
+            luck,
+            adjusted,
+            interval: interval(adjusted, var_adj),
+            variance_ratio: match (var_plain, var_adj) {
+                (Some(p), Some(a)) if a > 0.0 => Some(p / a),
+                _ => None,
+            },
+        }
+    }
+}
+
+/// One lineup entry's luck-adjusted figures.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LuckLine {
+    /// Lineup index.
+    pub index: usize,
+    /// Display name.
+    pub name: String,
+    /// Games.
+    pub games: u64,
+    /// The win rate.
+    pub win_rate: Adjusted,
+    /// The score.
+    pub score: Adjusted,
+}
+
+/// A run's luck report: the net and the figures per lineup entry.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LuckReport {
+    /// The net file as given.
+    pub net: String,
+    /// The net's checksum (as its metadata records it).
+    pub net_checksum: String,
+    /// Deals.
+    pub deals: u64,
+    /// Rolls measured.
+    pub rolls: u64,
+    /// Per lineup entry.
+    pub bots: Vec<LuckLine>,
+}
+
+impl LuckReport {
+    /// The figures of `t` for lineup `names`, measured by the net `net` (`checksum`).
+    pub fn new(t: &LuckTally, names: &[String], net: &str, checksum: u64) -> LuckReport {
+        let z = crate::stats::z_for(0.95);
+        LuckReport {
+            net: net.to_string(),
+            net_checksum: format!("{checksum:016x}"),
+            deals: t.deals,
+            rolls: t.rolls,
+            bots: names
+                .iter()
+                .enumerate()
+                .map(|(k, name)| LuckLine {
+                    index: k,
+                    name: name.clone(),
+                    games: t.games[k],
+                    win_rate: Adjusted::new(&t.win[k], t.deals, t.games[k], z),
+                    score: Adjusted::new(&t.score[k], t.deals, t.games[k], z),
+                })
+                .collect(),
+        }
+    }
+
+    /// The text block printed after a run's report.
+    pub fn write_text(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let iv = |i: Option<(f64, f64)>| match i {
+            Some((lo, hi)) => format!("[{lo:.4}, {hi:.4}]"),
+            None => "-".to_string(),
+        };
+        let ratio = |r: Option<f64>| r.map_or("-".to_string(), |r| format!("{r:.2}x"));
+        writeln!(
+            w,
+            "\nluck-adjusted (net {}, {} rolls measured; docs/LUCK.md; intervals 95% normal, clustered by deal):",
+            self.net, self.rolls
+        )?;
+        writeln!(
+            w,
+            "  {:<24} {:>8} {:>9} {:>8} {:<18} {:>9}   {:>8} {:>8} {:<18} {:>9}",
+            "bot",
+            "win",
+            "luck",
+            "adj win",
+            "interval",
+            "var ratio",
+            "score",
+            "adj",
+            "interval",
+            "var ratio"
+        )?;
+        for b in &self.bots {
+            writeln!(
+                w,
+                "  {:<24} {:>8.4} {:>+9.4} {:>8.4} {:<18} {:>9}   {:>8.4} {:>8.4} {:<18} {:>9}",
+                b.name,
+                b.win_rate.plain,
+                b.win_rate.luck,
+                b.win_rate.adjusted,
+                iv(b.win_rate.interval),
+                ratio(b.win_rate.variance_ratio),
+                b.score.plain,
+                b.score.adjusted,
+                iv(b.score.interval),
+                ratio(b.score.variance_ratio),
+            )?;
+        }
+        Ok(())
+    }
+
+    /// `luck.csv`: one row per lineup entry.
+    pub fn table(&self) -> crate::export::Table {
+        use crate::export::{Cell, Table};
+        let mut t = Table::new(
+            "luck.csv",
+            &[
+                "bot",
+                "name",
+                "games",
+                "win_rate",
+                "win_luck",
+                "adjusted_win_rate",
+                "adjusted_win_rate_low",
+                "adjusted_win_rate_high",
+                "win_rate_low_normal",
+                "win_rate_high_normal",
+                "win_variance_ratio",
+                "score",
+                "score_luck",
+                "adjusted_score",
+                "adjusted_score_low",
+                "adjusted_score_high",
+                "score_low_normal",
+                "score_high_normal",
+                "score_variance_ratio",
+            ],
+        );
+        // Full precision (the shortest text that reads back as the same f64), so that
+        // `adjusted = plain - luck` holds exactly in the file.
+        let full = |v: f64| Cell {
+            text: format!("{v}"),
+            value: Some(v),
+        };
+        let opt = |v: Option<f64>| Cell::fixed(v);
+        for b in &self.bots {
+            let mut row = vec![
+                Cell::int(b.index as u64),
+                Cell::text(b.name.clone()),
+                Cell::int(b.games),
+            ];
+            for a in [&b.win_rate, &b.score] {
+                row.extend([
+                    full(a.plain),
+                    full(a.luck),
+                    full(a.adjusted),
+                    opt(a.interval.map(|i| i.0)),
+                    opt(a.interval.map(|i| i.1)),
+                    opt(a.plain_interval.map(|i| i.0)),
+                    opt(a.plain_interval.map(|i| i.1)),
+                    opt(a.variance_ratio),
+                ]);
+            }
+            t.push(row);
+        }
+        t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aeroplane_core::{Preset, SeededDice, play_game};
+
+    fn shipped(name: &str) -> Arc<Net> {
+        crate::bots::td::load_net(std::path::Path::new(&format!(
+            "bots/nets/{name}.safetensors"
+        )))
+        .unwrap()
+    }
+
+    /// Positions of a game of greedy bots, each before a roll.
+    fn positions(preset: Preset, players: usize, seed: u64) -> Vec<Game> {
+        struct Keep(Vec<Game>);
+        impl Observer for Keep {
+            fn on_roll(&mut self, before: &Game, _: &Outcome) {
+                self.0.push(*before);
+            }
+        }
+        let start = Game::new(preset.rules(), players).unwrap();
+        let mut bots: Vec<Box<dyn aeroplane_core::Bot>> = (0..players)
+            .map(|_| Box::new(aeroplane_core::Greedy) as Box<dyn aeroplane_core::Bot>)
+            .collect();
+        let mut keep = Keep(Vec::new());
+        play_game(start, &mut bots, &mut SeededDice::new(seed, 0), &mut keep).unwrap();
+        keep.0
+    }
+
+    /// Every roll's luck, for the roller, has mean zero over the six faces, at every position
+    /// of whole games, with a shipped net and with a net of random weights.
+    #[test]
+    fn luck_has_mean_zero_over_the_faces() {
+        let random = {
+            let good = shipped("td-classic-4p");
+            let mut rng = rand_pcg::Pcg32::new(5, 7);
+            use rand::RngExt;
+            let w = crate::td::net::Weights::random(good.weights.inputs, 8, 4, || {
+                rng.random_range(-3.0f32..3.0)
+            });
+            Arc::new(Net {
+                weights: w,
+                ..(*good).clone()
+            })
+        };
+        for net in [shipped("td-classic-4p"), random] {
+            let mut m = LuckMeter::new(net, &Preset::Classic.rules(), 4).unwrap();
+            let mut seen = 0;
+            for g in positions(Preset::Classic, 4, 11) {
+                let (mut w, mut r, mut spread) = (0.0, 0.0, 0.0f64);
+                for roll in 1..=6 {
+                    let l = m.roll_luck(&g, roll);
+                    w += l.win;
+                    r += l.ret;
+                    spread = spread.max(l.ret.abs());
+                }
+                assert!(w.abs() < 1e-12 && r.abs() < 1e-12, "{g}: sums {w} {r}");
+                seen += u32::from(spread > 1e-6);
+            }
+            assert!(
+                seen > 50,
+                "luck is not always zero: {seen} positions with luck"
+            );
+        }
+    }
+
+    /// At the start of chinese (a plane leaves the hangar only on a 6), faces 1 to 5 pass:
+    /// the 6's luck is 5/6 of the difference between launching and passing, each other face's
+    /// minus 1/6 of it, with the values the net gives those two positions.
+    #[test]
+    fn the_first_roll_by_hand() {
+        let net = shipped("td-chinese-2p");
+        let rules = Preset::Chinese.rules();
+        let start = Game::new(rules, 2).unwrap();
+        let seat = start.to_move();
+        let enc = net.encoder();
+        let mut fx = Features::default();
+        let mut s = Scratch::default();
+        let mut value = |g: &Game| {
+            enc.encode(g, seat, &mut fx);
+            net.weights.forward(&fx, &mut s);
+            (
+                f64::from(s.probs[0]),
+                f64::from(crate::td::net::expected_return(&s.probs[..2])),
+            )
+        };
+        let mut pass = start;
+        pass.apply(3, None);
+        let moves = start.legal_moves(6);
+        assert_eq!(moves.len(), 1, "one launch (the planes are alike)");
+        let mut launch = start;
+        launch.apply(6, Some(moves[0]));
+        let (pw, pr) = value(&pass);
+        let (lw, lr) = value(&launch);
+        let mut m = LuckMeter::new(net.clone(), &rules, 2).unwrap();
+        let six = m.roll_luck(&start, 6);
+        assert!((six.ret - 5.0 / 6.0 * (lr - pr)).abs() < 1e-12);
+        assert!((six.win - 5.0 / 6.0 * (lw - pw)).abs() < 1e-12);
+        for roll in 1..=5 {
+            let l = m.roll_luck(&start, roll);
+            assert!((l.ret + (lr - pr) / 6.0).abs() < 1e-12);
+        }
+        assert!(
+            (lr - pr).abs() > 1e-6,
+            "the two positions differ to the net"
+        );
+    }
+
+    #[test]
+    fn a_net_of_other_rules_or_players_is_refused() {
+        let net = shipped("td-classic-2p");
+        let e = LuckMeter::new(net.clone(), &Preset::Classic.rules(), 4).unwrap_err();
+        assert!(e.contains("for 2 players, the game has 4"), "{e}");
+        let e = LuckMeter::new(net, &Preset::Chinese.rules(), 2).unwrap_err();
+        assert!(e.contains("other rules") && !e.contains("any_rules"), "{e}");
+    }
+
+    /// The adjusted figures are the plain ones minus the luck, and the variance ratio is the
+    /// ratio of the two clustered variances, on a hand-made tally.
+    #[test]
+    fn adjusted_is_plain_minus_luck() {
+        let mut t = LuckTally::default();
+        let game = |winner: u8, luck: f64| {
+            let mut record = aeroplane_core::GameRecord::new(2);
+            record.ranks = [
+                if winner == 0 { 1 } else { 2 },
+                0,
+                if winner == 0 { 2 } else { 1 },
+                0,
+            ];
+            (
+                Played {
+                    record,
+                    bot_at_seat: [0, NO_BOT, 1, NO_BOT],
+                },
+                GameLuck {
+                    win: [luck, 0.0, -luck, 0.0],
+                    ret: [2.0 * luck, 0.0, -2.0 * luck, 0.0],
+                    rolls: [1, 0, 1, 0],
+                },
+            )
+        };
+        let deals = [(0, 0.4), (2, -0.3), (0, 0.2), (2, 0.1), (0, -0.1)];
+        for (w, l) in deals {
+            let (p, g) = game(w, l);
+            t.add_deal(&[p], &[g], 2);
+        }
+        let r = LuckReport::new(&t, &["a".into(), "b".into()], "n", 0);
+        let a = &r.bots[0].win_rate;
+        assert_eq!(a.plain, 0.6);
+        // Net luck of seat 0: its own minus the other's = 2 * luck.
+        let luck: f64 = deals.iter().map(|d| 2.0 * d.1).sum::<f64>() / 5.0;
+        assert!((a.luck - luck).abs() < 1e-15);
+        assert_eq!(a.adjusted, a.plain - a.luck);
+        let ys: Vec<f64> = deals
+            .iter()
+            .map(|d| f64::from(u8::from(d.0 == 0)))
+            .collect();
+        let adj: Vec<f64> = deals.iter().zip(&ys).map(|(d, y)| y - 2.0 * d.1).collect();
+        let var = |v: &[f64]| {
+            let m = v.iter().sum::<f64>() / 5.0;
+            v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / 4.0 / 5.0
+        };
+        let ratio = var(&ys) / var(&adj);
+        assert!((a.variance_ratio.unwrap() - ratio).abs() < 1e-9);
+        let (lo, hi) = a.interval.unwrap();
+        assert!((hi - lo - 2.0 * 1.959_963_984_540_054 * var(&adj).sqrt()).abs() < 1e-6);
+        // The score of two players is the win; the other bot's figures mirror these.
+        assert_eq!(r.bots[0].score.adjusted, a.adjusted);
+        assert!((r.bots[1].win_rate.adjusted - (1.0 - a.adjusted)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn scores_share_the_ranks_left() {
+        assert_eq!(score_of(&[1, 2, 3, 4], Seat::in_play(4)[0], 4), 1.0);
+        assert_eq!(score_of(&[1, 2, 3, 4], Seat::in_play(4)[3], 4), 0.0);
+        // First finisher: the others share ranks 2..4 (returns 1/3, -1/3, -1: mean -1/3).
+        let s = score_of(&[1, 0, 0, 0], Seat::in_play(4)[1], 4);
+        assert!((s - 1.0 / 3.0).abs() < 1e-12);
+        // An unfinished two-player game: a draw.
+        assert_eq!(score_of(&[0, 0, 0, 0], Seat::in_play(2)[0], 2), 0.5);
+    }
+}

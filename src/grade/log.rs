@@ -1,0 +1,349 @@
+//! Grading a decision log offline (`aeroplane grade --log FILE`): every decision of a run's
+//! log (docs/LOG.md) judged by a reference (a td net's N-ply search, or an exact table),
+//! without playing the bots again. Each logged game is checked against the engine first
+//! ([`crate::decision_log::check::check_game`]), then replayed from its rolls and choices; at
+//! each decision the reference values every legal move and the logged choice's loss is
+//! counted for the bot that made it, as a live grade counts it. Every bot of the log's lineup
+//! is graded (for a run with seats rotated, every bot in every seat); the win rates are the
+//! log's results.
+//!
+//! A log of other rules or players than the reference's is refused before any game is read.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use aeroplane_core::{ActionId, Game};
+
+use crate::bots::BotSpec;
+use crate::decision_log::check::{CheckedGame, check_game};
+use crate::decision_log::read::{LogReader, LoggedGame};
+use crate::solve::Table;
+use crate::stats::{NO_BOT, Played, Tally};
+
+use super::{
+    BotGrade, DealGrade, Decision, GameLog, GradeError, GradeReport, Kept, MAX_MOVES, RATIO_METHOD,
+    Reference, ReferenceInfo, Source, UNITS, bot_grade, check_table_rules, keep_worst, net,
+};
+
+/// Games read and judged together (in parallel); the results never depend on it.
+const BATCH_GAMES: usize = 64;
+
+/// A log grade.
+#[derive(Clone, Debug)]
+pub struct LogGradeJob {
+    /// The decision log (`.jsonl` or `.jsonl.zst`).
+    pub log: PathBuf,
+    /// What the decisions are judged by.
+    pub reference: Reference,
+    /// A decision losing more equity than this is an error.
+    pub threshold: f64,
+    /// Worst decisions kept per bot.
+    pub blunders: usize,
+    /// Worker threads, 0 for one per core (never changes the results).
+    pub threads: usize,
+    /// Give each bot its rating label (net grades always do).
+    pub ratings: bool,
+}
+
+/// One game's figures: per lineup bot, its decisions.
+struct GameGrade {
+    deal: u64,
+    played: Played,
+    logs: Vec<GameLog>,
+}
+
+/// Grades every bot of the log of `job`; see the module documentation.
+pub fn grade_log(job: &LogGradeJob) -> Result<GradeReport, GradeError> {
+    if !(job.threshold >= 0.0 && job.threshold < 2.0) {
+        return Err(GradeError::Job(format!(
+            "threshold {}: give an equity loss from 0 to 2 (e.g. 1e-9)",
+            job.threshold
+        )));
+    }
+    let mut reader = LogReader::open(&job.log)?;
+    let header = reader.header().clone();
+    let file = reader.file().to_string();
+    let (source, checksum, first_player, info) = match &job.reference {
+        Reference::Table(path) => {
+            let table = Table::load(path)?;
+            check_table_rules(path, &table)?;
+            if *table.rules() != header.rules || header.players != 2 {
+                return Err(GradeError::Job(format!(
+                    "the log {file} holds games of {} players under {}; the table {} solves two-player games under other rules: grade a log against a table of its own rules",
+                    header.players,
+                    if *table.rules() == header.rules {
+                        "the table's rules".to_string()
+                    } else {
+                        "other rules".to_string()
+                    },
+                    path.display()
+                )));
+            }
+            let checksum = format!("{:016x}", table.checksum());
+            let first = (1.0 + table.start_equity()) / 2.0;
+            let info = ReferenceInfo {
+                kind: "table".into(),
+                path: path.display().to_string(),
+                ply: None,
+                players: 2,
+                log: Some(file.clone()),
+            };
+            (Source::Table(table), checksum, first, info)
+        }
+        Reference::Net(n) => {
+            let (loaded, _) = n.load(Some(header.players))?;
+            loaded
+                .check_fit(&header.rules, header.players, false)
+                .map_err(|e| {
+                    GradeError::Job(format!(
+                        "the log {file} holds games the net {} was not trained for: {e} (a grade judges every decision by the net's own game: give a net of the log's rules and players)",
+                        n.net.display()
+                    ))
+                })?;
+            let info = ReferenceInfo {
+                kind: "net".into(),
+                path: n.net.display().to_string(),
+                ply: Some(n.ply),
+                players: header.players,
+                log: Some(file.clone()),
+            };
+            (
+                Source::Net(Arc::clone(&loaded), n.ply),
+                net::checksum(&loaded),
+                net::start_win_probability(&loaded, &header.rules, header.players),
+                info,
+            )
+        }
+    };
+    if job.threads > crate::runner::MAX_THREADS {
+        return Err(GradeError::Job(format!(
+            "{} worker threads asked for: give at most {} (0 = one per core)",
+            job.threads,
+            crate::runner::MAX_THREADS
+        )));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(job.threads)
+        .thread_name(|i| format!("aeroplane-grade-{i}"))
+        .build()
+        .map_err(|e| GradeError::Pool {
+            threads: job.threads,
+            message: e.to_string(),
+        })?;
+    let lineup = header.bots.len();
+    let per_deal = if header.rotate_seats {
+        header.players as u64
+    } else {
+        1
+    };
+    let mut deals: Vec<Vec<DealGrade>> = vec![Vec::new(); lineup];
+    let mut worst: Vec<Vec<Kept>> = vec![Vec::new(); lineup];
+    let mut tally = Tally::new(header.players, per_deal);
+    let mut pending: Option<(u64, Vec<Played>)> = None;
+    let mut games = 0u64;
+    loop {
+        let mut batch: Vec<LoggedGame> = Vec::with_capacity(BATCH_GAMES);
+        while batch.len() < BATCH_GAMES {
+            match reader.next_game()? {
+                Some(g) => batch.push(g),
+                None => break,
+            }
+        }
+        if batch.is_empty() {
+            break;
+        }
+        let graded: Vec<Result<GameGrade, GradeError>> = pool.install(|| {
+            batch
+                .par_iter()
+                .map_init(
+                    || source.judge(),
+                    |judge, g| {
+                        let checked = check_game(&file, &header, g)?;
+                        grade_game(judge, &header, &checked, per_deal, job, lineup)
+                    },
+                )
+                .collect()
+        });
+        for g in graded {
+            let g = g?;
+            games += 1;
+            match &mut pending {
+                Some((deal, list)) if *deal == g.deal => list.push(g.played),
+                _ => {
+                    if let Some((_, list)) = pending.take() {
+                        add_deal(&mut tally, &list, &file)?;
+                    }
+                    pending = Some((g.deal, vec![g.played]));
+                    deals.iter_mut().for_each(|d| d.push(DealGrade::default()));
+                }
+            }
+            for (bot, log) in g.logs.into_iter().enumerate() {
+                let d = deals[bot].last_mut().expect("a deal begun");
+                d.decisions += log.decisions;
+                d.matters += log.matters;
+                d.errors += log.errors;
+                d.optimal += log.optimal;
+                d.loss += log.loss;
+                for c in log.candidates {
+                    keep_worst(&mut worst[bot], c, job.blunders);
+                }
+            }
+        }
+    }
+    if let Some((_, list)) = pending.take() {
+        add_deal(&mut tally, &list, &file)?;
+    }
+    if games == 0 {
+        return Err(GradeError::Job(format!(
+            "the log {file} holds no games: nothing to grade"
+        )));
+    }
+    let names: Vec<String> = header.bots.iter().map(|b| b.name.clone()).collect();
+    let ratings = job.ratings || matches!(job.reference, Reference::Net(_));
+    let mut bots: Vec<BotGrade> = header
+        .bots
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let spec = BotSpec {
+                name: b.name.clone(),
+                kind: b.kind.clone(),
+                params: Default::default(),
+                external: None,
+            };
+            bot_grade(i, i, &spec, &deals[i], &tally, &worst[i], &names)
+        })
+        .collect();
+    for b in &mut bots {
+        if ratings {
+            b.rate();
+        }
+        for x in &mut b.blunders {
+            x.viewer = Some(format!(
+                "aeroplane replay --log {} --game {} --html game-{}.html, open at #turn={}",
+                job.log.display(),
+                x.game,
+                x.game,
+                x.turn
+            ));
+        }
+    }
+    // Not one of the header's deals numbers: a log's deals may start anywhere.
+    let deals_graded = deals.first().map_or(0, |d| d.len() as u64);
+    Ok(GradeReport {
+        tool: "aeroplane".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        command: "grade".into(),
+        table: job.reference.path().display().to_string(),
+        table_checksum: checksum,
+        rules: header.rules,
+        first_player_win_probability: first_player,
+        seed: header.seed,
+        deals: deals_graded,
+        threshold: job.threshold,
+        units: UNITS.into(),
+        interval_method: RATIO_METHOD.into(),
+        bots,
+        reproduce: vec![format!(
+            "aeroplane replay --log {} --check",
+            job.log.display()
+        )],
+        reference: Some(info),
+    })
+}
+
+fn add_deal(tally: &mut Tally, list: &[Played], file: &str) -> Result<(), GradeError> {
+    if list.len() as u64 != tally.group_size {
+        return Err(GradeError::Job(format!(
+            "the log {file} holds {} game(s) of a deal played {} times (seats rotated): a log cut or joined by hand cannot be graded",
+            list.len(),
+            tally.group_size
+        )));
+    }
+    tally.add_deal(list);
+    Ok(())
+}
+
+/// Replays a checked game, judging every decision for the bot that made it.
+fn grade_game(
+    judge: &mut super::Judge,
+    header: &crate::decision_log::Header,
+    checked: &CheckedGame,
+    per_deal: u64,
+    job: &LogGradeJob,
+    lineup: usize,
+) -> Result<GameGrade, GradeError> {
+    let mut logs: Vec<GameLog> = (0..lineup).map(|_| GameLog::default()).collect();
+    let mut game = Game::new(header.rules, header.players)
+        .map_err(|e| GradeError::Job(format!("the log's game cannot be set up: {e}")))?;
+    let mut values = [0.0f64; MAX_MOVES];
+    let mut next = checked.decisions.iter();
+    let deal = checked.game / per_deal;
+    for &roll in &checked.rolls {
+        if game.is_over() {
+            break;
+        }
+        let moves = game.legal_moves(roll);
+        match moves.len() {
+            0 => {
+                game.apply(roll, None);
+            }
+            1 => {
+                game.apply(roll, Some(moves[0]));
+            }
+            n => {
+                let d = next.next().ok_or_else(|| {
+                    GradeError::Job(format!(
+                        "game {}: a decision without its logged choice",
+                        checked.game
+                    ))
+                })?;
+                let pick = moves
+                    .iter()
+                    .position(|m| ActionId::of_move(m) == d.action)
+                    .ok_or_else(|| {
+                        GradeError::Job(format!(
+                            "game {}: the logged action {} is not a legal move",
+                            checked.game, d.action
+                        ))
+                    })?;
+                let seat = game.to_move().index();
+                let bot = checked.bots[seat].map_or(0, usize::from);
+                let vals = &mut values[..n];
+                judge
+                    .values(&game, roll, &moves, vals)
+                    .map_err(GradeError::Job)?;
+                logs[bot].judge(
+                    &Decision {
+                        game: &game,
+                        roll,
+                        moves: &moves,
+                        values: vals,
+                        pick,
+                        game_index: checked.game,
+                        deal,
+                    },
+                    job.threshold,
+                    job.blunders,
+                );
+                game.apply(roll, Some(moves[pick]));
+            }
+        }
+    }
+    let mut bot_at_seat = [NO_BOT; 4];
+    for (s, b) in checked.bots.iter().enumerate() {
+        if let Some(b) = b {
+            bot_at_seat[s] = *b;
+        }
+    }
+    Ok(GameGrade {
+        deal,
+        played: Played {
+            record: checked.record,
+            bot_at_seat,
+        },
+        logs,
+    })
+}

@@ -1,0 +1,235 @@
+//! `run --luck NET`: luck-adjusted results. The luck never changes a game (every output of the
+//! plain run is byte for byte the same beside luck.csv); `adjusted = plain - luck` holds
+//! exactly in luck.csv; a net of other players or rules, and a file that is not a net, are
+//! refused before any game with a message naming the file and what differs.
+
+use std::fs;
+
+use assert_cmd::cargo::cargo_bin_cmd;
+
+fn aeroplane() -> assert_cmd::Command {
+    let mut cmd = cargo_bin_cmd!("aeroplane");
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
+    cmd
+}
+
+const RUN: &[&str] = &[
+    "run",
+    "--rules",
+    "classic",
+    "--bots",
+    "greedy,random",
+    "--games",
+    "40",
+    "--rotate-seats",
+    "--seed",
+    "9",
+    "--per-game",
+    "-q",
+];
+
+#[test]
+fn luck_changes_no_output_and_adjusted_is_plain_minus_luck() {
+    let dir = tempfile::tempdir().unwrap();
+    let (plain, luck) = (dir.path().join("plain"), dir.path().join("luck"));
+    let out = aeroplane()
+        .args(RUN)
+        .arg("--out")
+        .arg(&plain)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out_luck = aeroplane()
+        .args(RUN)
+        .args(["--luck", "bots/nets/td-classic-2p.safetensors", "--out"])
+        .arg(&luck)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let (text, text_luck) = (
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(out_luck).unwrap(),
+    );
+    let report = |t: &str| -> String {
+        t.lines()
+            .take_while(|l| !l.starts_with("wrote ") && !l.starts_with("luck-adjusted"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(
+        report(&text),
+        report(&text_luck),
+        "the plain report is unchanged"
+    );
+    assert!(text_luck.contains("luck-adjusted (net bots/nets/td-classic-2p.safetensors"));
+    for f in [
+        "games.csv",
+        "summary.csv",
+        "seats.csv",
+        "lengths.csv",
+        "events.csv",
+    ] {
+        if plain.join(f).exists() {
+            assert_eq!(
+                fs::read(plain.join(f)).unwrap(),
+                fs::read(luck.join(f)).unwrap(),
+                "{f} differs"
+            );
+        }
+    }
+    assert!(!plain.join("luck.csv").exists());
+    let csv = fs::read_to_string(luck.join("luck.csv")).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let rows: Vec<Vec<String>> = lines
+        .map(|l| l.split(',').map(str::to_string).collect())
+        .collect();
+    assert_eq!(rows.len(), 2);
+    let num = |r: &Vec<String>, c: &str| r[col(c)].parse::<f64>().unwrap();
+    for r in &rows {
+        assert_eq!(
+            num(r, "adjusted_win_rate"),
+            num(r, "win_rate") - num(r, "win_luck")
+        );
+        assert_eq!(
+            num(r, "adjusted_score"),
+            num(r, "score") - num(r, "score_luck")
+        );
+        assert!(num(r, "adjusted_win_rate_low") < num(r, "adjusted_win_rate"));
+        assert!(num(r, "win_luck") != 0.0);
+    }
+    // The two bots' luck is opposite (two players: each seat's net luck is its own minus the
+    // other's), and the plain win rates are those of summary.csv.
+    assert!((num(&rows[0], "win_luck") + num(&rows[1], "win_luck")).abs() < 1e-12);
+    let summary: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(luck.join("summary.json")).unwrap()).unwrap();
+    let l = &summary["report"]["luck"];
+    assert_eq!(l["net"], "bots/nets/td-classic-2p.safetensors");
+    assert_eq!(
+        l["bots"][0]["win_rate"]["plain"].as_f64().unwrap(),
+        summary["report"]["summary"]["bots"][0]["win_rate"]
+            .as_f64()
+            .unwrap()
+    );
+    let plain_summary: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(plain.join("summary.json")).unwrap()).unwrap();
+    assert!(plain_summary["report"].get("luck").is_none());
+    let manifest = fs::read_to_string(luck.join("run.json")).unwrap();
+    assert!(
+        manifest.contains("\"luck\": \"bots/nets/td-classic-2p.safetensors\""),
+        "{manifest}"
+    );
+    assert!(
+        !fs::read_to_string(plain.join("run.json"))
+            .unwrap()
+            .contains("luck")
+    );
+}
+
+#[test]
+fn nets_that_do_not_fit_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |net: &str, extra: &[&str]| {
+        let out = aeroplane()
+            .args([
+                "run", "--rules", "classic", "--games", "4", "-q", "--luck", net,
+            ])
+            .args(extra)
+            .assert()
+            .failure()
+            .get_output()
+            .clone();
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let e = run(
+        "bots/nets/td-classic-4p.safetensors",
+        &["--bots", "greedy,random"],
+    );
+    assert!(
+        e.contains("td-classic-4p.safetensors")
+            && e.contains("the net is for 4 players, the game has 2"),
+        "{e}"
+    );
+    let e = run(
+        "bots/nets/td-chinese-2p.safetensors",
+        &["--bots", "greedy,random"],
+    );
+    assert!(
+        e.contains("td-chinese-2p.safetensors") && e.contains("trained on other rules"),
+        "{e}"
+    );
+    let junk = dir.path().join("junk.safetensors");
+    fs::write(&junk, b"not a net at all").unwrap();
+    let e = run(junk.to_str().unwrap(), &["--bots", "greedy,random"]);
+    assert!(
+        e.contains("junk.safetensors") && e.contains("not a whole safetensors file"),
+        "{e}"
+    );
+    let e = run("no/such/net.safetensors", &["--bots", "greedy,random"]);
+    assert!(
+        e.contains("no/such/net.safetensors") && e.contains("cannot be read"),
+        "{e}"
+    );
+    let e = run(
+        "bots/nets/td-classic-2p.safetensors",
+        &["--bots", "greedy,random", "--sprt", "elo0=0,elo1=50"],
+    );
+    assert!(e.contains("--luck applies to plain runs"), "{e}");
+}
+
+/// Two shards merged give the luck figures of the whole run, byte for byte (the luck sums are
+/// folded in plan order, as every tally is), and the manifest's `luck` is reproduced.
+#[test]
+fn merged_shards_measure_the_same_luck() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "run",
+        "--rules",
+        "classic",
+        "--bots",
+        "greedy,random",
+        "--games",
+        "30",
+        "--rotate-seats",
+        "--chunk-size",
+        "4",
+        "-q",
+        "--luck",
+        "bots/nets/td-classic-2p.safetensors",
+    ];
+    let whole = dir.path().join("whole");
+    aeroplane()
+        .args(args)
+        .arg("--out")
+        .arg(&whole)
+        .assert()
+        .success();
+    let shards: Vec<_> = (0..2).map(|k| dir.path().join(format!("s{k}"))).collect();
+    for (k, s) in shards.iter().enumerate() {
+        aeroplane()
+            .args(args)
+            .args(["--shard", &format!("{k}/2"), "--out"])
+            .arg(s)
+            .assert()
+            .success();
+    }
+    let merged = dir.path().join("merged");
+    aeroplane()
+        .arg("merge")
+        .arg(&merged)
+        .args(&shards)
+        .assert()
+        .success();
+    for f in ["luck.csv", "summary.csv", "summary.json"] {
+        assert_eq!(
+            fs::read(whole.join(f)).unwrap(),
+            fs::read(merged.join(f)).unwrap(),
+            "{f} differs"
+        );
+    }
+}
