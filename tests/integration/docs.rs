@@ -155,6 +155,17 @@ fn broken_links(file: &Path, text: &str) -> Vec<String> {
             broken.push(format!("{target}: no such file"));
             continue;
         }
+        // mdBook renders a book page's link to a file outside docs/ as a page of the book
+        // that does not exist: such files are named as code paths instead.
+        let docs = root().join("docs").canonicalize().unwrap();
+        if file.canonicalize().unwrap().starts_with(&docs)
+            && !resolved.canonicalize().unwrap().starts_with(&docs)
+        {
+            broken.push(format!(
+                "{target}: leaves docs/ (name the file as a code path)"
+            ));
+            continue;
+        }
         if let Some(anchor) = anchor {
             let heads = if path.is_empty() {
                 anchors(text)
@@ -188,12 +199,13 @@ fn every_relative_link_and_anchor_of_the_docs_resolves() {
 #[test]
 fn the_link_check_finds_a_missing_file_and_a_missing_anchor() {
     let file = root().join("docs/guide/cookbook.md");
-    let text = "# T\n\n## A `b`: c\n[ok](#a-b-c) [ok](../RULES.md#options) [ok](../../ARCHITECTURE.md) \
+    let text = "# T\n\n## A `b`: c\n[ok](#a-b-c) [ok](../RULES.md#options) [no](../../ARCHITECTURE.md) \
                 [no](../NOPE.md) [no](../RULES.md#nope) [no](#nope) `[code](../NOPE.md)`\n\
                 ```sh\n[code](../NOPE.md)\n```\n[web](https://example.com/x.md)\n";
     assert_eq!(
         broken_links(&file, text),
         [
+            "../../ARCHITECTURE.md: leaves docs/ (name the file as a code path)",
             "../NOPE.md: no such file",
             "../RULES.md#nope: no heading #nope there",
             "#nope: no heading #nope there"
