@@ -117,21 +117,8 @@ pub fn grade_log(job: &LogGradeJob) -> Result<GradeReport, GradeError> {
             )
         }
     };
-    if job.threads > crate::runner::MAX_THREADS {
-        return Err(GradeError::Job(format!(
-            "{} worker threads asked for: give at most {} (0 = one per core)",
-            job.threads,
-            crate::runner::MAX_THREADS
-        )));
-    }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(job.threads)
-        .thread_name(|i| format!("aeroplane-grade-{i}"))
-        .build()
-        .map_err(|e| GradeError::Pool {
-            threads: job.threads,
-            message: e.to_string(),
-        })?;
+    super::check_threads(job.threads)?;
+    let pool = super::worker_pool(job.threads)?;
     let lineup = header.bots.len();
     let per_deal = if header.rotate_seats {
         header.players as u64

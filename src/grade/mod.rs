@@ -814,13 +814,7 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
     for s in &specs {
         s.validate()?;
     }
-    if job.threads > crate::runner::MAX_THREADS {
-        return Err(GradeError::Job(format!(
-            "{} worker threads asked for: give at most {} (0 = one per core)",
-            job.threads,
-            crate::runner::MAX_THREADS
-        )));
-    }
+    check_threads(job.threads)?;
     // The plan: each bot's deals cut into units of `chunk_deals`, computed on demand (as the
     // runner's `Plan` is), so a grade of any number of deals takes no memory up front.
     let per_bot = job.deals.div_ceil(job.chunk_deals);
@@ -848,14 +842,7 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
             deals: job.chunk_deals.min(job.deals - first),
         })
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(job.threads)
-        .thread_name(|i| format!("aeroplane-grade-{i}"))
-        .build()
-        .map_err(|e| GradeError::Pool {
-            threads: job.threads,
-            message: e.to_string(),
-        })?;
+    let pool = worker_pool(job.threads)?;
     let partials = Mutex::new(folder::Partials::new());
     let games_finished = AtomicU64::new(0);
     let play = |seats: &mut Seats, unit: &Unit| -> Result<UnitResult, GradeError> {
@@ -1273,4 +1260,27 @@ fn scale(e: Estimate, k: f64) -> Estimate {
         low: e.low * k,
         high: e.high * k,
     }
+}
+
+/// Refuses more worker threads than the runner allows (0 = one per core).
+pub(crate) fn check_threads(threads: usize) -> Result<(), GradeError> {
+    if threads > crate::runner::MAX_THREADS {
+        return Err(GradeError::Job(format!(
+            "{threads} worker threads asked for: give at most {} (0 = one per core)",
+            crate::runner::MAX_THREADS
+        )));
+    }
+    Ok(())
+}
+
+/// The grade's pool of `threads` workers (0 = one per core).
+pub(crate) fn worker_pool(threads: usize) -> Result<rayon::ThreadPool, GradeError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("aeroplane-grade-{i}"))
+        .build()
+        .map_err(|e| GradeError::Pool {
+            threads,
+            message: e.to_string(),
+        })
 }
