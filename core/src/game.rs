@@ -8,7 +8,7 @@ use std::fmt;
 use crate::board::{
     CELL_BIT, CROSSED_STEP, HANGAR, PLANES, RING_CELLS, Seat, TAKE_OFF, TURN_CELL, step_of_cell_for,
 };
-use crate::chain::Chain;
+use crate::chain::{Chain, ChainTable};
 use crate::kernel::{Any, Kernel, with_kernel};
 use crate::moves::{Move, MoveList, flag};
 use crate::rules::{Rules, ThreeSixes};
@@ -362,14 +362,7 @@ impl Game {
         // The landings whose `go` chain captures (see `Game::greedy_move`). A choice's staying
         // chain lands on a prefix of its flying chain's landings and never flies, so it
         // captures nothing the flying move does not.
-        let opponents = Game::steps_of_cells(self.opponent_cells(seat), seat);
-        let mut land = opponents
-            | (opponents >> 4) & chains.reach[0]
-            | (opponents >> 12) & chains.reach[1]
-            | (opponents >> 16) & chains.reach[2];
-        if K::crossed(rules) && self.crossed_captures(seat) != 0 {
-            land |= chains.flies;
-        }
+        let land = self.capturing_landings::<K>(seat, chains);
         if land == 0 {
             return out;
         }
@@ -521,6 +514,21 @@ impl Game {
             captured |= self.crossed_captures(seat);
         }
         captured
+    }
+
+    /// The steps of `seat`'s path where a landing (with its `go` chain, see
+    /// [`Game::greedy_move`]) captures an opponent's plane, as a mask of steps.
+    #[inline(always)]
+    pub(crate) fn capturing_landings<K: Kernel>(&self, seat: Seat, chains: &ChainTable) -> u64 {
+        let opponents = Game::steps_of_cells(self.opponent_cells(seat), seat);
+        let mut land = opponents
+            | (opponents >> 4) & chains.reach[0]
+            | (opponents >> 12) & chains.reach[1]
+            | (opponents >> 16) & chains.reach[2];
+        if K::crossed(&self.rules) && self.crossed_captures(seat) != 0 {
+            land |= chains.flies;
+        }
+        land
     }
 
     /// Bit set of the ring cells holding at least one plane of an opponent of `seat`.

@@ -119,14 +119,7 @@ impl Game {
             // Every plane in the hangar or home (a fifth of all rolls): launch or pass.
             return launch.then(|| Self::launch_move(mine));
         }
-        let opponents = Game::steps_of_cells(self.opponent_cells(seat), seat);
-        let mut land = opponents
-            | (opponents >> 4) & chains.reach[0]
-            | (opponents >> 12) & chains.reach[1]
-            | (opponents >> 16) & chains.reach[2];
-        if K::crossed(rules) && self.crossed_captures(seat) != 0 {
-            land |= chains.flies;
-        }
+        let land = self.capturing_landings::<K>(seat, chains);
         // Steps s with s + roll <= centre.
         let forward = at & ((2u64 << (centre - roll)) - 1);
         let mut capture = forward & (land >> roll);
