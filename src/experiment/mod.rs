@@ -632,15 +632,18 @@ fn resume_folder<F: Fold>(
         let rest = units.skip(kept.units);
         let finished = read_finished(dir, &scan, ctx, notes, |g| rest.hold_game(g.part, g.game));
         if def.luck.is_some() && !finished.is_empty() {
-            // A kept game carries no luck: the runner plays it again (the same game) to measure it.
+            // A kept game carries no luck: it is played again (the same game) to measure it,
+            // so it is neither restored nor counted as progress.
             notes.pop();
             ctx.progress
                 .fetch_sub(finished.len() as u64, std::sync::atomic::Ordering::Relaxed);
             notes.push(crate::export::kept_replayed_for_luck_note(
                 finished.len() as u64
             ));
+            KeptGames::new()
+        } else {
+            finished
         }
-        finished
     };
     // Checked: from here on, the folder is changed.
     let open = || -> Result<Opened, JobError> {

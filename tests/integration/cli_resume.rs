@@ -699,3 +699,50 @@ fn a_folder_without_a_status_record_is_refused_naming_every_record() {
             "holds no job's status record (run.json, solve.json, grade.json or train.json)",
         ));
 }
+
+#[test]
+fn games_kept_at_a_stop_are_played_again_when_the_run_measures_luck() {
+    // A kept game carries no luck: the resume says it plays those games again, counts them
+    // once, and ends with the files of the run that never stopped (luck.csv included).
+    let tmp = TempDir::new().unwrap();
+    let net = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/bots/nets/td-classic-2p.safetensors"
+    );
+    let args = [
+        "run",
+        "--rules",
+        "classic",
+        "--bots",
+        "greedy,random",
+        "--rotate-seats",
+        "--games",
+        "400",
+        "--chunk-size",
+        "1000",
+        "--threads",
+        "1",
+        "--seed",
+        "7",
+        "--luck",
+        net,
+    ];
+    let whole = tmp.path().join("whole");
+    assert_eq!(run_in(&args, &whole, &[]).0, 0);
+    assert!(whole.join("luck.csv").exists());
+    let dir = tmp.path().join("stopped");
+    let (code, _) = run_in(&args, &dir, &[("AEROPLANE_TEST_SIGNAL_AFTER_GAMES", "37")]);
+    assert_eq!(code, 130);
+    assert!(dir.join("checkpoint.games").exists());
+    let (code, _, err) = resume(&dir);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("are not played again"), "{err}");
+    assert_eq!(number_after(&err, "note: resuming: "), 0, "{err}");
+    let again = err
+        .lines()
+        .find(|l| l.contains("are played again to measure their luck"))
+        .map(|l| number_after(l, "note: "))
+        .unwrap_or_else(|| panic!("{err}"));
+    assert_eq!(again, 37, "{err}");
+    assert_eq!(files(&dir), files(&whole));
+}
