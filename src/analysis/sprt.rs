@@ -55,8 +55,8 @@ pub const MIN_ERROR_RATE: f64 = 1e-9;
 
 /// What the reports say of the Elo printed after a test stopped: the interval is that of a
 /// fixed number of pairs, and a sequential stop biases it (the test stops when the results ran
-/// high or low). Measured by `examples/sprt_stop_bias.rs` (README, "SPRT").
-pub const STOPPED_ESTIMATE_NOTE: &str = "note: the Elo and its interval are computed as for a fixed number of pairs; after an SPRT stop they are biased (a test stops when its results ran high or low), and the interval covers less than 95% near elo0 and elo1 (README, SPRT)";
+/// high or low). Measured by `examples/sprt_stop_bias.rs` (docs/commands/sprt.md).
+pub const STOPPED_ESTIMATE_NOTE: &str = "note: the Elo and its interval are computed as for a fixed number of pairs; after an SPRT stop they are biased (a test stops when its results ran high or low), and the interval covers less than 95% near elo0 and elo1 (guide: docs/commands/sprt.md)";
 
 /// The count given to empty outcome bins before the LLR is computed (fishtest's `regularize`).
 const EMPTY_BIN: f64 = 1e-3;

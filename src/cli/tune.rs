@@ -35,7 +35,7 @@ pub const DEFAULT_PAIRS: u64 = 64;
 SPSA (Spall; fishtest's schedules): iteration k perturbs every parameter by +-c_k (c_k = c / (k+1)^0.101,
 c = perturbation x range), plays theta+ against theta- on M deals with the seats rotated (shared dice),
 and moves theta by a_k x result / (2 c_k) (a_k = a / (A+k+1)^0.602; a set so a noise-sized first result
-moves a parameter by step x its range). README.md, section Tuning, has the details.")]
+moves a parameter by step x its range). The guide page docs/commands/tune.md has the details.")]
 pub struct TuneArgs {
     /// The bot to tune, at its starting values: a profile or kind with inline parameters, e.g.
     /// expectimax:depth=1.

@@ -136,7 +136,7 @@ impl GradeReport {
         }
         writeln!(
             w,
-            "intervals: cluster-robust by deal, never narrower than Wilson on the deals below 30 informative deals (README, Grading); the win rate as `aeroplane run`; mp = millipoints of equity (0.001), 1 point of win probability = 20 mp"
+            "intervals: cluster-robust by deal, never narrower than Wilson on the deals below 30 informative deals (guide: docs/commands/grade.md, Grading); the win rate as `aeroplane run`; mp = millipoints of equity (0.001), 1 point of win probability = 20 mp"
         )?;
         if self.bots.iter().all(|b| b.decisions == 0) {
             writeln!(
