@@ -5,6 +5,7 @@
 //!
 //! - [`sprt`]: sequential probability ratio test for a head-to-head over rotation groups, Elo
 //!   difference with its interval, likelihood of superiority.
+//! - [`sprt_adjusted`]: the luck-adjusted SPRT (normal GLR on luck-adjusted group scores).
 //! - [`elo`]: Elo, normalized Elo and LOS of a head-to-head from its pair scores (pentanomial).
 //! - [`ratings`]: Plackett-Luce / Bradley-Terry ratings from finishing orders (Hunter's MM
 //!   algorithm), bootstrap intervals, and a pairwise win matrix.
@@ -22,6 +23,7 @@ pub mod multiple;
 pub mod paired;
 pub mod ratings;
 pub mod sprt;
+pub mod sprt_adjusted;
 pub mod spsa;
 pub mod vary;
 

@@ -248,11 +248,116 @@ impl fmt::Display for Verdict {
     }
 }
 
+/// Whom bot A meets in an SPRT: `players - 1` copies of bot B, and how a game ranks its seats.
+///
+/// A group (a deal played once with bot A in every seat) scores bot A its share of the
+/// pairwise "finished ahead" comparisons with the others: per game and per other seat, 2
+/// points where A finished ahead (ranked, and the other behind or unranked), 1 where both are
+/// unranked, 0 otherwise, so `steps = 2 (players - 1) players` ([`Field::steps`]; for two
+/// players the pentanomial). Under a Plackett-Luce model (bot A's strength `10^(elo/400)`,
+/// each copy of B's 1; the league's ratings) the probability that A finishes ahead of a given
+/// seat is the logistic `1 / (1 + 10^(-elo/400))` whatever the other seats, so where a game
+/// ranks every seat the expected score is the two-player one ([`Field::score`]). Where a game
+/// ranks only its winner (`end = first_finisher` with 3 or 4 players), A's score is 1 for a
+/// win and `c = (n - 2) / (2 (n - 1))` otherwise, its expectation `p + (1 - p) c` with
+/// `p = g / (g + n - 1)`, `g = 10^(elo/400)`. Either way an equal field gives 1/2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Field {
+    /// Players per game, 2 to 4.
+    pub players: u8,
+    /// Whether a game ranks only its winner (then 3 or 4 players).
+    pub winner_only: bool,
+}
+
+impl Field {
+    /// Two bots, one game per seat: the pentanomial head-to-head.
+    pub const HEAD_TO_HEAD: Field = Field {
+        players: 2,
+        winner_only: false,
+    };
+
+    /// The field of `players` (2 to 4, clamped) seats; `winner_only` when the game ranks only
+    /// its winner (ignored for two players, whose loser is always ranked second).
+    pub fn new(players: usize, winner_only: bool) -> Field {
+        let players = players.clamp(2, 4) as u8;
+        Field {
+            players,
+            winner_only: winner_only && players > 2,
+        }
+    }
+
+    /// Whether this is the two-player head-to-head (what reports leave out).
+    pub fn is_head_to_head(&self) -> bool {
+        *self == Field::HEAD_TO_HEAD
+    }
+
+    /// A group's score resolution: `2 (players - 1) players`.
+    pub fn steps(&self) -> u32 {
+        let n = u32::from(self.players);
+        2 * (n - 1) * n
+    }
+
+    /// The score share of an A that loses: `(n - 2) / (2 (n - 1))` (winner-only games).
+    fn loser_share(&self) -> f64 {
+        let n = f64::from(self.players);
+        (n - 2.0) / (2.0 * (n - 1.0))
+    }
+
+    /// Bot A's expected group score at an Elo advantage `elo` (see the type's docs).
+    pub fn score(&self, elo: f64) -> f64 {
+        if !self.winner_only {
+            return score_from_elo(elo);
+        }
+        let others = f64::from(self.players) - 1.0;
+        let g = 10f64.powf(elo / 400.0);
+        let p = g / (g + others);
+        p + (1.0 - p) * self.loser_share()
+    }
+
+    /// The Elo advantage whose expected score is `score`, the inverse of [`Field::score`]
+    /// (infinite where no finite Elo gives it).
+    pub fn elo(&self, score: f64) -> f64 {
+        if !self.winner_only {
+            return super::elo_from_score(score) + 0.0;
+        }
+        let c = self.loser_share();
+        let p = (score - c) / (1.0 - c);
+        if p <= 0.0 {
+            return f64::NEG_INFINITY;
+        }
+        if p >= 1.0 {
+            return f64::INFINITY;
+        }
+        let others = f64::from(self.players) - 1.0;
+        400.0 * (others * p / (1.0 - p)).log10() + 0.0
+    }
+}
+
+/// Bot A's points in one game (see [`Field`]): per other seat in play, 2 where A finished
+/// ahead of it, 1 where neither is ranked, 0 otherwise. `ranks` is indexed by seat (1-based,
+/// 0 unranked), `seats` lists the seats in play and `a` is bot A's seat.
+pub fn field_points(ranks: &[u8], seats: &[usize], a: usize) -> u32 {
+    let ra = ranks[a];
+    seats
+        .iter()
+        .filter(|&&o| o != a)
+        .map(|&o| match (ra, ranks[o]) {
+            (0, 0) => 1,
+            (0, _) => 0,
+            (_, 0) => 2,
+            (x, y) => 2 * u32::from(x < y),
+        })
+        .sum()
+}
+
 /// Everything a result line or `run.json` reports about an SPRT.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SprtSummary {
     /// The test's parameters.
     pub config: SprtConfig,
+    /// Whom bot A meets (left out of JSON for the two-player head-to-head).
+    #[serde(skip_serializing_if = "Field::is_head_to_head")]
+    pub field: Field,
     /// Rotation groups played.
     pub groups: u64,
     /// Groups per outcome: index `k` is a group score of `k / steps`.
@@ -280,6 +385,7 @@ pub struct SprtSummary {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sprt {
     config: SprtConfig,
+    field: Field,
     counts: Vec<u64>,
 }
 
@@ -289,8 +395,23 @@ impl Sprt {
     pub fn new(config: SprtConfig, steps: u32) -> Self {
         Sprt {
             config,
+            field: Field::HEAD_TO_HEAD,
             counts: vec![0; steps.max(1) as usize + 1],
         }
+    }
+
+    /// An empty test of bot A against a field (see [`Field`]): groups score `k / steps` with
+    /// `steps` = [`Field::steps`], and the hypotheses' expected scores are [`Field::score`]'s.
+    pub fn for_field(config: SprtConfig, field: Field) -> Self {
+        Sprt {
+            field,
+            ..Sprt::new(config, field.steps())
+        }
+    }
+
+    /// Whom bot A meets.
+    pub fn field(&self) -> Field {
+        self.field
     }
 
     /// The test's parameters.
@@ -387,8 +508,7 @@ impl Sprt {
             return 0.0;
         }
         let (n, x, p) = self.regularised();
-        let s0 = score_from_elo(self.config.elo0);
-        let s1 = score_from_elo(self.config.elo1);
+        let (s0, s1) = self.hypotheses();
         let (t0, t1) = (secular_root(&x, &p, s0), secular_root(&x, &p, s1));
         n * x
             .iter()
@@ -406,9 +526,16 @@ impl Sprt {
         let (n, x, p) = self.regularised();
         let mu: f64 = x.iter().zip(&p).map(|(x, p)| x * p).sum();
         let var: f64 = x.iter().zip(&p).map(|(x, p)| p * (x - mu).powi(2)).sum();
-        let s0 = score_from_elo(self.config.elo0);
-        let s1 = score_from_elo(self.config.elo1);
+        let (s0, s1) = self.hypotheses();
         n * (s1 - s0) * (2.0 * mu - s0 - s1) / (2.0 * var)
+    }
+
+    /// The expected group scores under H0 and H1.
+    pub fn hypotheses(&self) -> (f64, f64) {
+        (
+            self.field.score(self.config.elo0),
+            self.field.score(self.config.elo1),
+        )
     }
 
     /// The H0 bound, `ln(beta / (1 - alpha))`.
@@ -442,6 +569,7 @@ impl Sprt {
     /// Bot A's logistic-Elo advantage with a 95% interval (see [`super::elo`]: the normal
     /// interval of the mean group score, never narrower than the Wilson interval on the groups
     /// where the variance cannot be trusted; NaN before any group).
+    /// For a winner-only field the score and its interval are mapped by [`Field::elo`].
     pub fn elo(&self) -> EloEstimate {
         self.estimate().map_or(
             EloEstimate {
@@ -449,7 +577,17 @@ impl Sprt {
                 low: f64::NAN,
                 high: f64::NAN,
             },
-            |e| e.elo,
+            |e| {
+                if self.field.winner_only {
+                    EloEstimate {
+                        elo: self.field.elo(e.score),
+                        low: self.field.elo(e.score_low),
+                        high: self.field.elo(e.score_high),
+                    }
+                } else {
+                    e.elo
+                }
+            },
         )
     }
 
@@ -463,6 +601,7 @@ impl Sprt {
     pub fn summary(&self) -> SprtSummary {
         SprtSummary {
             config: self.config,
+            field: self.field,
             groups: self.groups(),
             counts: self.counts.clone(),
             score: self.score(),

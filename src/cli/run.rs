@@ -60,10 +60,11 @@ pub struct RunArgs {
     /// Do not write games.csv (overrides a config or manifest).
     #[arg(long, overrides_with = "per_game")]
     pub no_per_game: bool,
-    /// Head-to-head of two bots (--bots A,B) with a sequential test, e.g.
-    /// `elo0=0,elo1=20,alpha=0.05,beta=0.05`: seats are rotated, each deal's pair of games is
-    /// one unit, and the run stops as soon as the test accepts H0 or H1 (checked after every
-    /// chunk of deals in deal order; chunks of 16 deals unless --chunk-size is given).
+    /// Head-to-head of two bots (--bots A,B, or A,B,B / A,B,B,B: A against copies of B) with a
+    /// sequential test, e.g. `elo0=0,elo1=20,alpha=0.05,beta=0.05`: seats are rotated, each
+    /// deal's games (one per seat of A) are one unit, and the run stops as soon as the test
+    /// accepts H0 or H1 (checked after every chunk of deals in deal order; chunks of 16 deals
+    /// unless --chunk-size is given). With --luck the test decides on luck-adjusted scores.
     #[arg(long, value_name = "SPEC")]
     pub sprt: Option<String>,
     /// With --sprt: the most deals (pairs of games) to play before calling the test
@@ -84,7 +85,8 @@ pub struct RunArgs {
     /// Measure the luck of every roll with a td net of these rules and players (a
     /// .safetensors file of `aeroplane train`, e.g. bots/nets/td-classic-2p.safetensors) and
     /// report luck-adjusted win rates and scores beside the plain ones (luck.csv,
-    /// summary.json's `luck`; docs/LUCK.md). Never changes the games.
+    /// summary.json's `luck`; docs/LUCK.md); with --sprt the test decides on luck-adjusted
+    /// scores. Never changes the games.
     #[arg(long, value_name = "NET")]
     pub luck: Option<PathBuf>,
 }
@@ -239,9 +241,6 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
     if args.recover {
         anyhow::bail!("--recover applies to plain runs, not to --sprt");
     }
-    if args.luck.is_some() {
-        anyhow::bail!("--luck applies to plain runs, not to --sprt (docs/LUCK.md)");
-    }
     super::external::attach_logs(&mut spec, out.as_deref());
     if let Some(m) = args.max_games {
         spec.deals = m;
@@ -258,7 +257,20 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
         .or(manifest_sprt.map(|s| s.chunk_deals))
         .or(Some(SPRT_CHUNK_DEALS));
     let exec = a.exec(cfg.threads, chunk)?;
-    let job = SprtJob::new(spec, rules_name, config, exec.chunk_deals)?;
+    let luck_file = args
+        .luck
+        .as_ref()
+        .map(|p| p.display().to_string())
+        .or(manifest.as_ref().and_then(|(m, _)| m.luck.clone()));
+    let luck = match luck_file {
+        Some(f) => {
+            let net = LuckNet::load(&f).context("--luck")?;
+            net.meter(&spec.rules, spec.players()).context("--luck")?;
+            Some(net)
+        }
+        None => None,
+    };
+    let job = SprtJob::new(spec, rules_name, config, exec.chunk_deals)?.with_luck(luck);
     Ok(Resolved {
         job: Job::Sprt(job),
         exec,

@@ -59,9 +59,9 @@ pub enum InvalidJob {
         /// The most allowed.
         max: u32,
     },
-    /// An SPRT's lineup is not two distinct bots.
+    /// An SPRT's lineup is not bot A and one to three copies of another bot.
     #[error(
-        "an SPRT compares two distinct bots: give the setting `bots` as A,B (e.g. greedy,random), not {0}"
+        "an SPRT compares two distinct bots: give the setting `bots` as A,B (e.g. greedy,random), or A and two or three copies of B for three or four players (A,B,B,B), not {0}"
     )]
     SprtLineup(String),
     /// A setting that writes files into the output folder, without one.

@@ -92,12 +92,16 @@ impl Job {
                             .test
                             .parse()
                             .map_err(|e| invalid(format!("sprt.test: {e}")))?;
-                        Ok(Job::Sprt(SprtJob::new(
-                            spec,
-                            m.rules_name.clone(),
-                            config,
-                            s.chunk_deals,
-                        )?))
+                        let luck = m
+                            .luck
+                            .as_deref()
+                            .map(crate::analysis::luck::LuckNet::load)
+                            .transpose()
+                            .map_err(|e| invalid(format!("luck: {e}")))?;
+                        Ok(Job::Sprt(
+                            SprtJob::new(spec, m.rules_name.clone(), config, s.chunk_deals)?
+                                .with_luck(luck),
+                        ))
                     }
                     None => Ok(Job::Run(RunJob {
                         spec,

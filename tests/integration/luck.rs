@@ -177,9 +177,14 @@ fn nets_that_do_not_fit_are_refused() {
     );
     let e = run(
         "bots/nets/td-classic-2p.safetensors",
-        &["--bots", "greedy,random", "--sprt", "elo0=0,elo1=50"],
+        &[
+            "--bots",
+            "greedy,random,random,random",
+            "--sprt",
+            "elo0=0,elo1=50",
+        ],
     );
-    assert!(e.contains("--luck applies to plain runs"), "{e}");
+    assert!(e.contains("4 players") || e.contains("2 players"), "{e}");
 }
 
 /// Two shards merged give the luck figures of the whole run, byte for byte (the luck sums are
