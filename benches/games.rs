@@ -1,5 +1,5 @@
 //! Whole games per second: the bare engine and bots, one game per iteration, each iteration a
-//! new deal, played by [`RunSpec::play_with`] as the runner plays them.
+//! new deal, played by [`RunSpec::play`] with its own bots as the runner plays them.
 //!
 //! `cargo bench --bench games`
 
@@ -8,7 +8,7 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 use aeroplane::config::parse_lineup;
-use aeroplane::runner::RunSpec;
+use aeroplane::runner::{PlayOptions, RunSpec};
 use aeroplane::{Bot, Preset};
 
 const SEED: u64 = 20_260_101;
@@ -31,8 +31,15 @@ fn bench_games(c: &mut Criterion, name: &str, preset: Preset, lineup: &str) {
         b.iter(|| {
             deal += 1;
             black_box(
-                spec.play_with(black_box(deal), &mut bots, &mut ())
-                    .expect("seeded dice never run out"),
+                spec.play(
+                    black_box(deal),
+                    &mut (),
+                    PlayOptions {
+                        bots: Some(&mut bots),
+                        ..PlayOptions::default()
+                    },
+                )
+                .expect("seeded dice never run out"),
             )
         })
     });

@@ -91,12 +91,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         deals,
         rotate_seats: true,
     };
-    let tally = run(
-        &spec,
-        Exec::default(),
-        None,
-        &std::sync::atomic::AtomicU64::new(0),
-    )?;
+    let tally = run(&spec, aeroplane::RunOptions::new(Exec::default()), None)?;
     let names: Vec<String> = spec.lineup.iter().map(|b| b.name.clone()).collect();
     let summary = Summary::new(&tally, &names);
     write_report(

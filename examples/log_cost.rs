@@ -9,7 +9,7 @@
 //! ```
 
 use aeroplane::decision_log::{DEFAULT_LOG_POSITIONS, LogEncoder, LogFormat, LogStyle};
-use aeroplane::runner::RunSpec;
+use aeroplane::runner::{PlayOptions, RunSpec};
 use aeroplane::{Bot, Game, Preset, parse_lineup};
 
 /// This thread's CPU time in seconds.
@@ -47,7 +47,11 @@ fn main() {
     for _ in 0..3 {
         let t = cpu();
         for g in 0..games {
-            spec.play_with(g, &mut bots, &mut ()).expect("a game");
+            let with = PlayOptions {
+                bots: Some(&mut bots),
+                ..PlayOptions::default()
+            };
+            spec.play(g, &mut (), with).expect("a game");
         }
         let bare = cpu() - t;
         let mut line = format!("  bare {:.1}", per_game(bare));
@@ -58,7 +62,11 @@ fn main() {
             let t = cpu();
             for g in 0..games {
                 enc.lines().begin(g, &start, spec.bot_at_seat(0));
-                let played = spec.play_with(g, &mut bots, enc.lines()).expect("a game");
+                let with = PlayOptions {
+                    bots: Some(&mut bots),
+                    ..PlayOptions::default()
+                };
+                let played = spec.play(g, enc.lines(), with).expect("a game");
                 enc.finish_game(g, 0, &played.record, &mut out)
                     .expect("encoding");
                 bytes += out.len();

@@ -16,13 +16,11 @@
 //! whose interval holds the truth, taken as the plain estimate pooled over every seed's games
 //! (its own error is `1/sqrt(seeds)` of one seed's).
 
-use std::sync::atomic::AtomicU64;
-
 use clap::Parser;
 
 use aeroplane::analysis::luck::{Adjusted, LuckNet, LuckTally};
 use aeroplane::config::{load_rules, parse_lineup};
-use aeroplane::runner::{self, Exec, Flow, Plan, RunSpec};
+use aeroplane::runner::{self, Exec, Flow, Plan, RunOptions, RunSpec};
 
 #[derive(Parser, Debug)]
 struct Args {
@@ -73,14 +71,13 @@ fn main() -> anyhow::Result<()> {
             chunk_deals: a.deals,
             ..Exec::default()
         };
-        runner::execute_logged(
+        runner::execute(
             &parts,
             plan.every(0, 1),
-            exec,
-            &|_| false,
-            None,
-            Some(&net),
-            None,
+            RunOptions {
+                luck: Some(&net),
+                ..RunOptions::new(exec)
+            },
             &mut |u| {
                 let t: LuckTally = u.luck.expect("luck measured");
                 let z = aeroplane::stats::z_for(0.95);
@@ -89,8 +86,6 @@ fn main() -> anyhow::Result<()> {
                 est.push((w, Adjusted::new(&t.score[0], t.deals, g, z)));
                 Ok(Flow::Continue)
             },
-            &AtomicU64::new(0),
-            None,
         )?;
         let n = est.len() as f64;
         let plain: Vec<f64> = est.iter().map(|e| e.0.plain).collect();

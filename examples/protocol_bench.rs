@@ -137,7 +137,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let t0 = Instant::now();
     let c0 = cpu(libc::RUSAGE_SELF);
-    run(&spec, exec, None, &std::sync::atomic::AtomicU64::new(0))?;
+    run(&spec, aeroplane::RunOptions::new(exec), None)?;
     let inproc_wall = t0.elapsed().as_secs_f64();
     let inproc_cpu = cpu(libc::RUSAGE_SELF) - c0;
     let decisions = DECISIONS.load(Ordering::Relaxed) as f64;
@@ -153,7 +153,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (s0, k0) = (cpu(libc::RUSAGE_SELF), cpu(libc::RUSAGE_CHILDREN));
     let (u0, y0) = cpu2(libc::RUSAGE_SELF);
     let t0 = Instant::now();
-    let tally = run(&spec, exec, None, &std::sync::atomic::AtomicU64::new(0))?;
+    let tally = run(&spec, aeroplane::RunOptions::new(exec), None)?;
     let wall = t0.elapsed().as_secs_f64();
     let harness = cpu(libc::RUSAGE_SELF) - s0;
     let (u1, y1) = cpu2(libc::RUSAGE_SELF);

@@ -319,7 +319,7 @@ fn main() -> anyhow::Result<()> {
             threads,
             ..Exec::default()
         };
-        let engine = run(&spec, exec, None, &Default::default())?;
+        let engine = run(&spec, aeroplane::RunOptions::new(exec), None)?;
         let c = |k| engine.counters[k];
         use aeroplane::Counter as C;
         let events = [

@@ -66,7 +66,7 @@ pub use bots::BotSpec;
 pub use bots::registry::{KindDef, ParamDef, ParamKind, Params, register_kind};
 pub use config::{RulesToml, parse_lineup, read_dice};
 pub use export::write_report;
-pub use runner::{Exec, RunError, RunOptions, RunSpec, run, run_with};
+pub use runner::{Exec, PlayOptions, RunError, RunOptions, RunSpec, run};
 pub use stats::{Summary, Tally};
 
 /// The Rust code blocks of README.md and of every page under docs/, as doc tests.

@@ -195,7 +195,7 @@ mod tests {
         };
         for game in 0..9 {
             let mut rec = Recorder::default();
-            let played = spec.play(game, &mut rec).unwrap();
+            let played = spec.play(game, &mut rec, Default::default()).unwrap();
             let mut g = Game::new(spec.rules, 3).unwrap();
             for step in &rec.steps {
                 assert_eq!(step.before, g);
@@ -236,7 +236,7 @@ mod tests {
             rotate_seats: false,
         };
         let mut rec = Recorder::default();
-        spec.play(0, &mut rec).unwrap();
+        spec.play(0, &mut rec, Default::default()).unwrap();
         let asked: Vec<&Step> = rec.steps.iter().filter(|s| s.legal.len() > 1).collect();
         for seat in 0..4 {
             let mine: Vec<&&Step> = asked

@@ -947,7 +947,7 @@ fn the_library_reports_a_fault_as_a_typed_error_and_recovers_when_told() {
         chunk_deals: 2,
         ..Exec::default()
     };
-    match runner::run(&s, exec, None, &std::sync::atomic::AtomicU64::new(0)) {
+    match runner::run(&s, RunOptions::new(exec), None) {
         Err(RunError::Bot { fault, seed, .. }) => {
             assert_eq!(seed, 9);
             assert_eq!(fault.bot, "garbage");
@@ -959,14 +959,11 @@ fn the_library_reports_a_fault_as_a_typed_error_and_recovers_when_told() {
         other => panic!("expected a bot error, got {other:?}"),
     }
     f.assert_no_processes();
-    let t = runner::run_with(
-        &s,
-        exec,
-        RunOptions::recover(true),
-        None,
-        &std::sync::atomic::AtomicU64::new(0),
-    )
-    .unwrap();
+    let recover = Exec {
+        recover: true,
+        ..exec
+    };
+    let t = runner::run(&s, RunOptions::new(recover), None).unwrap();
     assert_eq!(t.games, 16);
     assert!(t.bots[0].forfeits >= 1);
     assert_eq!(t.bots[1].forfeits, 0);

@@ -159,7 +159,11 @@ pub fn log_games_with(
     for game in games {
         let (deal, rotation) = spec.locate(game);
         enc.lines().begin(game, &start, spec.bot_at_seat(rotation));
-        let played = spec.play_with(game, &mut bots, enc.lines())?;
+        let with = crate::runner::PlayOptions {
+            bots: Some(&mut bots),
+            ..Default::default()
+        };
+        let played = spec.play(game, enc.lines(), with)?;
         enc.finish_game(deal, rotation, &played.record, &mut out)
             .map_err(crate::runner::RunError::Sink)?;
     }
@@ -199,7 +203,7 @@ mod tests {
             let s = spec(preset, "random,random,random", 20, false);
             for game in 0..20 {
                 let mut rec = Recorder::default();
-                s.play(game, &mut rec).unwrap();
+                s.play(game, &mut rec, Default::default()).unwrap();
                 for step in &rec.steps {
                     for g in [step.before, step.decision(), step.after] {
                         let mut out = Vec::new();
@@ -237,7 +241,7 @@ mod tests {
                     let checked = check::check_game("log", r.header(), &game).unwrap();
                     // One line per roll that offered two or more moves.
                     let mut rec = Recorder::default();
-                    let played = s.play(n, &mut rec).unwrap();
+                    let played = s.play(n, &mut rec, Default::default()).unwrap();
                     let asked: Vec<_> = rec.steps.iter().filter(|st| st.legal.len() > 1).collect();
                     assert_eq!(game.decisions.len(), asked.len());
                     assert_eq!(checked.record, played.record);
@@ -333,7 +337,10 @@ mod tests {
             assert!(game.decisions.iter().all(|(_, d)| d.position.is_some()));
             assert!(game.result.1.result.counters.is_some());
             let checked = check::check_game("log", r.header(), &game).unwrap();
-            assert_eq!(checked.record, s.play(n, &mut ()).unwrap().record);
+            assert_eq!(
+                checked.record,
+                s.play(n, &mut (), Default::default()).unwrap().record
+            );
             n += 1;
         }
         assert_eq!(n, 4);

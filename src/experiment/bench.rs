@@ -3,7 +3,7 @@
 
 use crate::config::{ProfileError, parse_lineup};
 use crate::export::write_game_row;
-use crate::runner::{self, Exec, GameRow, GameSink, RunError, RunSpec};
+use crate::runner::{self, Exec, GameRow, GameSink, PlayOptions, RunError, RunOptions, RunSpec};
 use crate::{Bot, Game};
 use aeroplane_core::Preset;
 
@@ -92,12 +92,7 @@ pub fn workload(preset: Preset, lineup: &str, games: u64) -> Result<RunSpec, Pro
 /// Plays `spec` through the runner and returns the digest of its games.
 pub fn digest_run(spec: &RunSpec, exec: Exec) -> Result<u64, RunError> {
     let mut digest = Digest::new();
-    let tally = runner::run(
-        spec,
-        exec,
-        Some(&mut digest),
-        &std::sync::atomic::AtomicU64::new(0),
-    )?;
+    let tally = runner::run(spec, RunOptions::new(exec), Some(&mut digest))?;
     debug_assert_eq!(tally.games, spec.total_games());
     Ok(digest.value())
 }
@@ -105,7 +100,7 @@ pub fn digest_run(spec: &RunSpec, exec: Exec) -> Result<u64, RunError> {
 /// Plays `spec` through the runner as `aeroplane run` does (tallies only, no per-game rows)
 /// and returns the number of games played.
 pub fn tally_run(spec: &RunSpec, exec: Exec) -> Result<u64, RunError> {
-    let tally = runner::run(spec, exec, None, &std::sync::atomic::AtomicU64::new(0))?;
+    let tally = runner::run(spec, RunOptions::new(exec), None)?;
     Ok(tally.games)
 }
 
@@ -119,7 +114,15 @@ pub fn digest_bare(spec: &RunSpec) -> Result<u64, RunError> {
         spec.game_index(spec.first_deal, 0)..spec.game_index(spec.first_deal + spec.deals, 0)
     {
         let (deal, rotation) = spec.locate(game);
-        let played = spec.play_from(&start, game, &mut bots, &mut (), false)?;
+        let played = spec.play(
+            game,
+            &mut (),
+            PlayOptions {
+                start: Some(&start),
+                bots: Some(&mut bots),
+                ..PlayOptions::default()
+            },
+        )?;
         digest.add(&GameRow {
             game,
             deal,

@@ -13,9 +13,9 @@ use crate::decision_log::LogStyle;
 use crate::export::{
     Checkpoint, CheckpointError, ExportError, GamesCsv, LogFile, RowsAt, RowsReader, Stored,
 };
-use crate::runner::{self, Flow, KeptGames, Plan, RunSpec, Unit, UnitResult, Units};
+use crate::runner::{self, Flow, KeptGames, Plan, RunOptions, RunSpec, Unit, UnitResult, Units};
 
-use super::{Context, InvalidJob, JobError};
+use super::{Context, InvalidJob, JobDef, JobError};
 
 /// A job's state, built from unit records in plan order.
 pub(crate) trait Fold {
@@ -265,40 +265,59 @@ pub(crate) fn fold_kept<F: Fold>(
     Ok(kept)
 }
 
-/// Plays and folds the units of `units` (in order), appending each unit's record to the
-/// checkpoint and its rows to `games.csv.partial`, synced together (rows first) at most
-/// [`crate::export::SYNC_EVERY`] apart. With `kept`, games finished at an earlier stop are
-/// used, not played again, and at a stop the games finished beyond the folded units are
-/// added to it (see [`runner::execute_logged`]). `rows_for(part)` says which parts' games are kept
-/// as rows. `played` counts the games folded before (a resume) and goes up as units are
-/// folded, so it is right even when an error ends the drive.
-#[allow(clippy::too_many_arguments)]
+/// Where a drive writes what it plays, and the games it starts from (none of them for a job
+/// without a folder).
+#[derive(Default)]
+pub(crate) struct Sinks<'a> {
+    /// `games.csv.partial`.
+    pub games: Option<&'a mut GamesCsv>,
+    /// The decision log, and how it is written.
+    pub log: Option<(&'a mut LogFile, LogStyle)>,
+    /// The checkpoint of folded units.
+    pub checkpoint: Option<&'a mut Checkpoint>,
+    /// Games finished at an earlier stop.
+    pub kept: Option<&'a mut KeptGames>,
+}
+
+/// Plays and folds the units of `units` (in order) of `def`'s parts, appending each unit's
+/// record to the checkpoint and its rows to `games.csv.partial`, synced together (rows first)
+/// at most [`crate::export::SYNC_EVERY`] apart. With `kept`, games finished at an earlier stop
+/// are used, not played again, and at a stop the games finished beyond the folded units are
+/// added to it (see [`runner::RunOptions::kept`]). `def.rows_for(part)` says which parts'
+/// games are kept as rows. `played` counts the games folded before (a resume) and goes up as
+/// units are folded, so it is right even when an error ends the drive.
 pub(crate) fn drive<F: Fold>(
-    parts: &[RunSpec],
+    def: &JobDef<'_>,
     units: Units<'_>,
     ctx: &Context<'_>,
     fold: &mut F,
-    rows_for: &(dyn Fn(usize) -> bool + Sync),
-    luck: Option<&crate::analysis::luck::LuckNet>,
-    mut games: Option<&mut GamesCsv>,
-    mut log: Option<(&mut LogFile, LogStyle)>,
-    mut checkpoint: Option<&mut Checkpoint>,
-    kept: Option<&mut KeptGames>,
+    sinks: Sinks<'_>,
     played: &mut u64,
 ) -> Result<Ended, JobError> {
+    let parts = def.parts;
+    let Sinks {
+        mut games,
+        mut log,
+        mut checkpoint,
+        kept,
+    } = sinks;
     let mut ended = Ended::Complete;
     let interrupt = ctx.interrupt;
     let mut folded_here = 0usize;
     let games_of = |u: &Unit| u.deals * parts[u.part].games_per_deal();
     let style = log.as_ref().map(|(_, s)| *s);
-    runner::execute_logged(
+    runner::execute(
         parts,
         units,
-        ctx.exec,
-        rows_for,
-        style,
-        luck,
-        kept,
+        RunOptions {
+            exec: ctx.exec,
+            rows_for: Some(def.rows_for),
+            log: style,
+            luck: def.luck,
+            kept,
+            progress: Some(ctx.progress),
+            interrupt,
+        },
         &mut |result| {
             let rows = match games.as_deref_mut() {
                 Some(g) => Some(g.append(&result.rows).map_err(sink_error)?),
@@ -348,8 +367,6 @@ pub(crate) fn drive<F: Fold>(
             // fit, which checks the flag itself, stops there).
             Ok(Flow::Continue)
         },
-        ctx.progress,
-        interrupt,
     )
     .map_err(|e| match e {
         runner::RunError::Interrupted => JobError::Interrupted,

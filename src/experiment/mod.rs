@@ -59,7 +59,7 @@ use crate::runner::{Exec, FinishedGame, KeptGames, RunError, RunSpec, Units};
 
 pub use crate::runner::{Plan, Unit};
 
-use drive::{Ended, Fold, drive};
+use drive::{Ended, Fold, Sinks, drive};
 
 /// How to execute a job: none of this changes its results.
 #[derive(Clone, Copy)]
@@ -334,19 +334,7 @@ pub(crate) fn conduct<F: Fold, R>(
             return Err(InvalidJob::ResumeNeedsOut.into());
         }
         let mut played = 0;
-        let ended = drive(
-            def.parts,
-            units,
-            ctx,
-            fold,
-            def.rows_for,
-            def.luck,
-            None,
-            None,
-            None,
-            None,
-            &mut played,
-        )?;
+        let ended = drive(&def, units, ctx, fold, Sinks::default(), &mut played)?;
         if ended == Ended::Interrupted {
             return Ok(outcome(JobEnd::Interrupted, played, Vec::new()));
         }
@@ -383,19 +371,13 @@ pub(crate) fn conduct<F: Fold, R>(
     let driven = if kept.decided {
         Ok(Ended::Decided)
     } else {
-        drive(
-            def.parts,
-            units.skip(kept.units),
-            ctx,
-            fold,
-            def.rows_for,
-            def.luck,
-            games.as_mut(),
-            log.as_mut().zip(style),
-            Some(&mut checkpoint),
-            Some(&mut finished),
-            &mut played,
-        )
+        let sinks = Sinks {
+            games: games.as_mut(),
+            log: log.as_mut().zip(style),
+            checkpoint: Some(&mut checkpoint),
+            kept: Some(&mut finished),
+        };
+        drive(&def, units.skip(kept.units), ctx, fold, sinks, &mut played)
     };
     // Whatever happened, every record written reaches the disk, after its rows.
     let synced = sync_records(&mut checkpoint, games.as_mut(), log.as_mut());

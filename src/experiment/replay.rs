@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::decision_log::Header;
 use crate::decision_log::check::CheckedGame;
 use crate::export::{GAMES_HEADER, write_game_row};
-use crate::runner::{GameRow, RunError, RunSpec};
+use crate::runner::{GameRow, PlayOptions, RunError, RunSpec};
 use crate::trajectory::{LegalJson, PositionJson, Recorder, Step, values_json};
 use crate::{Bot, Counter, Seat};
 use aeroplane_core::ScriptedDice;
@@ -277,14 +277,28 @@ impl ReplayJob {
         let (kind, result) = match &self.dice {
             Some(rolls) => {
                 let mut dice = ScriptedDice::new(rolls.clone());
-                let result = spec.play_dice(&start, self.game, &mut bots, &mut dice, &mut log);
+                let with = PlayOptions {
+                    start: Some(&start),
+                    bots: Some(&mut bots),
+                    dice: Some(&mut dice),
+                    recover: false,
+                };
+                let result = spec.play(self.game, &mut log, with).map(|p| p.record);
                 unused_rolls = Some(dice.remaining());
                 ("scripted", result)
             }
             None => (
                 "seeded",
-                spec.play_from(&start, self.game, &mut bots, &mut log, false)
-                    .map(|p| p.record),
+                spec.play(
+                    self.game,
+                    &mut log,
+                    PlayOptions {
+                        start: Some(&start),
+                        bots: Some(&mut bots),
+                        ..PlayOptions::default()
+                    },
+                )
+                .map(|p| p.record),
             ),
         };
         let (record, final_game, error) = match result {

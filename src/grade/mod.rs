@@ -883,7 +883,11 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
             let mut played: [Option<Played>; 2] = [None, None];
             for (r, slot) in played.iter_mut().enumerate() {
                 let game = spec.game_index(deal, r as u64);
-                *slot = Some(spec.play_with(game, bots, &mut ())?);
+                let with = crate::runner::PlayOptions {
+                    bots: Some(&mut bots[..]),
+                    ..Default::default()
+                };
+                *slot = Some(spec.play(game, &mut (), with)?);
                 let g = std::mem::take(&mut *log.lock().expect("not poisoned"));
                 d.decisions += g.decisions;
                 d.matters += g.matters;

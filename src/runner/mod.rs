@@ -11,7 +11,7 @@ mod kept;
 mod spec;
 
 pub use kept::{FinishedGame, KeptGames};
-pub use spec::RunSpec;
+pub use spec::{PlayOptions, RunSpec};
 
 use kept::UnitGames;
 
@@ -111,23 +111,6 @@ pub enum RunError {
         /// The seat of the failing bot.
         seat: Option<usize>,
     },
-}
-
-/// Options of a run beyond [`Exec`] that change what is recorded when something goes wrong.
-#[derive(Clone, Copy, Debug, Default)]
-#[non_exhaustive]
-pub struct RunOptions {
-    /// A bot that fails forfeits the game in progress (recorded as lost by it, counted in
-    /// `forfeits`); its program is restarted and the run goes on. Without it a failing bot
-    /// stops the run with [`RunError::Bot`].
-    pub recover: bool,
-}
-
-impl RunOptions {
-    /// Options with `recover` set as given.
-    pub fn recover(recover: bool) -> Self {
-        RunOptions { recover }
-    }
 }
 
 /// One game of a run, as written to `games.csv`.
@@ -464,135 +447,158 @@ pub enum Flow {
     Stop,
 }
 
-/// Plays `units` of `parts` on a worker pool and hands every unit's result to `on_unit` in
-/// plan order, on the calling thread. `rows_for(part)` says whether that part's games are kept
-/// as rows. Workers add each finished game to `progress`. Results never depend on the thread
-/// count: units are played from fixed seeds and delivered in order; workers run at most a few
-/// units ahead of the oldest undelivered one, so memory stays flat.
-pub fn execute(
-    parts: &[RunSpec],
-    units: &[Unit],
-    exec: Exec,
-    rows_for: &(dyn Fn(usize) -> bool + Sync),
-    on_unit: &mut dyn FnMut(UnitResult) -> Result<Flow, RunError>,
-    progress: &AtomicU64,
-) -> Result<(), RunError> {
-    execute_until(parts, units, exec, rows_for, None, on_unit, progress, None)
+/// The units an execution plays: a list given in full (checked against the parts), or some
+/// of a [`Plan`]'s, computed as they are needed ([`Plan::every`]: any number in constant
+/// memory).
+#[derive(Clone, Copy, Debug)]
+pub enum Work<'a> {
+    /// These units, in delivery order.
+    Given(&'a [Unit]),
+    /// These units of a plan of the same parts.
+    Planned(Units<'a>),
 }
 
-/// [`execute`] that also stops, with [`RunError::Interrupted`], soon after `interrupt` is set
-/// (a signal): every worker ends after the game it is playing and no unit is delivered after
-/// the signal. With `kept`, finished games are kept across stops as [`execute_logged`] keeps
-/// them; without, the games not delivered are dropped.
-#[allow(clippy::too_many_arguments)]
-pub fn execute_until(
+impl<'a> From<&'a [Unit]> for Work<'a> {
+    fn from(units: &'a [Unit]) -> Self {
+        Work::Given(units)
+    }
+}
+
+impl<'a> From<&'a Vec<Unit>> for Work<'a> {
+    fn from(units: &'a Vec<Unit>) -> Self {
+        Work::Given(units)
+    }
+}
+
+impl<'a> From<Units<'a>> for Work<'a> {
+    fn from(units: Units<'a>) -> Self {
+        Work::Planned(units)
+    }
+}
+
+/// How to execute a job's units and what to watch, keep and measure on the way: the one set
+/// of options of [`execute`] and [`run`]. None of it changes the games. The default plays on
+/// one thread per core, keeps no rows, writes no log, measures no luck and cannot be stopped.
+#[derive(Default)]
+pub struct RunOptions<'a> {
+    /// Threads, unit size, `recover` and the per-game hook.
+    pub exec: Exec,
+    /// Whether part `p`'s games are kept as rows ([`UnitResult::rows`]); none without it.
+    pub rows_for: Option<&'a (dyn Fn(usize) -> bool + Sync)>,
+    /// Write every game's decisions in the decision log's style ([`UnitResult::log`]);
+    /// without it, games are played unwatched.
+    pub log: Option<LogStyle>,
+    /// Measure every roll's luck by this net ([`UnitResult::luck`]; games kept at a stop are
+    /// then played again, which gives the same games, so that their luck is measured too).
+    pub luck: Option<&'a LuckNet>,
+    /// Games finished at an earlier stop: used in place of playing them. When the run ends
+    /// the games of units delivered are dropped from it and, after an interrupt, every game
+    /// finished but not delivered (of units in flight, and of units finished after one that
+    /// was not) is added to it. Without it, the games not delivered at a stop are dropped.
+    pub kept: Option<&'a mut KeptGames>,
+    /// Workers add each finished game here.
+    pub progress: Option<&'a AtomicU64>,
+    /// Set by a signal: every worker ends after the game it is playing, no unit is delivered
+    /// after it and the execution fails with [`RunError::Interrupted`].
+    pub interrupt: Option<&'a AtomicBool>,
+}
+
+impl<'a> RunOptions<'a> {
+    /// The default options with `exec`.
+    pub fn new(exec: Exec) -> Self {
+        RunOptions {
+            exec,
+            ..RunOptions::default()
+        }
+    }
+}
+
+/// Plays the units of `work` (of `parts`) on a worker pool and hands every unit's result to
+/// `on_unit` in plan order, on the calling thread; `options` say what else to keep, log,
+/// measure and count. Results never depend on the thread count: units are played from fixed
+/// seeds and delivered in order; workers run at most a few units ahead of the oldest
+/// undelivered one, so memory stays flat.
+pub fn execute<'w>(
     parts: &[RunSpec],
-    units: &[Unit],
-    exec: Exec,
-    rows_for: &(dyn Fn(usize) -> bool + Sync),
-    kept: Option<&mut KeptGames>,
+    work: impl Into<Work<'w>>,
+    options: RunOptions<'_>,
     on_unit: &mut dyn FnMut(UnitResult) -> Result<Flow, RunError>,
-    progress: &AtomicU64,
-    interrupt: Option<&AtomicBool>,
 ) -> Result<(), RunError> {
     for spec in parts {
         spec.validate()?;
     }
-    if let Some(u) = units.iter().find(|u| {
-        u.part >= parts.len()
-            || u.deals == 0
-            || !parts[u.part].contains_deals(u.first_deal, u.deals)
-    }) {
-        return Err(RunError::Plan(*u));
+    let no_rows = |_: usize| false;
+    let counter = AtomicU64::new(0);
+    let how = How {
+        exec: options.exec,
+        rows_for: options.rows_for.unwrap_or(&no_rows),
+        log: options.log,
+        luck: options.luck,
+        progress: options.progress.unwrap_or(&counter),
+        interrupt: options.interrupt,
+    };
+    match work.into() {
+        Work::Given(units) => {
+            if let Some(u) = units.iter().find(|u| {
+                u.part >= parts.len()
+                    || u.deals == 0
+                    || !parts[u.part].contains_deals(u.first_deal, u.deals)
+            }) {
+                return Err(RunError::Plan(*u));
+            }
+            execute_at(
+                parts,
+                (units.len() as u64, &|i| units[i as usize]),
+                how,
+                options.kept,
+                on_unit,
+            )
+        }
+        Work::Planned(units) => {
+            if units.plan.parts.len() != parts.len() {
+                return Err(RunError::Plan(units.get(0).unwrap_or_default()));
+            }
+            execute_at(
+                parts,
+                (units.len(), &|i| units.get(i).expect("within the list")),
+                how,
+                options.kept,
+                on_unit,
+            )
+        }
     }
-    execute_at(
-        parts,
-        units.len() as u64,
-        &|i| units[i as usize],
-        exec,
-        rows_for,
-        None,
-        None,
-        kept,
-        on_unit,
-        progress,
-        interrupt,
-    )
 }
 
-/// [`execute_until`] over units of a [`Plan`] computed as they are needed ([`Plan::every`]):
-/// any number of units in constant memory.
-pub fn execute_units(
-    parts: &[RunSpec],
-    units: Units<'_>,
+/// [`RunOptions`] resolved for the executor (the defaults filled in).
+#[derive(Clone, Copy)]
+struct How<'a> {
     exec: Exec,
-    rows_for: &(dyn Fn(usize) -> bool + Sync),
-    on_unit: &mut dyn FnMut(UnitResult) -> Result<Flow, RunError>,
-    progress: &AtomicU64,
-    interrupt: Option<&AtomicBool>,
-) -> Result<(), RunError> {
-    execute_logged(
-        parts, units, exec, rows_for, None, None, None, on_unit, progress, interrupt,
-    )
-}
-
-/// [`execute_units`] that also writes every game's decisions in the decision log's `style`
-/// ([`UnitResult::log`]), when it is given (without it, games are played unwatched), and that
-/// keeps finished games across stops when given `kept`: its games are used in place of playing
-/// them; when the run ends, the games of units delivered are dropped from it and, after an
-/// interrupt, every game finished but not delivered (of units in flight, and of units finished
-/// after one that was not) is added to it. With `luck`, every roll's luck is measured by its
-/// net ([`UnitResult::luck`]; games kept at a stop are then played again, which gives the same
-/// games, so that their luck is measured too).
-#[allow(clippy::too_many_arguments)]
-pub fn execute_logged(
-    parts: &[RunSpec],
-    units: Units<'_>,
-    exec: Exec,
-    rows_for: &(dyn Fn(usize) -> bool + Sync),
+    rows_for: &'a (dyn Fn(usize) -> bool + Sync),
     log: Option<LogStyle>,
-    luck: Option<&LuckNet>,
+    luck: Option<&'a LuckNet>,
+    progress: &'a AtomicU64,
+    interrupt: Option<&'a AtomicBool>,
+}
+
+/// The units to play: how many, and the `i`-th of them.
+type UnitsAt<'u> = (u64, &'u (dyn Fn(u64) -> Unit + Sync));
+
+/// The executor: plays units `at(0)`, ..., `at(count - 1)`.
+fn execute_at(
+    parts: &[RunSpec],
+    (count, at): UnitsAt<'_>,
+    how: How<'_>,
     kept: Option<&mut KeptGames>,
     on_unit: &mut dyn FnMut(UnitResult) -> Result<Flow, RunError>,
-    progress: &AtomicU64,
-    interrupt: Option<&AtomicBool>,
 ) -> Result<(), RunError> {
-    for spec in parts {
-        spec.validate()?;
-    }
-    if units.plan.parts.len() != parts.len() {
-        return Err(RunError::Plan(units.get(0).unwrap_or_default()));
-    }
-    execute_at(
-        parts,
-        units.len(),
-        &|i| units.get(i).expect("within the list"),
+    let How {
         exec,
         rows_for,
         log,
         luck,
-        kept,
-        on_unit,
         progress,
         interrupt,
-    )
-}
-
-/// The executor: plays units `at(0)`, ..., `at(count - 1)`.
-#[allow(clippy::too_many_arguments)]
-fn execute_at(
-    parts: &[RunSpec],
-    count: u64,
-    at: &(dyn Fn(u64) -> Unit + Sync),
-    exec: Exec,
-    rows_for: &(dyn Fn(usize) -> bool + Sync),
-    log: Option<LogStyle>,
-    luck: Option<&LuckNet>,
-    kept: Option<&mut KeptGames>,
-    on_unit: &mut dyn FnMut(UnitResult) -> Result<Flow, RunError>,
-    progress: &AtomicU64,
-    interrupt: Option<&AtomicBool>,
-) -> Result<(), RunError> {
+    } = how;
     if let Some(l) = luck {
         for spec in parts {
             l.meter(&spec.rules, spec.players())?;
@@ -937,20 +943,21 @@ impl Worker<'_> {
             m.begin();
             m
         });
+        let bots = &mut self.bots[..];
+        let with = PlayOptions {
+            start: Some(start),
+            bots: Some(bots),
+            dice: None,
+            recover,
+        };
         let (played, forfeit) = match (self.log.as_mut(), meter) {
-            (None, None) => spec.play_noting(start, game, &mut self.bots, &mut (), recover)?,
-            (None, Some(m)) => spec.play_noting(start, game, &mut self.bots, m, recover)?,
+            (None, None) => spec.play_noting(game, &mut (), with)?,
+            (None, Some(m)) => spec.play_noting(game, m, with)?,
             (Some(enc), meter) => {
                 enc.lines().begin(game, start, spec.bot_at_seat(r));
                 let (played, forfeit) = match meter {
-                    None => spec.play_noting(start, game, &mut self.bots, enc.lines(), recover)?,
-                    Some(m) => spec.play_noting(
-                        start,
-                        game,
-                        &mut self.bots,
-                        &mut Both(enc.lines(), m),
-                        recover,
-                    )?,
+                    None => spec.play_noting(game, enc.lines(), with)?,
+                    Some(m) => spec.play_noting(game, &mut Both(enc.lines(), m), with)?,
                 };
                 enc.finish_game(deal, r, &played.record, log)
                     .map_err(RunError::Sink)?;
@@ -978,22 +985,23 @@ impl Worker<'_> {
 
 /// Plays the run and returns its tally. `sink`, if any, gets every game's row in game order
 /// and can stop the run ([`GameSink::done`]); the tally then counts the units delivered.
-/// Workers add each finished game to `progress`.
+/// `options` are [`execute`]'s (their `rows_for` is set here: every row when there is a sink).
 pub fn run(
     spec: &RunSpec,
-    exec: Exec,
+    options: RunOptions<'_>,
     mut sink: Option<&mut dyn GameSink>,
-    progress: &AtomicU64,
 ) -> Result<Tally, RunError> {
     let parts = std::slice::from_ref(spec);
-    let plan = Plan::chunked(parts, exec.chunk_deals)?;
+    let plan = Plan::chunked(parts, options.exec.chunk_deals)?;
     let want_rows = sink.is_some();
     let mut total = Tally::new(spec.players(), spec.games_per_deal());
-    execute_units(
+    execute(
         parts,
         plan.every(0, 1),
-        exec,
-        &|_| want_rows,
+        RunOptions {
+            rows_for: Some(&|_| want_rows),
+            ..options
+        },
         &mut |result| {
             total.merge(&result.tally);
             if let Some(sink) = sink.as_mut() {
@@ -1004,25 +1012,8 @@ pub fn run(
             }
             Ok(Flow::Continue)
         },
-        progress,
-        None,
     )?;
     Ok(total)
-}
-
-/// [`run`] with [`RunOptions`].
-pub fn run_with(
-    spec: &RunSpec,
-    exec: Exec,
-    options: RunOptions,
-    sink: Option<&mut dyn GameSink>,
-    progress: &AtomicU64,
-) -> Result<Tally, RunError> {
-    let exec = Exec {
-        recover: options.recover,
-        ..exec
-    };
-    run(spec, exec, sink, progress)
 }
 
 fn empty_played() -> Played {
@@ -1066,11 +1057,11 @@ mod tests {
             recover: false,
             ..Exec::default()
         };
-        let t = run(s, exec, Some(&mut rows), &AtomicU64::new(0)).unwrap();
+        let t = run(s, RunOptions::new(exec), Some(&mut rows)).unwrap();
         (t, rows.0)
     }
 
-    /// Plays `s` through [`execute_logged`] with `kept`, stopping at `stop` if given; the rows
+    /// Plays `s` through [`execute`] with `kept`, stopping at `stop` if given; the rows
     /// delivered.
     fn play_kept(
         s: &RunSpec,
@@ -1081,20 +1072,19 @@ mod tests {
         let parts = std::slice::from_ref(s);
         let plan = Plan::chunked(parts, exec.chunk_deals).unwrap();
         let mut rows = Vec::new();
-        let r = execute_logged(
+        let r = execute(
             parts,
             plan.every(0, 1),
-            exec,
-            &|_| true,
-            None,
-            None,
-            Some(kept),
+            RunOptions {
+                rows_for: Some(&|_| true),
+                kept: Some(kept),
+                interrupt: stop,
+                ..RunOptions::new(exec)
+            },
             &mut |u| {
                 rows.extend(u.rows);
                 Ok(Flow::Continue)
             },
-            &AtomicU64::new(0),
-            stop,
         );
         (r, rows)
     }
@@ -1169,23 +1159,21 @@ mod tests {
         STOP.store(false, Ordering::Relaxed);
         let plan = Plan::chunked(std::slice::from_ref(&s), 7).unwrap();
         let mut rest = Vec::new();
-        execute_logged(
+        execute(
             std::slice::from_ref(&s),
             plan.every(0, 1).skip(n as u64 / 21),
-            Exec {
-                on_game: None,
-                ..exec
+            RunOptions {
+                rows_for: Some(&|_| true),
+                kept: Some(&mut kept),
+                ..RunOptions::new(Exec {
+                    on_game: None,
+                    ..exec
+                })
             },
-            &|_| true,
-            None,
-            None,
-            Some(&mut kept),
             &mut |u| {
                 rest.extend(u.rows);
                 Ok(Flow::Continue)
             },
-            &AtomicU64::new(0),
-            None,
         )
         .unwrap();
         assert_eq!(rest[..], rows[n..]);
@@ -1205,7 +1193,7 @@ mod tests {
         }
         let ids: Vec<u64> = base.1.iter().map(|r| r.game).collect();
         assert_eq!(ids, (0..900).collect::<Vec<_>>());
-        let no_rows = run(&s, Exec::default(), None, &AtomicU64::new(0)).unwrap();
+        let no_rows = run(&s, RunOptions::new(Exec::default()), None).unwrap();
         assert_eq!(no_rows, base.0);
     }
 
@@ -1323,7 +1311,7 @@ mod tests {
             ..Exec::default()
         };
         assert!(matches!(
-            run(&s, exec, None, &AtomicU64::new(0)),
+            run(&s, RunOptions::new(exec), None),
             Err(RunError::Chunk)
         ));
     }
@@ -1359,7 +1347,7 @@ mod tests {
                 recover: false,
                 ..Exec::default()
             };
-            run(&s, exec, Some(&mut sink), &AtomicU64::new(0)).unwrap();
+            run(&s, RunOptions::new(exec), Some(&mut sink)).unwrap();
             // 50 rows = 25 deals: the fourth chunk of 8 deals (64 rows) is the last written.
             assert_eq!(sink.0.len(), 64);
             seen.push(sink.0);
@@ -1376,7 +1364,7 @@ mod tests {
             recover: false,
             ..Exec::default()
         };
-        let e = run(&s, exec, Some(&mut Failing), &AtomicU64::new(0)).unwrap_err();
+        let e = run(&s, RunOptions::new(exec), Some(&mut Failing)).unwrap_err();
         assert!(e.to_string().contains("disk full"), "{e}");
     }
 }

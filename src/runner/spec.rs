@@ -117,57 +117,60 @@ impl RunSpec {
                 .is_some_and(|end| end <= self.first_deal + self.deals)
     }
 
-    /// Plays game `game` of the run, with fresh bots, watched by `observer`: the one place that
-    /// says what game i of a run is (its deal's dice, the bots' seeds, the rotation's seating).
+    /// Plays game `game` of the run, watched by `observer`: the one place that says what game
+    /// i of a run is (its deal's dice, the bots' seeds, the rotation's seating). `options` say
+    /// what to play it with beyond that; the default plays it as a run does.
     pub fn play<O: Observer + ?Sized>(
         &self,
         game: u64,
         observer: &mut O,
+        options: PlayOptions<'_>,
     ) -> Result<Played, RunError> {
-        let mut bots: Vec<Box<dyn Bot>> = self.lineup.iter().map(BotSpec::build).collect();
-        self.play_with(game, &mut bots, observer)
-    }
-
-    /// [`RunSpec::play`] with the caller's bots, one per lineup entry in lineup order (as
-    /// [`BotSpec::build`] makes them; they are re-seeded here).
-    pub fn play_with<O: Observer + ?Sized>(
-        &self,
-        game: u64,
-        bots: &mut [Box<dyn Bot>],
-        observer: &mut O,
-    ) -> Result<Played, RunError> {
-        let start = Game::new(self.rules, self.players())?;
-        self.play_from(&start, game, bots, observer, false)
-    }
-
-    /// Plays `game` from the set-up position `start` of this run; with `recover` a failing bot
-    /// forfeits the game instead of failing the run.
-    pub(crate) fn play_from<O: Observer + ?Sized>(
-        &self,
-        start: &Game,
-        game: u64,
-        bots: &mut [Box<dyn Bot>],
-        observer: &mut O,
-        recover: bool,
-    ) -> Result<Played, RunError> {
-        self.play_noting(start, game, bots, observer, recover)
+        self.play_noting(game, observer, options)
             .map(|(played, _)| played)
     }
 
-    /// [`RunSpec::play_from`], also returning the fault of a forfeited game (its seat and
-    /// why).
+    /// [`RunSpec::play`], also returning the fault of a forfeited game (its seat and why).
     pub(crate) fn play_noting<O: Observer + ?Sized>(
         &self,
-        start: &Game,
         game: u64,
-        bots: &mut [Box<dyn Bot>],
         observer: &mut O,
-        recover: bool,
+        options: PlayOptions<'_>,
     ) -> Result<(Played, Option<Forfeit>), RunError> {
+        let PlayOptions {
+            start,
+            bots,
+            dice,
+            recover,
+        } = options;
+        let set_up;
+        let start = match start {
+            Some(s) => s,
+            None => {
+                set_up = Game::new(self.rules, self.players())?;
+                &set_up
+            }
+        };
+        let mut fresh: Vec<Box<dyn Bot>>;
+        let bots = match bots {
+            Some(b) => b,
+            None => {
+                fresh = self.lineup.iter().map(BotSpec::build).collect();
+                &mut fresh[..]
+            }
+        };
         let (deal, rotation) = self.locate(game);
-        let mut dice = SeededDice::new(self.seed, deal);
-        let (record, forfeit) =
-            self.play_dice_with(start, game, bots, &mut dice, observer, recover)?;
+        let seat = Seating {
+            start,
+            game,
+            recover,
+        };
+        let (record, forfeit) = match dice {
+            None => {
+                self.play_rotated(seat, bots, &mut SeededDice::new(self.seed, deal), observer)?
+            }
+            Some(d) => self.play_rotated(seat, bots, d, observer)?,
+        };
         Ok((
             Played {
                 record,
@@ -177,34 +180,19 @@ impl RunSpec {
         ))
     }
 
-    /// Plays `game` of the run (its seating and bot seeds) with the given dice: the seeded ones
-    /// of its deal, or a scripted list (replay). `bots` are in lineup order on entry and return.
-    pub fn play_dice<D: Dice + ?Sized, O: Observer + ?Sized>(
+    /// Plays `game` with `bots` in lineup order on entry and return.
+    fn play_rotated<D: Dice + ?Sized, O: Observer + ?Sized>(
         &self,
-        start: &Game,
-        game: u64,
+        how: Seating<'_>,
         bots: &mut [Box<dyn Bot>],
         dice: &mut D,
         observer: &mut O,
-    ) -> Result<GameRecord, RunError> {
-        self.play_dice_with(start, game, bots, dice, observer, false)
-            .map(|(record, _)| record)
-    }
-
-    fn play_dice_with<D: Dice + ?Sized, O: Observer + ?Sized>(
-        &self,
-        start: &Game,
-        game: u64,
-        bots: &mut [Box<dyn Bot>],
-        dice: &mut D,
-        observer: &mut O,
-        recover: bool,
     ) -> Result<(GameRecord, Option<Forfeit>), RunError> {
-        let (_, rotation) = self.locate(game);
+        let (_, rotation) = self.locate(how.game);
         let turn = (rotation as usize) % bots.len().max(1);
         // bots[k] now plays the k-th seat: lineup entry (k + r) mod n.
         bots.rotate_left(turn);
-        let result = self.play_seated(start, game, bots, dice, observer, recover);
+        let result = self.play_seated(how, bots, dice, observer);
         bots.rotate_right(turn);
         result
     }
@@ -212,12 +200,14 @@ impl RunSpec {
     /// Plays `game` with `bots[k]` in the k-th seat.
     fn play_seated<D: Dice + ?Sized, O: Observer + ?Sized>(
         &self,
-        start: &Game,
-        game: u64,
+        Seating {
+            start,
+            game,
+            recover,
+        }: Seating<'_>,
         bots: &mut [Box<dyn Bot>],
         dice: &mut D,
         observer: &mut O,
-        recover: bool,
     ) -> Result<(GameRecord, Option<Forfeit>), RunError> {
         let (deal, rotation) = self.locate(game);
         // A fault that is not a forfeit: the job stops (or, for a bot the harness killed as the
@@ -269,6 +259,30 @@ impl RunSpec {
         }
         Ok((record, forfeit))
     }
+}
+
+/// How [`RunSpec::play`] plays a game beyond its index. The default plays it as a run does:
+/// from the set-up of the rules, with fresh bots and the seeded dice of its deal, a failing
+/// bot failing the game.
+#[derive(Default)]
+pub struct PlayOptions<'a> {
+    /// The set-up position of the run to play from.
+    pub start: Option<&'a Game>,
+    /// The caller's bots, one per lineup entry in lineup order (as [`BotSpec::build`] makes
+    /// them; they are re-seeded here, and in lineup order again on return).
+    pub bots: Option<&'a mut [Box<dyn Bot>]>,
+    /// Dice in place of the seeded ones of the game's deal (a scripted list: replay).
+    pub dice: Option<&'a mut dyn Dice>,
+    /// A failing bot forfeits the game instead of failing the run.
+    pub recover: bool,
+}
+
+/// What the seating steps of [`RunSpec::play`] play: the position, the game and `recover`.
+#[derive(Clone, Copy)]
+struct Seating<'a> {
+    start: &'a Game,
+    game: u64,
+    recover: bool,
 }
 
 /// Why a game was forfeited: the seat whose bot failed, and its fault.

@@ -4,7 +4,7 @@
 use std::sync::atomic::Ordering;
 
 use crate::export::{Checkpoint, CheckpointError, Stored};
-use crate::runner::{self, FinishedGame, Flow, KeptGames, RunError, Unit};
+use crate::runner::{self, FinishedGame, Flow, KeptGames, RunError, RunOptions, Unit};
 
 use super::super::drive::UnitLine;
 use super::super::{Context, InvalidJob, JobError};
@@ -181,12 +181,16 @@ impl TuneJob {
         let mut outcome = DealsOutcome::default();
         // The games of the units delivered: an iteration is folded whole or kept aside.
         let mut delivered: Vec<FinishedGame> = Vec::new();
-        let played = runner::execute_until(
+        let played = runner::execute(
             &parts,
             &units,
-            ctx.exec,
-            &|_| true,
-            Some(&mut *kept),
+            RunOptions {
+                rows_for: Some(&|_| true),
+                kept: Some(&mut *kept),
+                progress: Some(ctx.progress),
+                interrupt: ctx.interrupt,
+                ..RunOptions::new(ctx.exec)
+            },
             &mut |result| {
                 delivered.extend(result.finished_games());
                 for row in &result.rows {
@@ -196,8 +200,6 @@ impl TuneJob {
                 }
                 Ok(Flow::Continue)
             },
-            ctx.progress,
-            ctx.interrupt,
         );
         match played {
             Ok(()) => {}
@@ -257,12 +259,16 @@ impl TuneJob {
         // The games of the units of the check being delivered: a check is folded whole or
         // kept aside.
         let mut delivered: Vec<FinishedGame> = Vec::new();
-        let played = runner::execute_until(
+        let played = runner::execute(
             &parts,
             &units,
-            ctx.exec,
-            &|_| true,
-            Some(&mut *kept),
+            RunOptions {
+                rows_for: Some(&|_| true),
+                kept: Some(&mut *kept),
+                progress: Some(ctx.progress),
+                interrupt: ctx.interrupt,
+                ..RunOptions::new(ctx.exec)
+            },
             &mut |result| {
                 let u = result.unit;
                 if in_chunk == 0 {
@@ -324,8 +330,6 @@ impl TuneJob {
                 // interrupt once the workers have handed back their finished games.
                 Ok(Flow::Continue)
             },
-            ctx.progress,
-            ctx.interrupt,
         );
         match played {
             Ok(()) => Ok(true),
