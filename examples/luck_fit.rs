@@ -96,13 +96,7 @@ fn main() -> anyhow::Result<()> {
             let mut b: Vec<_> = (0..n).map(|i| lineup[(i + r) % n].build()).collect();
             meter.begin();
             let start = Game::new(rules, n).unwrap();
-            let rec = play_game(
-                start,
-                &mut b,
-                &mut SeededDice::new(33, d),
-                &mut meter,
-            )
-            .unwrap();
+            let rec = play_game(start, &mut b, &mut SeededDice::new(33, d), &mut meter).unwrap();
             let l = meter.game();
             // entry 0 sits at i with (i + r) % n == 0.
             let i = (n - r) % n;

@@ -670,12 +670,16 @@ fn a_resume_counts_restored_games_apart_from_those_it_plays() {
         lines[0], "note: resuming: 137 of 300 games restored from the checkpoint, 163 left to play",
         "{err}"
     );
-    // The games kept beyond the six whole units: said at the start too, and only there.
-    assert_eq!(
-        lines[1],
-        "note: 17 games finished before the stop, beyond the whole units kept, are used: they are not played again",
-        "{err}"
-    );
+    // The games kept beyond the whole units in the checkpoint: said at the start too, and only
+    // there. How many units the checkpoint holds depends on how far its writer had got when the
+    // signal came (six on an idle machine: 17 games beyond them; fewer under load, then 20 more
+    // games per unit are kept instead), so any count of whole units adding up to 137 is right.
+    let kept: u64 = lines[1]
+        .strip_prefix("note: ")
+        .and_then(|l| l.strip_suffix(" games finished before the stop, beyond the whole units kept, are used: they are not played again"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("not the kept-games note: {err}"));
+    assert!(kept >= 17 && (137 - kept) % 20 == 0, "{err}");
     assert_eq!(err.matches("are not played again").count(), 1, "{err}");
     let last = lines.last().unwrap();
     assert!(last.starts_with("played 163 games in "), "{err}");

@@ -75,16 +75,14 @@ fn the_game_cap_makes_it_inconclusive_and_out_has_sprt_json() {
 
 #[test]
 fn bad_sprt_input_is_a_clear_error() {
-    let cases: [(&str, &str, &str); 5] = [
+    let cases: [(&str, &str, &str); 6] = [
         ("greedy,random", "elo0=0", "elo1"),
         ("greedy,random", "elo0=0,elo1=20,gamma=1", "gamma"),
         ("greedy,random", "elo0=20,elo1=0", "elo0 < elo1"),
         ("greedy,greedy", "elo0=0,elo1=20", "two distinct bots"),
-        (
-            "greedy,random,random",
-            "elo0=0,elo1=20",
-            "two distinct bots",
-        ),
+        // Three or four players: bot A against copies of one other bot B.
+        ("greedy,random,expectimax", "elo0=0,elo1=20", "copies"),
+        ("greedy,greedy,greedy", "elo0=0,elo1=20", "copies"),
     ];
     for (bots, text, word) in cases {
         aeroplane()
@@ -94,4 +92,86 @@ fn bad_sprt_input_is_a_clear_error() {
             .stderr(predicate::str::contains(word))
             .stderr(predicate::str::contains("panicked").not());
     }
+}
+
+/// Four players: bot A against three copies of bot B, each deal played with A in every seat
+/// (the deal group as the unit); greedy is far stronger than random, so H1 is accepted on a
+/// whole number of groups and the Elo is against an equal field.
+#[test]
+fn a_four_player_sprt_tests_a_against_copies_of_b() {
+    let out = aeroplane()
+        .args([
+            "run",
+            "--rules",
+            "classic",
+            "--bots",
+            "greedy,random,random,random",
+        ])
+        .args(["--sprt", "elo0=0,elo1=50", "--games", "200", "-q"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("SPRT greedy vs 3 x random"), "{text}");
+    assert!(text.contains("result: H1 accepted"), "{text}");
+    let groups = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("LLR "))
+        .and_then(|l| l.split(" after ").nth(1))
+        .unwrap_or_else(|| panic!("no LLR line: {text}"));
+    let (games, rest) = groups.split_once(" games (").unwrap();
+    let n: u64 = rest.split(' ').next().unwrap().parse().unwrap();
+    assert_eq!(games.parse::<u64>().unwrap(), 4 * n, "{text}");
+    assert!(
+        text.contains("against an equal field (Plackett-Luce)"),
+        "{text}"
+    );
+}
+
+/// With `--luck`, the luck-adjusted test decides and the plain LLR is printed beside it; a net
+/// for another player count is refused before any game.
+#[test]
+fn a_luck_adjusted_sprt_decides_on_the_adjusted_scores() {
+    let net = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/bots/nets/td-classic-2p.safetensors"
+    );
+    let out = aeroplane()
+        .args(["run", "--rules", "classic", "--bots", "greedy,random"])
+        .args([
+            "--sprt",
+            "elo0=0,elo1=50",
+            "--games",
+            "200",
+            "-q",
+            "--luck",
+            net,
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("luck-adjusted (decides): LLR "), "{text}");
+    assert!(text.contains("result: H1 accepted"), "{text}");
+    aeroplane()
+        .args([
+            "run",
+            "--rules",
+            "classic",
+            "--bots",
+            "greedy,random,random,random",
+        ])
+        .args([
+            "--sprt",
+            "elo0=0,elo1=50",
+            "--games",
+            "20",
+            "-q",
+            "--luck",
+            net,
+        ])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("for 2 players, the game has 4"))
+        .stderr(predicate::str::contains("panicked").not());
 }
