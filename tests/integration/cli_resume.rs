@@ -679,7 +679,7 @@ fn a_resume_counts_restored_games_apart_from_those_it_plays() {
         .and_then(|l| l.strip_suffix(" games finished before the stop, beyond the whole units kept, are used: they are not played again"))
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("not the kept-games note: {err}"));
-    assert!(kept >= 17 && (137 - kept) % 20 == 0, "{err}");
+    assert!(kept >= 17 && (137 - kept).is_multiple_of(20), "{err}");
     assert_eq!(err.matches("are not played again").count(), 1, "{err}");
     let last = lines.last().unwrap();
     assert!(last.starts_with("played 163 games in "), "{err}");
