@@ -278,8 +278,21 @@ fn newest(meta: &serde_json::Value, root: &str, dev: bool) -> ([u64; 3], String)
 #[test]
 fn the_stated_minimum_rust_versions_are_what_the_locked_dependencies_need() {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    // The host's dependency closure: what the build that runs this test has downloaded. Without
+    // `--filter-platform`, `cargo metadata` needs every platform's packages (windows-only
+    // crates, say), which a fresh machine's `cargo test` has not fetched, and `--offline` fails.
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let vv = std::process::Command::new(rustc)
+        .arg("-vV")
+        .output()
+        .expect("rustc -vV runs");
+    let host = String::from_utf8_lossy(&vv.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("host: ").map(str::to_string))
+        .expect("rustc -vV names the host");
     let out = std::process::Command::new(cargo)
         .args(["metadata", "--format-version", "1", "--locked", "--offline"])
+        .args(["--filter-platform", &host])
         .current_dir(root())
         .output()
         .expect("cargo metadata runs");
