@@ -375,8 +375,9 @@ fn a_grade_stopped_inside_units_keeps_every_finished_game() {
         if threads == "1" {
             assert_eq!(kept, 36, "{err}");
         } else {
-            // The other worker ends the deal it is playing (a game or two more).
-            assert!((36..50).contains(&kept), "{err}");
+            // The other worker goes on until it sees the stop: a game or two more on an idle
+            // machine, more under load (54 seen at load 3), never all 60.
+            assert!((36..60).contains(&kept), "{err}");
         }
         assert!(err.contains("every finished game is kept"), "{err}");
         let status = json(&dir.join("grade.json"));
