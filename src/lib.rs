@@ -37,6 +37,7 @@ pub mod config;
 pub mod decision_log;
 pub mod experiment;
 pub mod export;
+pub mod files;
 pub mod grade;
 pub mod report;
 pub mod runner;
@@ -64,8 +65,9 @@ pub use aeroplane_core::{
 };
 pub use bots::BotSpec;
 pub use bots::registry::{KindDef, ParamDef, ParamKind, Params, register_kind};
-pub use config::{RulesToml, parse_lineup, read_dice};
+pub use config::{parse_lineup, read_dice};
 pub use export::write_report;
+pub use files::RulesToml;
 pub use runner::{Exec, PlayOptions, RunError, RunOptions, RunSpec, run};
 pub use stats::{Summary, Tally};
 

@@ -95,7 +95,7 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         (Some(text), _) => Some(parse_dice(text).map_err(|e| anyhow::anyhow!("--dice: {e}"))?),
         (None, Some(path)) => {
             // Never blocks on a fifo; a folder, fifo or socket is refused.
-            let file = aeroplane::config::open_input(path)
+            let file = aeroplane::files::open_input(path)
                 .with_context(|| format!("cannot read --dice-file {}", path.display()))?;
             Some(
                 read_dice(file)

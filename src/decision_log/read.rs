@@ -382,12 +382,12 @@ impl LogReader {
             file: file.clone(),
             source,
         };
-        if let Some(what) = crate::config::not_a_file(path) {
+        if let Some(what) = crate::files::not_a_file(path) {
             return Err(io(std::io::Error::other(format!(
                 "it is {what}, not a file"
             ))));
         }
-        let f = crate::config::open_input(path).map_err(io)?;
+        let f = crate::files::open_input(path).map_err(io)?;
         LogReader::new(f, file)
     }
 
@@ -807,7 +807,7 @@ fn next_frame<R: Read + std::io::Seek>(file: &mut BufReader<R>, keep: bool) -> O
 /// it should be, a game that is not the one expected, any error): the caller then reads the
 /// log from its start, which names the line of any problem.
 pub fn seek_game(path: &Path, game: u64) -> Option<(Header, LoggedGame)> {
-    let mut file = BufReader::with_capacity(1 << 16, crate::config::open_input(path).ok()?);
+    let mut file = BufReader::with_capacity(1 << 16, crate::files::open_input(path).ok()?);
     let header = next_frame(&mut file, true)?;
     let first = next_frame(&mut file, true)?;
     let read = |frame: &[u8]| -> Option<(Header, LoggedGame)> {

@@ -401,7 +401,7 @@ impl<'a> RowsCopy<'a> {
         Ok(RowsCopy {
             out,
             name,
-            to: crate::export::no_follow::append(&to).map_err(|e| ExportError::new(&to, e))?,
+            to: crate::files::no_follow::append(&to).map_err(|e| ExportError::new(&to, e))?,
             open: None,
             buf: vec![0; 1 << 16],
         })
@@ -419,7 +419,7 @@ impl<'a> RowsCopy<'a> {
         let path = dir.join(self.name);
         if self.open.as_ref().is_none_or(|(open, _)| *open != k) {
             let f =
-                crate::export::no_follow::read(&path).map_err(|e| ExportError::read(&path, e))?;
+                crate::files::no_follow::read(&path).map_err(|e| ExportError::read(&path, e))?;
             self.open = Some((k, f));
         }
         let (_, file) = self.open.as_mut().expect("opened above");
@@ -443,7 +443,7 @@ impl<'a> RowsCopy<'a> {
                 ));
             }
             fnv = fnv1a_from(fnv, &self.buf[..n]);
-            crate::export::fsops::write_all(&mut self.to, &to, &self.buf[..n])
+            crate::files::fsops::write_all(&mut self.to, &to, &self.buf[..n])
                 .map_err(|e| ExportError::new(&to, e))?;
             left -= n as u64;
         }

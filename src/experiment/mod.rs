@@ -633,7 +633,7 @@ fn resume_folder<F: Fold>(
             if exists(&partial) {
                 dir.remove("games.csv")?;
             } else {
-                crate::export::fsops::rename(&done, &partial)
+                crate::files::fsops::rename(&done, &partial)
                     .map_err(|e| ExportError::doing("rename", &done, e))?;
             }
         }
@@ -659,7 +659,7 @@ fn resume_folder<F: Fold>(
                     if exists(partial) {
                         dir.remove(&l.name)?;
                     } else {
-                        crate::export::fsops::rename(done, partial)
+                        crate::files::fsops::rename(done, partial)
                             .map_err(|e| ExportError::doing("rename", done, e))?;
                     }
                 }

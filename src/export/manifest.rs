@@ -427,7 +427,7 @@ impl Manifest {
             file: aeroplane_core::excerpt::path(path),
             message,
         };
-        let text = crate::config::read_text(path).map_err(|e| read(e.to_string()))?;
+        let text = crate::files::read_text(path).map_err(|e| read(e.to_string()))?;
         let m: Manifest = serde_json::from_str(&text)
             .map_err(|e| read(aeroplane_core::excerpt::clip_message(e)))?;
         m.check(&aeroplane_core::excerpt::path(path))?;

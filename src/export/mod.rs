@@ -7,18 +7,17 @@
 
 mod checkpoint;
 mod forfeits;
-pub(crate) mod fsops;
 mod games;
 mod kept_games;
 mod log_file;
 mod manifest;
-pub(crate) mod no_follow;
 mod out_dir;
 mod reproduce;
 mod table;
 mod tables;
 mod text;
 
+pub use crate::files::write_whole;
 pub use checkpoint::{
     CHECKPOINT_FILE, CHECKPOINT_FORMAT, Checkpoint, CheckpointError, Scan, Stored, fnv1a,
     fnv1a_from,
@@ -26,7 +25,6 @@ pub use checkpoint::{
 pub use forfeits::{
     FORFEITS_COLUMN, FORFEITS_HEADER, ForfeitCount, forfeits_table, summary_with_forfeits,
 };
-pub use fsops::write_whole;
 pub use games::{FORFEIT_COLUMNS, GAMES_HEADER, GamesCsv, RowsAt, RowsReader, write_game_row};
 pub use kept_games::{
     KEPT_GAMES_FILE, kept_lost_note, kept_replayed_for_luck_note, kept_unusable_note,

@@ -20,8 +20,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use super::ExportError;
-use super::fsops;
 use super::table::Table;
+use crate::files::fsops;
 
 /// The lock file's name.
 pub const LOCK_FILE: &str = ".aeroplane.lock";
@@ -256,7 +256,7 @@ impl OutputDir {
         // end, and every resume after it: refused now, with the way out.
         for name in dir.own_files() {
             let p = dir.file(&name);
-            if let Err(source) = super::no_follow::replaceable(&p) {
+            if let Err(source) = crate::files::no_follow::replaceable(&p) {
                 let shown = crate::excerpt::path(&p);
                 return Err(OutDirError::InTheWay {
                     how: format!("rm -r {shown}"),
@@ -301,7 +301,7 @@ impl OutputDir {
         ["run.json", "solve.json", "grade.json", "train.json"]
             .iter()
             .any(|name| {
-                super::no_follow::read_text(&self.file(name), crate::config::read::MAX_TEXT_BYTES)
+                crate::files::no_follow::read_text(&self.file(name), crate::files::MAX_TEXT_BYTES)
                     .ok()
                     .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
                     .is_some_and(|v| v.get("tool").and_then(|t| t.as_str()) == Some("aeroplane"))
@@ -310,7 +310,7 @@ impl OutputDir {
 
     /// The decision log the folder's `run.json` names, if it is a plain file name.
     fn logged_name(&self) -> Option<String> {
-        let text = super::no_follow::read_text(&self.file("run.json"), 1 << 20).ok()?;
+        let text = crate::files::no_follow::read_text(&self.file("run.json"), 1 << 20).ok()?;
         let m: serde_json::Value = serde_json::from_str(&text).ok()?;
         let name = m.get("log_games")?.as_str()?;
         let plain = !name.is_empty() && !name.contains('/') && !name.starts_with('.');
@@ -370,7 +370,7 @@ impl OutputDir {
             let (file, created) = match fsops::create_new(&lock) {
                 Ok(f) => (f, true),
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                    match super::no_follow::read_write(&lock) {
+                    match crate::files::no_follow::read_write(&lock) {
                         Ok(f) => (f, false),
                         // Removed meanwhile by the holder that was leaving: try again.
                         Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
@@ -491,7 +491,7 @@ impl OutputDir {
         let write = || -> std::io::Result<()> {
             fsops::remove(&tmp)?;
             fsops::rename(&self.file(spare), &tmp)?;
-            let f = super::no_follow::read_write(&tmp)?;
+            let f = crate::files::no_follow::read_write(&tmp)?;
             fsops::overwrite(&f, &tmp, bytes)?;
             fsops::set_len(&f, &tmp, bytes.len() as u64)?;
             fsops::sync(&f, &tmp)?;
@@ -592,7 +592,7 @@ fn same_file(file: &File, path: &Path) -> bool {
 
 /// What a lock file says of its holder (a few bytes of it, never more).
 fn holder(lock: &Path) -> String {
-    match super::no_follow::read_text(lock, MAX_LOCK_BYTES) {
+    match crate::files::no_follow::read_text(lock, MAX_LOCK_BYTES) {
         Ok(text) if !text.trim().is_empty() => crate::excerpt::excerpt(text.trim()),
         Ok(_) => "a process that has not written its name yet".into(),
         Err(e) => format!("unreadable lock file: {e}"),

@@ -9,8 +9,9 @@
 use aeroplane_core::{Preset, Rules};
 
 use super::Manifest;
-use crate::config::{RulesToml, load_rules, parse_bot};
+use crate::config::{load_rules, parse_bot};
 use crate::experiment::DEFAULT_SORT;
+use crate::files::RulesToml;
 
 /// The file name the command uses when the rules must be saved first.
 pub const RULES_FILE: &str = "RULES.toml";

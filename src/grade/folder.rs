@@ -95,7 +95,7 @@ pub fn folder_state(dir: &Path) -> Result<FolderState, GradeError> {
         dir: crate::excerpt::path(dir),
         why,
     };
-    let text = crate::config::read_text(&file)
+    let text = crate::files::read_text(&file)
         .map_err(|e| bad(format!("cannot read {}: {e}", crate::excerpt::path(&file))))?;
     let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
         bad(format!(

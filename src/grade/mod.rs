@@ -744,7 +744,7 @@ struct Seats {
 /// printed commands play other games than the graded ones, or fail. A table given as a file,
 /// or a folder without `rules.toml`, has nothing to check.
 pub fn check_table_rules(table_path: &std::path::Path, table: &Table) -> Result<(), GradeError> {
-    use crate::config::RulesToml;
+    use crate::files::RulesToml;
     let file = table_path.join("rules.toml");
     if !table_path.is_dir() || std::fs::symlink_metadata(&file).is_err() {
         return Ok(());

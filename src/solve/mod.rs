@@ -438,7 +438,7 @@ impl SolveRecord {
             dir: dir.display().to_string(),
             why,
         };
-        let text = crate::config::read_text(&file)
+        let text = crate::files::read_text(&file)
             .map_err(|e| bad(format!("cannot read {}: {e}", file.display())))?;
         serde_json::from_str(&text).map_err(|e| {
             bad(format!(
@@ -548,7 +548,7 @@ pub const RULES_FILE: &str = "rules.toml";
 /// `rules.toml` beside the table: the variant with every option written out, to pass to
 /// `--rules`.
 fn write_rules(out: &OutputDir, rules: &Rules) -> Result<(), ExportError> {
-    use crate::RulesToml;
+    use crate::files::RulesToml;
     let text = format!(
         "# The rules of this folder's table.bin: pass this file to --rules to play them.\n{}",
         rules.to_toml()
@@ -796,7 +796,7 @@ fn run(
         }
         // Under the crash-point test hook, after every sweep: the same steps in every run.
         let due =
-            last_checkpoint.elapsed() >= ctx.checkpoint_every || crate::export::fsops::testing();
+            last_checkpoint.elapsed() >= ctx.checkpoint_every || crate::files::fsops::testing();
         if change >= job.tolerance && due {
             save(record, &solver.values, None)?;
             kept = (record.sweeps, record.changes.clone());

@@ -281,14 +281,14 @@ impl Table {
             path: path.clone(),
             source,
         };
-        if let Some(what) = crate::config::not_a_file(file) {
+        if let Some(what) = crate::files::not_a_file(file) {
             return Err(TableError::Foreign {
                 path,
                 why: format!("it is {what}, not a file"),
             });
         }
         let len = std::fs::metadata(file).map_err(io)?.len();
-        let mut f = crate::config::open_input(file).map_err(io)?;
+        let mut f = crate::files::open_input(file).map_err(io)?;
         let mut head = [0u8; 16];
         use std::io::Read;
         if len < 16 {

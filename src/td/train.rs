@@ -347,7 +347,7 @@ impl TrainRecord {
             dir: dir.display().to_string(),
             why,
         };
-        let text = crate::config::read_text(&file)
+        let text = crate::files::read_text(&file)
             .map_err(|e| bad(format!("cannot read {}: {e}", file.display())))?;
         serde_json::from_str(&text).map_err(|e| {
             bad(format!(
@@ -640,7 +640,7 @@ fn run(
             return Ok(TrainEnd::Interrupted { games: state.games });
         }
         let due =
-            last_checkpoint.elapsed() >= ctx.checkpoint_every || crate::export::fsops::testing();
+            last_checkpoint.elapsed() >= ctx.checkpoint_every || crate::files::fsops::testing();
         if due && state.games < job.games {
             save(&weights, &state, record)?;
             last_checkpoint = Instant::now();

@@ -377,7 +377,7 @@ impl ExternalBot {
     fn start_inner(&mut self, table: Table, seat: Seat) -> Result<(), Box<BotFault>> {
         let log = match &self.spec.log_dir {
             Some(dir) => {
-                if let Err(e) = crate::export::no_follow::make_dir(dir) {
+                if let Err(e) = crate::files::no_follow::make_dir(dir) {
                     return Err(self.fault(
                         FaultKind::Start,
                         format!(
