@@ -45,6 +45,7 @@ pub mod solve;
 pub mod stats;
 pub mod td;
 pub mod trajectory;
+pub mod value_table;
 pub mod viewer;
 
 /// The engine, as its own crate: `aeroplane_core`. Its items are re-exported below, so

@@ -48,8 +48,8 @@ use crate::analysis::Z95;
 use crate::bots::BotSpec;
 use crate::export::{CheckpointError, ExportError, ManifestBot, ManifestError, OutputDir};
 use crate::runner::{RunError, RunSpec};
-use crate::solve::{Table, TableError};
 use crate::stats::{Played, Summary, Tally};
+use crate::value_table::{Table, TableError};
 
 /// Decisions whose loss exceeds this equity are errors, unless told otherwise.
 pub const DEFAULT_THRESHOLD: f64 = 1e-9;

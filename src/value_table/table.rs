@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use aeroplane_core::{Game, Move, Rules, Seat, Status};
 
-use super::iterate::Bits;
+use super::bits::Bits;
 use super::space::{Size, Space};
 
 /// The table's file name in a solve's output folder.
@@ -461,7 +461,7 @@ impl Table {
     /// The values in dense index order (0 where unreachable): a checkpoint's values to go on
     /// from.
     pub(crate) fn dense(&self) -> Vec<f64> {
-        let mut dense = super::iterate::zeroed(self.header.states as usize);
+        let mut dense = super::bits::zeroed(self.header.states as usize);
         let mut i = 0;
         for (w, &word) in self.reach.words().iter().enumerate() {
             let mut bits = word;
