@@ -44,6 +44,7 @@ pub mod runner;
 pub mod solve;
 pub mod stats;
 pub mod td;
+pub mod train;
 pub mod trajectory;
 pub mod value_table;
 pub mod viewer;

@@ -19,7 +19,7 @@
 //! | grade | `report/grade.rs` | loss per decision per bot, error against search depth or iterations, worst blunders |
 //! | tune | `report/tune.rs` | each parameter over the iterations, the match results, the confirming SPRT |
 
-mod chart;
+pub(crate) mod chart;
 mod check;
 mod grade;
 pub(crate) mod html;
@@ -28,7 +28,6 @@ mod load;
 mod run;
 mod sprt;
 mod sweep;
-mod train;
 mod tune;
 mod views;
 mod watch;
@@ -124,15 +123,6 @@ fn visible_controls(page: String) -> String {
         }
     }
     out
-}
-
-/// The report page of a training (`aeroplane train`), from its record and learning curve.
-pub fn train_page(
-    record: &crate::td::TrainRecord,
-    history: &[crate::td::train::HistoryRow],
-) -> String {
-    // The page has only numbers the training computed: a chart that fails is left out.
-    train::render(record, history).unwrap_or_else(|e| format!("report failed: {e}"))
 }
 
 /// Renders the report of the job in `dir` and writes it there as [`REPORT_FILE`] (under a
