@@ -65,13 +65,14 @@ pub use aeroplane_core::{
     SetupError, Specials, Stacking, Status, ThreeSixes, below, bot_stream, mix, move_flags,
     parse_dice, perft_fast, play_game, step_label, stream, try_play_game,
 };
+pub use analysis::Summary;
 pub use bots::BotSpec;
 pub use bots::registry::{KindDef, ParamDef, ParamKind, Params, register_kind};
 pub use config::{parse_lineup, read_dice};
 pub use export::write_report;
 pub use files::RulesToml;
 pub use runner::{Exec, PlayOptions, RunError, RunOptions, RunSpec, run};
-pub use stats::{Summary, Tally};
+pub use stats::Tally;
 
 /// The Rust code blocks of README.md and of every page under docs/, as doc tests.
 #[cfg(doctest)]

@@ -8,6 +8,7 @@
 use serde::Serialize;
 
 use crate::Counter;
+use crate::analysis::Summary;
 use crate::analysis::multiple::{benjamini_hochberg, holm};
 use crate::analysis::paired::ProportionSummary;
 use crate::analysis::{Axis, PairedIndicators, PairedSummary, PairedSums, Variant, variants};
@@ -16,7 +17,7 @@ use crate::export::{
     Cell, Manifest, OutputDir, SortKey, SweepSection, Table, format_p, p_equals, seat_test_kind,
 };
 use crate::runner::{Flow, RunSpec, Unit, UnitResult};
-use crate::stats::{PValue, Summary, Tally};
+use crate::stats::{PValue, Tally};
 use aeroplane_core::Rules;
 use aeroplane_core::Seat;
 

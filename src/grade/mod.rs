@@ -44,11 +44,12 @@ use serde::{Deserialize, Serialize};
 
 use aeroplane_core::{Bot, BotFault, Game, GameRecord, MAX_MOVES, Move, Rules, Seat, Setup};
 
+use crate::analysis::Summary;
 use crate::analysis::Z95;
 use crate::bots::BotSpec;
 use crate::export::{CheckpointError, ExportError, ManifestBot, ManifestError, OutputDir};
 use crate::runner::{RunError, RunSpec};
-use crate::stats::{Played, Summary, Tally};
+use crate::stats::{Played, Tally};
 use crate::value_table::{Table, TableError};
 
 /// Decisions whose loss exceeds this equity are errors, unless told otherwise.

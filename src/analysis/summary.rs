@@ -2,12 +2,11 @@
 
 use aeroplane_core::Seat;
 
-use super::histogram::Spread;
-use super::interval::{
-    ChiSquare, MIN_DEALS, RateInterval, design_effect, equal_rates, rate_interval, z_for,
+use super::elo::{Estimate, GroupScores};
+use crate::stats::{
+    ChiSquare, Entrant, MIN_DEALS, RateInterval, Spread, Tally, design_effect, equal_rates,
+    rate_interval, z_for,
 };
-use super::tally::{Entrant, Tally};
-use crate::analysis::elo::{Estimate, GroupScores};
 use aeroplane_core::Counters;
 
 /// Confidence level of every interval.
