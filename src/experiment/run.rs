@@ -154,7 +154,7 @@ impl RunReport {
             dir.write_table(&forfeits_table(&self.forfeits, &names))?;
         }
         if let Some(l) = &self.luck {
-            dir.write_table(&l.table())?;
+            dir.write_table(&crate::export::luck_table(l))?;
         }
         dir.write_json("summary.json", &SummaryJson::new(command, self).in_dir(dir))?;
         Ok(())

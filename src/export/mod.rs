@@ -10,6 +10,7 @@ mod forfeits;
 mod games;
 mod kept_games;
 mod log_file;
+mod luck;
 mod manifest;
 mod out_dir;
 mod reproduce;
@@ -31,6 +32,7 @@ pub use kept_games::{
     kept_used_note, read_kept_games, read_kept_lines, write_kept_games, write_kept_lines,
 };
 pub use log_file::LogFile;
+pub use luck::luck_table;
 pub use manifest::{
     ConfirmSection, JobStatus, LeagueSection, MANIFEST_FILE, MANIFEST_FORMAT, Manifest,
     ManifestBot, ManifestError, MergeSection, ShardSection, SprtSection, SweepSection,

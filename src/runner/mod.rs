@@ -113,6 +113,15 @@ pub enum RunError {
     },
 }
 
+impl From<crate::analysis::luck::LuckMismatch> for RunError {
+    fn from(e: crate::analysis::luck::LuckMismatch) -> RunError {
+        RunError::Luck {
+            net: e.net,
+            what: e.what,
+        }
+    }
+}
+
 /// One game of a run, as written to `games.csv`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameRow {
