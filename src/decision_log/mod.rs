@@ -20,7 +20,6 @@ pub mod read;
 
 use serde::{Deserialize, Serialize};
 
-use crate::runner::RunSpec;
 use aeroplane_core::Rules;
 pub use encode::{LogEncoder, LogFormat, LogNameError, LogStyle, ZSTD_LEVEL};
 
@@ -82,35 +81,6 @@ pub struct Header {
 }
 
 impl Header {
-    /// The header of a run's log, with the position on every `positions`-th decision line.
-    pub fn of(spec: &RunSpec, positions: u32) -> Header {
-        Header {
-            format: FORMAT.to_string(),
-            version: VERSION,
-            decision_fields: DECISION_FIELDS.iter().map(|f| f.to_string()).collect(),
-            log_positions: Some(positions.max(1)),
-            tool_version: env!("CARGO_PKG_VERSION").to_string(),
-            rules: spec.rules,
-            players: spec.players(),
-            seats: aeroplane_core::Seat::in_play(spec.players())
-                .iter()
-                .map(|s| s.index())
-                .collect(),
-            bots: spec
-                .lineup
-                .iter()
-                .map(|b| HeaderBot {
-                    name: b.name.clone(),
-                    kind: b.kind.clone(),
-                })
-                .collect(),
-            seed: spec.seed,
-            first_deal: spec.first_deal,
-            deals: spec.deals,
-            rotate_seats: spec.rotate_seats,
-        }
-    }
-
     /// The header line (with its newline) as the log stores it: a frame of its own in a
     /// compressed log.
     pub fn encoded(&self, format: LogFormat) -> Vec<u8> {
@@ -123,58 +93,12 @@ impl Header {
     }
 }
 
-/// Plays games `games` of `spec` one after another and returns their log, header first, with
-/// the default key positions ([`DEFAULT_LOG_POSITIONS`]): the bytes a run of those games
-/// writes (for tests and small logs; a run writes logs through its workers).
-pub fn log_games(
-    spec: &RunSpec,
-    games: std::ops::Range<u64>,
-    format: LogFormat,
-) -> Result<Vec<u8>, crate::runner::RunError> {
-    log_games_with(
-        spec,
-        games,
-        LogStyle {
-            format,
-            positions: DEFAULT_LOG_POSITIONS,
-        },
-    )
-}
-
-/// [`log_games`] in a given style (format and key positions).
-pub fn log_games_with(
-    spec: &RunSpec,
-    games: std::ops::Range<u64>,
-    style: LogStyle,
-) -> Result<Vec<u8>, crate::runner::RunError> {
-    let format = style.format;
-    let mut out = Header::of(spec, style.positions).encoded(format);
-    let mut enc = LogEncoder::new(style).map_err(crate::runner::RunError::Sink)?;
-    let mut bots: Vec<Box<dyn aeroplane_core::Bot>> = spec
-        .lineup
-        .iter()
-        .map(crate::bots::registry::BotSpec::build)
-        .collect();
-    let start = aeroplane_core::Game::new(spec.rules, spec.players())?;
-    for game in games {
-        let (deal, rotation) = spec.locate(game);
-        enc.lines().begin(game, &start, spec.bot_at_seat(rotation));
-        let with = crate::runner::PlayOptions {
-            bots: Some(&mut bots),
-            ..Default::default()
-        };
-        let played = spec.play(game, enc.lines(), with)?;
-        enc.finish_game(deal, rotation, &played.record, &mut out)
-            .map_err(crate::runner::RunError::Sink)?;
-    }
-    Ok(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::read::{LogError, LogReader};
     use super::*;
     use crate::config::parse_lineup;
+    use crate::runner::{RunSpec, log_games, log_games_with};
     use crate::trajectory::Recorder;
     use aeroplane_core::{Game, Preset};
 

@@ -8,9 +8,11 @@
 //! finished chunks back in order and hands each on as soon as every earlier chunk is done.
 
 mod kept;
+mod log;
 mod spec;
 
 pub use kept::{FinishedGame, KeptGames};
+pub use log::{log_games, log_games_with};
 pub use spec::{PlayOptions, RunSpec};
 
 use kept::UnitGames;
