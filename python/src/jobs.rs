@@ -18,10 +18,10 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use aeroplane::analysis::{Axis, SprtConfig, variants};
 use aeroplane::bots::registry::BotSpec;
 use aeroplane::experiment::{
-    Context, DEFAULT_SORT, Job, JobEnd, JobError, LeagueJob, Outcome, Report, RunJob,
-    SPRT_CHUNK_DEALS, SprtJob, SweepJob,
+    Context, Job, JobEnd, JobError, LeagueJob, Outcome, Report, RunJob, SPRT_CHUNK_DEALS, SprtJob,
+    SweepJob,
 };
-use aeroplane::export::{OutputDir, SortKey};
+use aeroplane::export::{DEFAULT_SORT, OutputDir, SortKey};
 use aeroplane::runner::{DEFAULT_CHUNK_DEALS, Exec, RunError, RunSpec};
 
 use crate::bots::{

@@ -41,8 +41,8 @@ pub use league::{LEAGUE_HEADER, LeagueJob, LeagueReport, LeagueRow, PAIRS_HEADER
 pub use run::{RunJob, RunReport};
 pub use sprt::{SPRT_CHUNK_DEALS, SprtJob, SprtReport};
 pub use sweep::{
-    COMPARE_HEADER, Comparison, DEFAULT_SORT, EFFECTS_HEADER, SWEEP_HEADER, SweepJob, SweepReport,
-    SweepRow, axis_text, sweep_header,
+    COMPARE_HEADER, Comparison, EFFECTS_HEADER, SWEEP_HEADER, SweepJob, SweepReport, SweepRow,
+    axis_text, sweep_header,
 };
 pub use tune::{TuneError, TuneJob, TuneReport, TuneSpec};
 

@@ -147,9 +147,6 @@ const PER_GAME: [Counter; 6] = [
     Counter::Bounces,
 ];
 
-/// The default order of the printed table: fairest first.
-pub const DEFAULT_SORT: &str = "max_seat_edge";
-
 /// A sweep.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SweepJob {

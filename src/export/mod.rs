@@ -34,9 +34,9 @@ pub use kept_games::{
 pub use log_file::LogFile;
 pub use luck::luck_table;
 pub use manifest::{
-    ConfirmSection, JobStatus, LeagueSection, MANIFEST_FILE, MANIFEST_FORMAT, Manifest,
-    ManifestBot, ManifestError, MergeSection, ShardSection, SprtSection, SweepSection,
-    TuneParamSection, TuneSection,
+    ConfirmSection, DEFAULT_BOOTSTRAP, DEFAULT_SORT, JobStatus, LeagueSection, MANIFEST_FILE,
+    MANIFEST_FORMAT, Manifest, ManifestBot, ManifestError, MergeSection, ShardSection, SprtSection,
+    SweepSection, TuneParamSection, TuneSection,
 };
 pub use out_dir::{LOCK_FILE, OWN_FILES, OutDirError, OutputDir, PARTIAL_PREFIX, VIEWER_FILES};
 pub use reproduce::{RULES_FILE, Reproduction, quote};
