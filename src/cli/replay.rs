@@ -9,8 +9,9 @@ use clap::Args;
 
 use aeroplane::decision_log::check::{check_game, check_log};
 use aeroplane::decision_log::read::{LogReader, seek_game};
-use aeroplane::experiment::replay::{ReplayJob, ReplayReport, replay_logged};
+use aeroplane::experiment::replay::{ReplayJob, replay_logged};
 use aeroplane::runner::RunSpec;
+use aeroplane::trajectory::replay::ReplayReport;
 use aeroplane::{parse_dice, read_dice};
 
 use super::common::{DEFAULT_BOTS_DIR, load_lineup, load_rules};
