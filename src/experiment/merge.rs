@@ -354,7 +354,7 @@ pub(crate) fn merge<F: Fold, R>(
     manifest.finish(status, played, None);
     write_status(out, &manifest)?;
     if manifest.report {
-        crate::report::write(out).map_err(|e| JobError::Tidy {
+        super::write_report(out).map_err(|e| JobError::Tidy {
             dir: crate::excerpt::path(out.path()),
             source: Box::new(e.into()),
         })?;

@@ -32,6 +32,7 @@ mod run;
 mod sprt;
 mod sweep;
 pub mod tune;
+mod watch;
 
 pub use drive::Shard;
 pub use effects::Effect;
@@ -45,6 +46,7 @@ pub use sweep::{
     axis_text, sweep_header,
 };
 pub use tune::{TuneError, TuneJob, TuneReport, TuneSpec};
+pub use watch::write_report;
 
 use std::sync::atomic::{AtomicBool, AtomicU64};
 
@@ -799,7 +801,7 @@ fn commit(dir: &OutputDir, manifest: &Manifest) -> Result<(), JobError> {
     write_status(dir, manifest)?;
     let tidy = || -> Result<(), JobError> {
         if manifest.report {
-            crate::report::write(dir)?;
+            write_report(dir)?;
         }
         dir.remove(KEPT_GAMES_FILE)?;
         dir.remove(CHECKPOINT_FILE)?;

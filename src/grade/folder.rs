@@ -292,7 +292,7 @@ impl<'a> Folder<'a> {
         // Complete from here on: a failure leaves a committed grade that `aeroplane resume`
         // finishes again.
         if self.job.report {
-            crate::report::write(self.dir)?;
+            crate::experiment::write_report(self.dir)?;
         }
         self.dir.remove(GRADE_KEPT_DEALS)?;
         self.dir.remove(GRADE_CHECKPOINT)?;

@@ -37,6 +37,7 @@ use std::path::{Path, PathBuf};
 use crate::export::{ExportError, OutputDir};
 
 pub use load::Kind;
+pub(crate) use watch::Pick;
 pub use watch::VIEWER_FILES;
 
 /// The report's file name in an output folder.
@@ -125,17 +126,21 @@ fn visible_controls(page: String) -> String {
     out
 }
 
-/// Renders the report of the job in `dir` and writes it there as [`REPORT_FILE`] (under a
-/// temporary name, then renamed into place), with the viewers of a run's games to watch.
-/// Returns its path and the folder's problems.
-pub fn write(dir: &OutputDir) -> Result<(PathBuf, Vec<String>), ReportError> {
-    let folder = load::Folder::open(dir.path())?;
-    if folder.kind()? == Kind::Run
-        && let Some(picks) = watch::pick(dir.path(), run::seed(&folder))?
-    {
-        // What could not be replayed is said on the page (its viewer is missing).
-        watch::write_viewers(dir, &picks)?;
+/// The games to watch of the run in `dir` (none for another job, or a run without
+/// `games.csv`): the viewers its page links, which the job writes
+/// (`crate::experiment::write_report`).
+pub(crate) fn watch_picks(dir: &Path) -> Result<Option<Vec<Pick>>, ReportError> {
+    let folder = load::Folder::open(dir)?;
+    if folder.kind()? != Kind::Run {
+        return Ok(None);
     }
+    watch::pick(dir, run::seed(&folder))
+}
+
+/// Renders the report of the job in `dir` and writes it there as [`REPORT_FILE`] (under a
+/// temporary name, then renamed into place), linking the viewers of a run's games to watch
+/// that are there. Returns its path and the folder's problems.
+pub fn write(dir: &OutputDir) -> Result<(PathBuf, Vec<String>), ReportError> {
     let r = render(dir.path())?;
     dir.write(REPORT_FILE, r.page.as_bytes())?;
     Ok((dir.file(REPORT_FILE), r.problems))
