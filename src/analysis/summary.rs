@@ -196,9 +196,9 @@ mod tests {
     use aeroplane_core::GameRecord;
 
     fn game(ranks: [u8; 4], winner: usize) -> Played {
-        let mut counters = crate::Counters::default();
-        counters.add(crate::Counter::Turns, 10 * (winner as u32 + 1));
-        counters.add(crate::Counter::Rolls, 12);
+        let mut counters = aeroplane_core::Counters::default();
+        counters.add(aeroplane_core::Counter::Turns, 10 * (winner as u32 + 1));
+        counters.add(aeroplane_core::Counter::Rolls, 12);
         Played {
             record: GameRecord {
                 players: 3,

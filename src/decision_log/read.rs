@@ -377,7 +377,7 @@ impl LogReader {
     /// Opens a log file (zstd-compressed or plain, told apart by its first bytes) and reads
     /// its header.
     pub fn open(path: &Path) -> Result<LogReader, LogError> {
-        let file = crate::excerpt::path(path);
+        let file = aeroplane_core::excerpt::path(path);
         let io = |source| LogError::Io {
             file: file.clone(),
             source,
@@ -544,7 +544,10 @@ impl LogReader {
         let header: Header = serde_json::from_value(value).map_err(|e| {
             self.line_error(
                 1,
-                format!("a bad header: {}", crate::excerpt::excerpt(&e.to_string())),
+                format!(
+                    "a bad header: {}",
+                    aeroplane_core::excerpt::excerpt(&e.to_string())
+                ),
             )
         })?;
         if header.version >= 2 && header.decision_fields != DECISION_FIELDS {
@@ -691,7 +694,7 @@ impl LogReader {
             format!(
                 "not a valid {} line: {}",
                 if raw.result { "result" } else { "decision" },
-                crate::excerpt::excerpt(&e.to_string())
+                aeroplane_core::excerpt::excerpt(&e.to_string())
             ),
         )
     }
@@ -739,7 +742,7 @@ impl LogReader {
 }
 
 fn short(text: &str) -> String {
-    crate::excerpt::clip_lines(&text.chars().take(60).collect::<String>(), 60)
+    aeroplane_core::excerpt::clip_lines(&text.chars().take(60).collect::<String>(), 60)
 }
 
 /// The most bytes of a frame [`seek_game`] reads into memory (a game's frame is a few KB): a

@@ -90,8 +90,8 @@ pub(crate) fn merge<F: Fold, R>(
         let differ = Manifest::differences(&job_identity(&s.manifest), &want);
         if !differ.is_empty() {
             return Err(InvalidJob::ShardOfAnotherJob {
-                dir: crate::excerpt::path(&s.dir),
-                first: crate::excerpt::path(&shards[0].dir),
+                dir: aeroplane_core::excerpt::path(&s.dir),
+                first: aeroplane_core::excerpt::path(&shards[0].dir),
                 differ: differ.join(", "),
             }
             .into());
@@ -99,18 +99,18 @@ pub(crate) fn merge<F: Fold, R>(
         let shard = s.manifest.shard.expect("checked");
         if shard.count != count {
             return Err(InvalidJob::ShardCount {
-                dir: crate::excerpt::path(&s.dir),
+                dir: aeroplane_core::excerpt::path(&s.dir),
                 index: shard.index,
                 count: shard.count,
-                first: crate::excerpt::path(&shards[0].dir),
+                first: aeroplane_core::excerpt::path(&shards[0].dir),
                 first_count: count,
             }
             .into());
         }
         if let Some(other) = by_index.insert(shard.index, k) {
             return Err(InvalidJob::ShardTwice {
-                a: crate::excerpt::path(&shards[other].dir),
-                b: crate::excerpt::path(&s.dir),
+                a: aeroplane_core::excerpt::path(&shards[other].dir),
+                b: aeroplane_core::excerpt::path(&s.dir),
                 index: shard.index,
                 count,
             }
@@ -125,10 +125,10 @@ pub(crate) fn merge<F: Fold, R>(
                 .unwrap_or_else(|| "unknown".into());
             let msg = format!(
                 "{} holds shard {}/{count} unfinished (status {status}; its checkpoint keeps {kept} of its {} games): finish it with `aeroplane resume {}`",
-                crate::excerpt::path(&s.dir),
+                aeroplane_core::excerpt::path(&s.dir),
                 shard.index,
                 s.manifest.games_planned,
-                crate::excerpt::path(&s.dir)
+                aeroplane_core::excerpt::path(&s.dir)
             );
             if !allow_partial {
                 return Err(InvalidJob::ShardUnfinished(msg).into());
@@ -161,7 +161,7 @@ pub(crate) fn merge<F: Fold, R>(
         let differ = Manifest::differences(&scan.job, &s.manifest.identity());
         if !differ.is_empty() {
             return Err(InvalidJob::CheckpointOfAnotherJob {
-                dir: crate::excerpt::path(&s.dir),
+                dir: aeroplane_core::excerpt::path(&s.dir),
                 differ: differ.join(", "),
             }
             .into());
@@ -173,7 +173,7 @@ pub(crate) fn merge<F: Fold, R>(
             let line = stored?.record;
             let damaged = |what: String| {
                 JobError::Checkpoint(CheckpointError::Damaged {
-                    file: crate::excerpt::path(&cp),
+                    file: aeroplane_core::excerpt::path(&cp),
                     line: i as u64 + 2,
                     what,
                 })
@@ -355,7 +355,7 @@ pub(crate) fn merge<F: Fold, R>(
     write_status(out, &manifest)?;
     if manifest.report {
         super::write_report(out).map_err(|e| JobError::Tidy {
-            dir: crate::excerpt::path(out.path()),
+            dir: aeroplane_core::excerpt::path(out.path()),
             source: Box::new(e.into()),
         })?;
     }
@@ -462,7 +462,7 @@ impl<'a> RowsCopy<'a> {
 
 fn rows_damaged(path: &Path, unit: usize, from: u64, at: RowsAt, what: &str) -> JobError {
     JobError::Checkpoint(CheckpointError::Damaged {
-        file: crate::excerpt::path(path),
+        file: aeroplane_core::excerpt::path(path),
         line: 0,
         what: format!("the rows of unit {unit} (bytes {from}..{}): {what}", at.end),
     })
@@ -477,7 +477,7 @@ fn read_shards(dirs: &[PathBuf]) -> Result<Vec<ShardDir>, JobError> {
         .map(|d| {
             let manifest = Manifest::load(&d.join(MANIFEST_FILE))?;
             if manifest.shard.is_none() {
-                return Err(InvalidJob::NotAShard(crate::excerpt::path(d)).into());
+                return Err(InvalidJob::NotAShard(aeroplane_core::excerpt::path(d)).into());
             }
             Ok(ShardDir {
                 dir: d.clone(),

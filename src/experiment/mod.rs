@@ -239,7 +239,7 @@ impl LogDef {
     /// The log `name` of the run `spec`; a name that is not a plain `.jsonl.zst` or `.jsonl`
     /// file name, or that is one of the folder's own files, is refused.
     pub fn new(name: &str, spec: &RunSpec, positions: u32) -> Result<LogDef, JobError> {
-        let bad = || InvalidJob::LogName(crate::excerpt::excerpt(name));
+        let bad = || InvalidJob::LogName(aeroplane_core::excerpt::excerpt(name));
         let format = LogFormat::of_path(std::path::Path::new(name)).map_err(|_| bad())?;
         let plain = !name.contains('/') && !name.starts_with('.') && !name.contains('\\');
         let own = crate::export::OWN_FILES
@@ -474,7 +474,7 @@ fn scan_checkpoint(
     if !differ.is_empty() {
         return Err(Opening::Refused(
             InvalidJob::CheckpointOfAnotherJob {
-                dir: crate::excerpt::path(dir.path()),
+                dir: aeroplane_core::excerpt::path(dir.path()),
                 differ: differ.join(", "),
             }
             .into(),
@@ -553,7 +553,7 @@ fn resume_folder<F: Fold>(
     if def.per_game && rows.is_none() && scan.durable > 0 {
         return Err(Opening::Refused(JobError::Checkpoint(
             CheckpointError::Damaged {
-                file: crate::excerpt::path(&partial),
+                file: aeroplane_core::excerpt::path(&partial),
                 line: 1,
                 what: format!(
                     "missing, or its header damaged, but the checkpoint holds {} units whose rows were synced to it",
@@ -580,7 +580,7 @@ fn resume_folder<F: Fold>(
         let (partial, _) = log_files.as_ref().expect("a log");
         return Err(Opening::Refused(JobError::Checkpoint(
             CheckpointError::Damaged {
-                file: crate::excerpt::path(partial),
+                file: aeroplane_core::excerpt::path(partial),
                 line: 1,
                 what: format!(
                     "missing, or its header damaged, but the checkpoint holds {} units whose decisions were synced to it",
@@ -809,7 +809,7 @@ fn commit(dir: &OutputDir, manifest: &Manifest) -> Result<(), JobError> {
         Ok(())
     };
     tidy().map_err(|e| JobError::Tidy {
-        dir: crate::excerpt::path(dir.path()),
+        dir: aeroplane_core::excerpt::path(dir.path()),
         source: Box::new(e),
     })
 }

@@ -6,9 +6,9 @@ use crate::export::write_game_row;
 use crate::runner::{GameRow, PlayOptions, RunError, RunSpec};
 use crate::trajectory::Recorder;
 use crate::trajectory::replay::{ReplayReport, log_lines};
-use crate::{Bot, Counter, Seat};
 use aeroplane_core::ScriptedDice;
 use aeroplane_core::{ActionId, Game};
+use aeroplane_core::{Bot, Counter, Seat};
 
 use super::{InvalidJob, JobError};
 

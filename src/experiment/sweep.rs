@@ -7,7 +7,6 @@
 
 use serde::Serialize;
 
-use crate::Counter;
 use crate::analysis::Summary;
 use crate::analysis::multiple::{benjamini_hochberg, holm};
 use crate::analysis::paired::ProportionSummary;
@@ -18,6 +17,7 @@ use crate::export::{
 };
 use crate::runner::{Flow, RunSpec, Unit, UnitResult};
 use crate::stats::{PValue, Tally};
+use aeroplane_core::Counter;
 use aeroplane_core::Rules;
 use aeroplane_core::Seat;
 

@@ -229,7 +229,7 @@ impl Checkpoint {
         };
         if format != CHECKPOINT_FORMAT {
             return Err(CheckpointError::Format {
-                file: crate::excerpt::path(path),
+                file: aeroplane_core::excerpt::path(path),
                 found: format,
                 advice: if format < CHECKPOINT_FORMAT {
                     "it was written by an earlier build; finish the job with the build that started it, or start it again, replacing the folder with the setting `force`"
@@ -431,7 +431,7 @@ impl Lines {
 
     fn damaged(&self, line: u64, what: String) -> CheckpointError {
         CheckpointError::Damaged {
-            file: crate::excerpt::path(&self.path),
+            file: aeroplane_core::excerpt::path(&self.path),
             line: if line == 0 { self.number } else { line },
             what,
         }

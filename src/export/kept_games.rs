@@ -160,7 +160,7 @@ pub fn kept_replayed_for_luck_note(games: u64) -> String {
 pub fn kept_unusable_note(path: &Path, why: &str) -> String {
     format!(
         "{} cannot be used ({why}): its games are played again",
-        crate::excerpt::path(path)
+        aeroplane_core::excerpt::path(path)
     )
 }
 

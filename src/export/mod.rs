@@ -77,7 +77,7 @@ impl ExportError {
     pub fn doing(action: &'static str, file: &Path, source: std::io::Error) -> Self {
         ExportError {
             action,
-            file: crate::excerpt::path(file),
+            file: aeroplane_core::excerpt::path(file),
             source,
         }
     }

@@ -750,7 +750,7 @@ pub fn check_table_rules(table_path: &std::path::Path, table: &Table) -> Result<
     if !table_path.is_dir() || std::fs::symlink_metadata(&file).is_err() {
         return Ok(());
     }
-    let shown = crate::excerpt::path(&file);
+    let shown = aeroplane_core::excerpt::path(&file);
     let named = crate::config::read_rules_file(&file)
         .map_err(|e| GradeError::Job(format!("{shown} cannot be read: {e}")))?;
     if named == *table.rules() {
@@ -766,7 +766,7 @@ pub fn check_table_rules(table_path: &std::path::Path, table: &Table) -> Result<
         .collect();
     Err(GradeError::Job(format!(
         "{shown} holds other rules than the table {} solves ({}): the grade would play the table's rules while its replay commands name the file's; put the table's rules back in {shown} (`aeroplane solve` wrote them there), or give the table's table.bin alone",
-        crate::excerpt::path(&table_path.join("table.bin")),
+        aeroplane_core::excerpt::path(&table_path.join("table.bin")),
         if differ.is_empty() {
             "they differ".to_string()
         } else {

@@ -987,7 +987,10 @@ impl Worker<'_> {
                 seat: f.seat.index(),
                 bot: usize::from(played.bot_at_seat[f.seat.index()]),
                 cause: f.fault.kind,
-                message: crate::excerpt::clip_lines(&format!("{}{line}", f.fault.what), 300),
+                message: aeroplane_core::excerpt::clip_lines(
+                    &format!("{}{line}", f.fault.what),
+                    300,
+                ),
             }
         });
         Ok((played, note))

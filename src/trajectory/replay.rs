@@ -203,7 +203,7 @@ impl LogLine {
 #[derive(Debug, Serialize)]
 pub struct ReplayReport {
     /// The rules.
-    pub rules: crate::Rules,
+    pub rules: aeroplane_core::Rules,
     /// The bots in seat order.
     pub bots: Vec<String>,
     /// `seeded` or `scripted`.

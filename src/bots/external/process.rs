@@ -357,7 +357,7 @@ fn push_tail(tail: &Mutex<VecDeque<String>>, line: &[u8]) {
             t.pop_front();
         }
         let text = String::from_utf8_lossy(line);
-        t.push_back(crate::excerpt::clip_lines(text.trim_end(), 200));
+        t.push_back(aeroplane_core::excerpt::clip_lines(text.trim_end(), 200));
     }
 }
 
