@@ -61,20 +61,34 @@ pub(crate) struct Stop<'a> {
     pub unit_done: Option<&'a (dyn Fn(usize) + Sync)>,
 }
 
-/// Merges the shards in `dirs` into `out`. Refuses shards of different jobs, a shard given
-/// twice, unfinished shards and (unless `allow_partial`) an incomplete set, naming the folder;
-/// stops (status interrupted) soon after `interrupt` is set.
-#[allow(clippy::too_many_arguments)]
+/// The shards a merge reads: their folders (any order), the plan's unit size they were run
+/// with, and whether an incomplete set may be merged.
+#[derive(Clone, Copy)]
+pub(crate) struct Shards<'a> {
+    /// The shards' folders.
+    pub dirs: &'a [PathBuf],
+    /// Deals per unit.
+    pub unit_deals: u64,
+    /// Merge an incomplete set (status partial) instead of refusing it.
+    pub allow_partial: bool,
+}
+
+/// Merges the shards into `out`. Refuses shards of different jobs, a shard given twice,
+/// unfinished shards and (unless `allow_partial`) an incomplete set, naming the folder; stops
+/// (status interrupted) soon after `interrupt` is set.
 pub(crate) fn merge<F: Fold, R>(
     out: &mut OutputDir,
-    dirs: &[PathBuf],
-    allow_partial: bool,
+    shards: Shards<'_>,
     def: JobDef<'_>,
-    unit_deals: u64,
     stop: Stop<'_>,
     fold: &mut F,
     report: impl FnOnce(&mut F, Option<&OutputDir>, &mut Manifest) -> Result<R, JobError>,
 ) -> Result<Outcome<R>, JobError> {
+    let Shards {
+        dirs,
+        unit_deals,
+        allow_partial,
+    } = shards;
     let stopped = || stop.interrupt.is_some_and(|i| i.load(Ordering::Relaxed));
     let shards = read_shards(dirs)?;
     let count = shards[0].manifest.shard.expect("checked").count;
