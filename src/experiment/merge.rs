@@ -368,7 +368,7 @@ pub(crate) fn merge<F: Fold, R>(
     manifest.finish(status, played, None);
     write_status(out, &manifest)?;
     if manifest.report {
-        super::write_report(out).map_err(|e| JobError::Tidy {
+        super::write_report_page(out).map_err(|e| JobError::Tidy {
             dir: aeroplane_core::excerpt::path(out.path()),
             source: Box::new(e.into()),
         })?;

@@ -46,7 +46,7 @@ pub use sweep::{
     axis_text, sweep_header,
 };
 pub use tune::{TuneError, TuneJob, TuneReport, TuneSpec};
-pub use watch::write_report;
+pub use watch::write_report_page;
 
 use std::sync::atomic::{AtomicBool, AtomicU64};
 
@@ -801,7 +801,7 @@ fn commit(dir: &OutputDir, manifest: &Manifest) -> Result<(), JobError> {
     write_status(dir, manifest)?;
     let tidy = || -> Result<(), JobError> {
         if manifest.report {
-            write_report(dir)?;
+            write_report_page(dir)?;
         }
         dir.remove(KEPT_GAMES_FILE)?;
         dir.remove(CHECKPOINT_FILE)?;

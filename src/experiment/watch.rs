@@ -11,7 +11,7 @@ use crate::report::{Pick, ReportError};
 /// Writes the report of the job in `dir` as [`crate::report::write`] does, after the viewers
 /// of a run's games to watch, which the page links. Returns its path and the folder's
 /// problems.
-pub fn write_report(dir: &OutputDir) -> Result<(PathBuf, Vec<String>), ReportError> {
+pub fn write_report_page(dir: &OutputDir) -> Result<(PathBuf, Vec<String>), ReportError> {
     if let Some(picks) = crate::report::watch_picks(dir.path())? {
         // What could not be replayed is said on the page (its viewer is missing).
         write_viewers(dir, &picks)?;

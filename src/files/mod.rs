@@ -1,7 +1,7 @@
 //! The ground floor for files, below every other module of the harness: how an input is read
 //! within bounds ([`read_text`], [`open_input`], [`not_a_file`]), how an output file is opened
-//! without following a link or blocking on a fifo ([`no_follow`]), every file-system step of
-//! an output folder, counted for the crash-point tests ([`fsops`]), and the rules' TOML form
+//! without following a link or blocking on a fifo (`no_follow`), every file-system step of
+//! an output folder, counted for the crash-point tests (`fsops`), and the rules' TOML form
 //! ([`RulesToml`]: variant files, and the rules recorded in a net file), which the engine
 //! does not know. It uses nothing of the harness, so bots, nets, value tables and logs read
 //! and write their files through it as the output folder does.

@@ -296,7 +296,7 @@ impl<'a> Folder<'a> {
         // Complete from here on: a failure leaves a committed grade that `aeroplane resume`
         // finishes again.
         if self.job.report {
-            crate::experiment::write_report(self.dir)?;
+            crate::experiment::write_report_page(self.dir)?;
         }
         self.dir.remove(GRADE_KEPT_DEALS)?;
         self.dir.remove(GRADE_CHECKPOINT)?;

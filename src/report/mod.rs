@@ -128,7 +128,7 @@ fn visible_controls(page: String) -> String {
 
 /// The games to watch of the run in `dir` (none for another job, or a run without
 /// `games.csv`): the viewers its page links, which the job writes
-/// (`crate::experiment::write_report`).
+/// (`crate::experiment::write_report_page`).
 pub(crate) fn watch_picks(dir: &Path) -> Result<Option<Vec<Pick>>, ReportError> {
     let folder = load::Folder::open(dir)?;
     if folder.kind()? != Kind::Run {

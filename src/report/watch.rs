@@ -1,7 +1,7 @@
 //! Games to watch: for a run that kept its games (`games.csv`), the report links board viewers
 //! of a few of them: the longest, the shortest, the one with the most captures and one drawn
 //! at random (seeded by the run's seed, so the same folder always shows the same game). The
-//! viewers are written beside `report.html` by the job (`crate::experiment::write_report`:
+//! viewers are written beside `report.html` by the job (`crate::experiment::write_report_page`:
 //! each game replayed from the run's `run.json` and checked against its `games.csv` row); the
 //! report picks the same games and links the viewers it finds. `games.csv` is read as a
 //! stream, never whole.
