@@ -1,7 +1,7 @@
 //! The layers of the root crate (issue 32, items 1 and 2): every file under `src/` may use only
 //! the layers at or below its own, in the order ARCHITECTURE.md states once ("Layers", its
-//! `text` block, ground up). The check reads each file's code (comments, strings and
-//! `#[cfg(test)]` items left out), finds every path that names a module of the crate
+//! `text` block, ground up). The check reads each file's code (its unit tests included;
+//! comments and strings left out), finds every path that names a module of the crate
 //! (`crate::x`, `super::` up to the crate root, and in the binary `aeroplane::x`), and refuses
 //! a path to a layer above the file's own, naming the file, the line and both layers. Inside
 //! the library the core's items are named `aeroplane_core::...`, never through the crate root's
@@ -205,7 +205,7 @@ struct Use {
     segment: String,
 }
 
-/// The paths from the crate's root that `code` names, outside `#[cfg(test)]` items.
+/// The paths from the crate's root that `code` names.
 fn uses(place: &Place, code: &str) -> Vec<Use> {
     let toks = tokens(code);
     let mut found = Vec::new();
@@ -215,33 +215,6 @@ fn uses(place: &Place, code: &str) -> Vec<Use> {
     let mut i = 0;
     while i < toks.len() {
         let t = toks[i].text;
-        // `#[cfg(test)]`: skip the item it marks (to its `;`, or its braces).
-        if t == "#"
-            && toks[i..]
-                .iter()
-                .take(7)
-                .map(|t| t.text)
-                .eq(["#", "[", "cfg", "(", "test", ")", "]"])
-        {
-            i += 7;
-            let mut d = 0usize;
-            while i < toks.len() {
-                match toks[i].text {
-                    "{" => d += 1,
-                    "}" => {
-                        d -= 1;
-                        if d == 0 {
-                            break;
-                        }
-                    }
-                    ";" if d == 0 => break,
-                    _ => {}
-                }
-                i += 1;
-            }
-            i += 1;
-            continue;
-        }
         match t {
             "mod" if toks.get(i + 2).is_some_and(|t| t.text == "{") => {
                 depth += 1;
@@ -492,17 +465,16 @@ fn every_form_of_path_is_read() {
 }
 
 #[test]
-fn comments_strings_and_test_items_are_not_imports() {
+fn comments_and_strings_are_not_imports_and_unit_tests_are_code() {
     let layers = toy_layers();
     let text = "/// See [`crate::runner`].\n// crate::runner\n/* crate::runner /* nested */ */\n\
                 const A: &str = \"crate::runner\";\nconst B: &str = r#\"crate::runner\"#;\n\
                 const C: char = '\"'; const D: char = '\\'';\nfn f<'a>(x: &'a str) -> &'a str { x }\n\
-                #[cfg(test)]\nmod tests {\n    use crate::runner::RunSpec;\n}\n\
-                #[cfg(test)]\nuse crate::runner::Other;\nuse crate::runner::Late;\n";
+                use crate::files::read_text;\n#[cfg(test)]\nmod tests {\n    use crate::runner::RunSpec;\n}\n";
     assert_eq!(
         check_file("stats/mod.rs", text, &layers),
         [
-            "src/stats/mod.rs:14: `stats` uses `runner`, a layer above it (ARCHITECTURE.md, Layers: stats is below runner)"
+            "src/stats/mod.rs:11: `stats` uses `runner`, a layer above it (ARCHITECTURE.md, Layers: stats is below runner)"
         ]
     );
 }
