@@ -37,13 +37,16 @@ pub mod config;
 pub mod decision_log;
 pub mod experiment;
 pub mod export;
+pub mod files;
 pub mod grade;
 pub mod report;
 pub mod runner;
 pub mod solve;
 pub mod stats;
 pub mod td;
+pub mod train;
 pub mod trajectory;
+pub mod value_table;
 pub mod viewer;
 
 /// The engine, as its own crate: `aeroplane_core`. Its items are re-exported below, so
@@ -62,12 +65,14 @@ pub use aeroplane_core::{
     SetupError, Specials, Stacking, Status, ThreeSixes, below, bot_stream, mix, move_flags,
     parse_dice, perft_fast, play_game, step_label, stream, try_play_game,
 };
+pub use analysis::Summary;
 pub use bots::BotSpec;
 pub use bots::registry::{KindDef, ParamDef, ParamKind, Params, register_kind};
-pub use config::{RulesToml, parse_lineup, read_dice};
+pub use config::{parse_lineup, read_dice};
 pub use export::write_report;
+pub use files::RulesToml;
 pub use runner::{Exec, PlayOptions, RunError, RunOptions, RunSpec, run};
-pub use stats::{Summary, Tally};
+pub use stats::Tally;
 
 /// The Rust code blocks of README.md and of every page under docs/, as doc tests.
 #[cfg(doctest)]

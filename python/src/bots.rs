@@ -43,7 +43,7 @@ pub fn resolve(text: &str, bots_dir: &std::path::Path) -> PyResult<BotSpec> {
     let spec = parse_bot(text, bots_dir).map_err(|e| to_py(&e))?;
     if spec.kind == "exact" {
         // The table is read (once per process) and checked now, not at the first choice.
-        aeroplane::solve::table::Table::load(std::path::Path::new(spec.params.word("table")))
+        aeroplane::value_table::Table::load(std::path::Path::new(spec.params.word("table")))
             .map_err(|e| PyValueError::new_err(format!("bot `{}`: {}", spec.name, chain(&e))))?;
     }
     if spec.kind == PYTHON_KIND {

@@ -18,10 +18,10 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use aeroplane::analysis::{Axis, SprtConfig, variants};
 use aeroplane::bots::registry::BotSpec;
 use aeroplane::experiment::{
-    Context, DEFAULT_SORT, Job, JobEnd, JobError, LeagueJob, Outcome, Report, RunJob,
-    SPRT_CHUNK_DEALS, SprtJob, SweepJob,
+    Context, Job, JobEnd, JobError, LeagueJob, Outcome, Report, RunJob, SPRT_CHUNK_DEALS, SprtJob,
+    SweepJob,
 };
-use aeroplane::export::{OutputDir, SortKey};
+use aeroplane::export::{DEFAULT_SORT, OutputDir, SortKey};
 use aeroplane::runner::{DEFAULT_CHUNK_DEALS, Exec, RunError, RunSpec};
 
 use crate::bots::{
@@ -422,7 +422,6 @@ fn job_error(e: &JobError) -> PyErr {
     first_game = None, per_game = false, sprt = None, max_games = None, recover = false,
     out = None, force = false, report = false, threads = None, chunk_size = None, bots_dir = None,
     log_games = None, log_positions = None, luck = None))]
-#[allow(clippy::too_many_arguments)]
 pub fn run(
     py: Python<'_>,
     bots: Option<&Bound<'_, PyAny>>,
@@ -657,7 +656,6 @@ fn compare_arg(
 #[pyo3(signature = (vary, *, rules = None, bots = None, games = None, seed = None,
     rotate_seats = false, compare = None, sort = None, out = None, force = false, report = false,
     threads = None, chunk_size = None, bots_dir = None))]
-#[allow(clippy::too_many_arguments)]
 pub fn sweep(
     py: Python<'_>,
     vary: &Bound<'_, PyAny>,
@@ -714,7 +712,6 @@ pub fn sweep(
 #[pyo3(signature = (bots, *, rules = None, players = 4, games = None, seed = None,
     bootstrap = 200, out = None, force = false, report = false, threads = None,
     chunk_size = None, bots_dir = None))]
-#[allow(clippy::too_many_arguments)]
 pub fn league(
     py: Python<'_>,
     bots: &Bound<'_, PyAny>,

@@ -754,7 +754,6 @@ impl PyVecEnv {
     #[pyo3(signature = (n, rules = None, players = None, seed = None, opponents = None, *,
         rotate_seats = false, agent = None, forced_moves = false, observation = None,
         threads = None))]
-    #[allow(clippy::too_many_arguments)]
     fn py_new(
         n: &Bound<'_, PyAny>,
         rules: Option<&Bound<'_, PyAny>>,
@@ -1487,7 +1486,6 @@ impl PyVecEnv {
     /// Moves every environment on (`Reset`, `Step`, or not at all: `Observe`) in waves, the GIL
     /// released, checking for signals between waves; returns the arrays (`out`'s, if given:
     /// obs, rewards, terminated, mask).
-    #[allow(clippy::too_many_arguments)]
     fn advance<'py>(
         &self,
         py: Python<'py>,
@@ -1694,7 +1692,6 @@ impl PyVecEnv {
 
 /// Cuts a wave of environments (the first being `first`) and their output rows into blocks
 /// of [`BLOCK`].
-#[allow(clippy::too_many_arguments)]
 fn split<'a>(
     mut first: usize,
     mut envs: &'a mut [Env],

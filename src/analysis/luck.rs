@@ -54,18 +54,22 @@ impl LuckNet {
     }
 
     /// A meter for games of `rules` with `players`, or why this net cannot measure them.
-    pub fn meter(
-        &self,
-        rules: &Rules,
-        players: usize,
-    ) -> Result<LuckMeter, crate::runner::RunError> {
-        LuckMeter::new(Arc::clone(&self.net), rules, players).map_err(|what| {
-            crate::runner::RunError::Luck {
-                net: self.file.clone(),
-                what,
-            }
+    pub fn meter(&self, rules: &Rules, players: usize) -> Result<LuckMeter, LuckMismatch> {
+        LuckMeter::new(Arc::clone(&self.net), rules, players).map_err(|what| LuckMismatch {
+            net: self.file.clone(),
+            what,
         })
     }
+}
+
+/// A luck net that cannot measure a part's games (a net of other rules or players).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the luck net {net}: {what}")]
+pub struct LuckMismatch {
+    /// The net file as given.
+    pub net: String,
+    /// What differs.
+    pub what: String,
 }
 
 /// A roll's value for the seat that rolls: probability of winning and expected return.
@@ -543,63 +547,6 @@ impl LuckReport {
             )?;
         }
         Ok(())
-    }
-
-    /// `luck.csv`: one row per lineup entry.
-    pub fn table(&self) -> crate::export::Table {
-        use crate::export::{Cell, Table};
-        let mut t = Table::new(
-            "luck.csv",
-            &[
-                "bot",
-                "name",
-                "games",
-                "win_rate",
-                "win_luck",
-                "adjusted_win_rate",
-                "adjusted_win_rate_low",
-                "adjusted_win_rate_high",
-                "win_rate_low_normal",
-                "win_rate_high_normal",
-                "win_variance_ratio",
-                "score",
-                "score_luck",
-                "adjusted_score",
-                "adjusted_score_low",
-                "adjusted_score_high",
-                "score_low_normal",
-                "score_high_normal",
-                "score_variance_ratio",
-            ],
-        );
-        // Full precision (the shortest text that reads back as the same f64), so that
-        // `adjusted = plain - luck` holds exactly in the file.
-        let full = |v: f64| Cell {
-            text: format!("{v}"),
-            value: Some(v),
-        };
-        let opt = |v: Option<f64>| Cell::fixed(v);
-        for b in &self.bots {
-            let mut row = vec![
-                Cell::int(b.index as u64),
-                Cell::text(b.name.clone()),
-                Cell::int(b.games),
-            ];
-            for a in [&b.win_rate, &b.score] {
-                row.extend([
-                    full(a.plain),
-                    full(a.luck),
-                    full(a.adjusted),
-                    opt(a.interval.map(|i| i.0)),
-                    opt(a.interval.map(|i| i.1)),
-                    opt(a.plain_interval.map(|i| i.0)),
-                    opt(a.plain_interval.map(|i| i.1)),
-                    opt(a.variance_ratio),
-                ]);
-            }
-            t.push(row);
-        }
-        t
     }
 }
 

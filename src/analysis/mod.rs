@@ -15,6 +15,8 @@
 //! - [`spsa`]: simultaneous perturbation stochastic approximation (Spall; fishtest's schedules),
 //!   the optimiser of `aeroplane tune`.
 //! - [`luck`]: the luck of each roll by a value net, and luck-adjusted results (docs/LUCK.md).
+//! - [`summary`]: the figures of a run's [`Tally`](crate::stats::Tally) at its end ([`Summary`]):
+//!   win rates with intervals, the seat test, game lengths, a head-to-head's Elo.
 //! - [`vary`]: the `--vary option=v1,v2,...` grammar and the Cartesian product of rule variants.
 
 pub mod elo;
@@ -25,12 +27,14 @@ pub mod ratings;
 pub mod sprt;
 pub mod sprt_adjusted;
 pub mod spsa;
+pub mod summary;
 pub mod vary;
 
 pub use paired::{PairedIndicators, PairedSummary, PairedSums};
 pub use ratings::{Anchor, Finish, FinishTally, Fit, FitOptions, PairMatrix, RatingsError};
 pub use sprt::{Sprt, SprtConfig, SprtError, Verdict};
 pub use spsa::{Dimension, Spsa, SpsaError, SpsaSettings};
+pub use summary::{BotLine, LengthLine, SeatLine, Summary};
 pub use vary::{Axis, Setting, Variant, VaryError, variants};
 
 /// The two-sided 95% quantile of the standard normal distribution.

@@ -563,7 +563,7 @@ mod tests {
         for (deals, runs) in [(10u64, 2000u64), (30, 1000)] {
             let mut covered = 0;
             for run in 0..runs {
-                let mut rng = crate::stream(22, run, deals);
+                let mut rng = aeroplane_core::stream(22, run, deals);
                 let mut s = PairedIndicators::clustered(4);
                 for _ in 0..deals {
                     let sharp = rng.next_u32() < u32::MAX / 2;

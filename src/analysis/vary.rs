@@ -295,7 +295,7 @@ pub fn variants(base: Rules, axes: &[Axis]) -> Result<Vec<Variant>, VaryError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::RulesToml;
+    use crate::files::RulesToml;
     use aeroplane_core::{End, Overshoot, Preset, Specials, Stacking, ThreeSixes};
 
     fn axis(text: &str) -> Axis {

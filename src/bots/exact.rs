@@ -14,7 +14,7 @@ use aeroplane_core::{Game, MAX_MOVES, Move, Seat};
 
 use super::params::{ParamDef, ParamKind, Params};
 use super::{Bot, BotFault};
-use crate::solve::{Table, TableError};
+use crate::value_table::{Table, TableError};
 
 /// The parameters of the `exact` kind.
 pub const PARAMS: [ParamDef; 1] = [ParamDef {

@@ -114,7 +114,7 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<ExitCode> {
         a.seed.or(cfg.seed).or(m.map(|m| m.seed)).unwrap_or(1),
         args.bootstrap
             .or(manifest.as_ref().map(|(_, l, _)| l.bootstrap))
-            .unwrap_or(200),
+            .unwrap_or(aeroplane::export::DEFAULT_BOOTSTRAP),
     )?;
     let out = a.out.clone().or(cfg.out.clone());
     let mut job = experiment::Job::League(job);

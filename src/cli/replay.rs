@@ -9,8 +9,9 @@ use clap::Args;
 
 use aeroplane::decision_log::check::{check_game, check_log};
 use aeroplane::decision_log::read::{LogReader, seek_game};
-use aeroplane::experiment::replay::{ReplayJob, ReplayReport, replay_logged};
+use aeroplane::experiment::replay::{ReplayJob, replay_logged};
 use aeroplane::runner::RunSpec;
+use aeroplane::trajectory::replay::ReplayReport;
 use aeroplane::{parse_dice, read_dice};
 
 use super::common::{DEFAULT_BOTS_DIR, load_lineup, load_rules};
@@ -95,7 +96,7 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         (Some(text), _) => Some(parse_dice(text).map_err(|e| anyhow::anyhow!("--dice: {e}"))?),
         (None, Some(path)) => {
             // Never blocks on a fifo; a folder, fifo or socket is refused.
-            let file = aeroplane::config::open_input(path)
+            let file = aeroplane::files::open_input(path)
                 .with_context(|| format!("cannot read --dice-file {}", path.display()))?;
             Some(
                 read_dice(file)

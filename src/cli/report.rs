@@ -24,7 +24,7 @@ pub struct ReportArgs {
 /// Runs `aeroplane report`.
 pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
     let dir = OutputDir::open_existing(&args.dir)?;
-    let (path, problems) = aeroplane::report::write(&dir)
+    let (path, problems) = aeroplane::experiment::write_report_page(&dir)
         .with_context(|| format!("writing the report of {}", args.dir.display()))?;
     super::common::warn_problems(&args.dir, &problems);
     writeln!(

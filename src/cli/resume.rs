@@ -99,7 +99,7 @@ pub fn resume(args: ResumeArgs) -> anyhow::Result<ExitCode> {
     {
         return super::grade::resume(&args.dir, args.quiet);
     }
-    if args.dir.join(aeroplane::td::train::TRAIN_FILE).is_file()
+    if args.dir.join(aeroplane::train::TRAIN_FILE).is_file()
         && !args.dir.join(MANIFEST_FILE).exists()
     {
         return super::train::resume(&args.dir, args.quiet, args.threads);

@@ -7,7 +7,8 @@ use clap::Args;
 
 use aeroplane::analysis::Axis;
 use aeroplane::config::SweepConfigFile;
-use aeroplane::experiment::{self, DEFAULT_SORT, SweepJob};
+use aeroplane::experiment::{self, SweepJob};
+use aeroplane::export::DEFAULT_SORT;
 use aeroplane::export::{Manifest, SortKey};
 
 use super::common::{DEFAULT_BOTS_DIR, JobArgs, Launch, launch, load_lineup, load_rules};

@@ -9,7 +9,7 @@ use anyhow::Context;
 use clap::Args;
 
 use aeroplane::config::parse_bot;
-use aeroplane::td::train::{
+use aeroplane::train::{
     TRAIN_FILE, TrainContext, TrainEnd, TrainJob, TrainRecord, TrainStatus, train,
 };
 use aeroplane::{RuleOption, Setting};
@@ -135,7 +135,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
 pub fn resume(dir: &Path, quiet: bool, threads: usize) -> anyhow::Result<ExitCode> {
     let record = TrainRecord::load(dir)?;
     let has_checkpoint =
-        std::fs::symlink_metadata(dir.join(aeroplane::td::train::CHECKPOINT_FILE)).is_ok();
+        std::fs::symlink_metadata(dir.join(aeroplane::train::CHECKPOINT_FILE)).is_ok();
     if record.status == TrainStatus::Complete && !has_checkpoint {
         drop(aeroplane::export::OutputDir::reopen(dir)?);
         anyhow::bail!(
@@ -210,7 +210,7 @@ fn execute(
                 writeln!(
                     stdout,
                     "{}",
-                    aeroplane::td::train::history_line(row, &job.opponent)
+                    aeroplane::train::history_line(row, &job.opponent)
                 )?;
             }
             writeln!(
@@ -233,7 +233,7 @@ fn execute(
             match &out {
                 Some(dir) => eprintln!(
                     "interrupted after game {games}; the net and its state are kept in {}.\nTo resume, run: aeroplane resume {}",
-                    dir.file(aeroplane::td::train::CHECKPOINT_FILE).display(),
+                    dir.file(aeroplane::train::CHECKPOINT_FILE).display(),
                     dir.path().display()
                 ),
                 None => eprintln!(

@@ -260,7 +260,7 @@ fn confirm_job(
     }
     let earlier = TuneJob::from_manifest(&m, &file)?;
     let summary = dir.join("summary.json");
-    let text = aeroplane::config::read_text(&summary)
+    let text = aeroplane::files::read_text(&summary)
         .with_context(|| format!("reading the tuned values of {}", dir.display()))?;
     let json: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", summary.display()))?;

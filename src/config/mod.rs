@@ -5,9 +5,7 @@
 
 pub mod dice_file;
 pub mod profiles;
-pub mod read;
 pub mod rules_file;
-pub mod rules_toml;
 pub mod run_file;
 pub mod sweep_file;
 
@@ -15,9 +13,7 @@ pub use dice_file::read_dice;
 pub use profiles::{
     ProfileError, known_names, load_profile, parse_bot, parse_lineup, shadowing_note,
 };
-pub use read::{MAX_TEXT_BYTES, not_a_file, open_input, read_text, read_text_limited};
 pub use rules_file::{RulesFileError, load_rules, read_rules_file};
-pub use rules_toml::RulesToml;
 pub use run_file::{ConfigError, Lineup, RunConfigFile};
 pub use sweep_file::{SweepConfigError, SweepConfigFile};
 

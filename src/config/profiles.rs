@@ -47,7 +47,7 @@ pub fn load_profile(head: &str, bots_dir: &Path) -> Result<Profile, ProfileError
     } else {
         bots_dir.join(format!("{head}.toml"))
     };
-    if let Some(what) = super::not_a_file(&path) {
+    if let Some(what) = crate::files::not_a_file(&path) {
         return Err(ProfileError::NotAFile {
             origin: aeroplane_core::excerpt::path(&path),
             what,
@@ -55,7 +55,7 @@ pub fn load_profile(head: &str, bots_dir: &Path) -> Result<Profile, ProfileError
     }
     if path.is_file() {
         let origin = aeroplane_core::excerpt::path(&path);
-        let text = super::read_text(&path).map_err(|source| ProfileError::Read {
+        let text = crate::files::read_text(&path).map_err(|source| ProfileError::Read {
             origin: origin.clone(),
             source,
         })?;
@@ -100,7 +100,7 @@ pub fn shadowing_note(head: &str, bots_dir: &Path) -> Option<String> {
         return None;
     }
     let path = bots_dir.join(format!("{head}.toml"));
-    let text = super::read_text(&path).ok()?;
+    let text = crate::files::read_text(&path).ok()?;
     let builtin = Profile::builtin(head)?;
     if BUILTIN_PROFILES
         .iter()

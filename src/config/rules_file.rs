@@ -1,6 +1,6 @@
 //! Rule variants by name: a preset, or a TOML variant file read from disk.
 
-use crate::config::RulesToml;
+use crate::files::RulesToml;
 use std::path::Path;
 
 use aeroplane_core::{Preset, Rules, RulesError};
@@ -50,7 +50,7 @@ pub fn load_rules(name_or_path: &str) -> Result<Rules, RulesFileError> {
 /// Reads and validates a TOML variant file.
 pub fn read_rules_file(path: &Path) -> Result<Rules, RulesFileError> {
     let file = || aeroplane_core::excerpt::path(path);
-    let text = super::read_text(path).map_err(|source| RulesFileError::Read {
+    let text = crate::files::read_text(path).map_err(|source| RulesFileError::Read {
         file: file(),
         source,
     })?;

@@ -106,7 +106,7 @@ impl RunConfigFile {
     /// Reads and parses a run config file.
     pub fn load(path: &Path) -> Result<RunConfigFile, ConfigError> {
         let file = aeroplane_core::excerpt::path(path);
-        let text = super::read_text(path).map_err(|source| ConfigError::Read {
+        let text = crate::files::read_text(path).map_err(|source| ConfigError::Read {
             file: file.clone(),
             source,
         })?;

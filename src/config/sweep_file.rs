@@ -71,7 +71,7 @@ impl SweepConfigFile {
     /// Reads and parses a sweep config.
     pub fn load(path: &Path) -> Result<SweepConfigFile, SweepConfigError> {
         let file = aeroplane_core::excerpt::path(path);
-        let text = super::read_text(path).map_err(|source| SweepConfigError::Io {
+        let text = crate::files::read_text(path).map_err(|source| SweepConfigError::Io {
             file: file.clone(),
             source,
         })?;

@@ -189,7 +189,7 @@ impl Checker<'_> {
                     &at,
                     format!(
                         "the log's position `{}` is not the engine's `{engine}`",
-                        crate::excerpt::excerpt(position)
+                        aeroplane_core::excerpt::excerpt(position)
                     ),
                 ));
             }
@@ -255,7 +255,7 @@ impl Checker<'_> {
                 at,
                 format!(
                     "the log's final position `{}` is not the engine's `{engine}`",
-                    crate::excerpt::excerpt(&r.position)
+                    aeroplane_core::excerpt::excerpt(&r.position)
                 ),
             ));
         }

@@ -51,7 +51,7 @@ impl LogFormat {
         } else if name.ends_with(".jsonl") && name.len() > ".jsonl".len() {
             Ok(LogFormat::Plain)
         } else {
-            Err(LogNameError(crate::excerpt::excerpt(
+            Err(LogNameError(aeroplane_core::excerpt::excerpt(
                 &path.display().to_string(),
             )))
         }

@@ -377,17 +377,17 @@ impl LogReader {
     /// Opens a log file (zstd-compressed or plain, told apart by its first bytes) and reads
     /// its header.
     pub fn open(path: &Path) -> Result<LogReader, LogError> {
-        let file = crate::excerpt::path(path);
+        let file = aeroplane_core::excerpt::path(path);
         let io = |source| LogError::Io {
             file: file.clone(),
             source,
         };
-        if let Some(what) = crate::config::not_a_file(path) {
+        if let Some(what) = crate::files::not_a_file(path) {
             return Err(io(std::io::Error::other(format!(
                 "it is {what}, not a file"
             ))));
         }
-        let f = crate::config::open_input(path).map_err(io)?;
+        let f = crate::files::open_input(path).map_err(io)?;
         LogReader::new(f, file)
     }
 
@@ -544,7 +544,10 @@ impl LogReader {
         let header: Header = serde_json::from_value(value).map_err(|e| {
             self.line_error(
                 1,
-                format!("a bad header: {}", crate::excerpt::excerpt(&e.to_string())),
+                format!(
+                    "a bad header: {}",
+                    aeroplane_core::excerpt::excerpt(&e.to_string())
+                ),
             )
         })?;
         if header.version >= 2 && header.decision_fields != DECISION_FIELDS {
@@ -691,7 +694,7 @@ impl LogReader {
             format!(
                 "not a valid {} line: {}",
                 if raw.result { "result" } else { "decision" },
-                crate::excerpt::excerpt(&e.to_string())
+                aeroplane_core::excerpt::excerpt(&e.to_string())
             ),
         )
     }
@@ -739,7 +742,7 @@ impl LogReader {
 }
 
 fn short(text: &str) -> String {
-    crate::excerpt::clip_lines(&text.chars().take(60).collect::<String>(), 60)
+    aeroplane_core::excerpt::clip_lines(&text.chars().take(60).collect::<String>(), 60)
 }
 
 /// The most bytes of a frame [`seek_game`] reads into memory (a game's frame is a few KB): a
@@ -807,7 +810,7 @@ fn next_frame<R: Read + std::io::Seek>(file: &mut BufReader<R>, keep: bool) -> O
 /// it should be, a game that is not the one expected, any error): the caller then reads the
 /// log from its start, which names the line of any problem.
 pub fn seek_game(path: &Path, game: u64) -> Option<(Header, LoggedGame)> {
-    let mut file = BufReader::with_capacity(1 << 16, crate::config::open_input(path).ok()?);
+    let mut file = BufReader::with_capacity(1 << 16, crate::files::open_input(path).ok()?);
     let header = next_frame(&mut file, true)?;
     let first = next_frame(&mut file, true)?;
     let read = |frame: &[u8]| -> Option<(Header, LoggedGame)> {

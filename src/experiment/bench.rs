@@ -4,8 +4,8 @@
 use crate::config::{ProfileError, parse_lineup};
 use crate::export::write_game_row;
 use crate::runner::{self, Exec, GameRow, GameSink, PlayOptions, RunError, RunOptions, RunSpec};
-use crate::{Bot, Game};
 use aeroplane_core::Preset;
+use aeroplane_core::{Bot, Game};
 
 /// The bench's master seed.
 pub const BENCH_SEED: u64 = 20_260_101;

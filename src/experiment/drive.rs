@@ -214,7 +214,7 @@ pub(crate) fn fold_kept<F: Fold>(
             if !whole {
                 if stored.durable {
                     return Err(JobError::Checkpoint(CheckpointError::Damaged {
-                        file: crate::excerpt::path(rows_file),
+                        file: aeroplane_core::excerpt::path(rows_file),
                         line: 0,
                         what: format!(
                             "the rows of unit {} (up to byte {}) do not match the checkpoint's record of them",
@@ -235,7 +235,7 @@ pub(crate) fn fold_kept<F: Fold>(
             if !whole {
                 if stored.durable {
                     return Err(JobError::Checkpoint(CheckpointError::Damaged {
-                        file: crate::excerpt::path(file),
+                        file: aeroplane_core::excerpt::path(file),
                         line: 0,
                         what: format!(
                             "the decision-log bytes of unit {} (up to byte {}) do not match the checkpoint's record of them",

@@ -8,7 +8,7 @@ use crate::analysis::{Axis, SprtConfig};
 use crate::export::{Manifest, OutputDir, SortKey};
 use crate::runner::RunSpec;
 
-use super::merge::{Stop, merge};
+use super::merge::{Shards, Stop, merge};
 use super::run::SummaryJson;
 use super::{
     Context, InvalidJob, JobDef, JobError, LeagueJob, LeagueReport, Outcome, RunJob, RunReport,
@@ -245,22 +245,18 @@ impl Job {
             interrupt,
             unit_done,
         };
+        let group = Shards {
+            dirs: shards,
+            unit_deals,
+            allow_partial,
+        };
         Ok(match self {
             Job::Tune(_) => {
                 return Err(InvalidJob::TuneSequential("has no shards to merge").into());
             }
             Job::Run(j) => {
                 let mut f = j.new_fold();
-                let outcome = merge(
-                    out,
-                    shards,
-                    allow_partial,
-                    j.def()?,
-                    unit_deals,
-                    stop,
-                    &mut f,
-                    |f, o, _| j.report(f, o),
-                )?;
+                let outcome = merge(out, group, j.def()?, stop, &mut f, |f, o, _| j.report(f, o))?;
                 let mut outcome = outcome;
                 if let super::JobEnd::Finished(r) = &outcome.ended {
                     outcome.notes.extend(r.forfeit_notes());
@@ -269,16 +265,9 @@ impl Job {
             }
             Job::Sprt(j) => {
                 let mut f = j.new_fold();
-                merge(
-                    out,
-                    shards,
-                    allow_partial,
-                    j.def(),
-                    unit_deals,
-                    stop,
-                    &mut f,
-                    |f, o, m| j.report(f, o, m),
-                )?
+                merge(out, group, j.def(), stop, &mut f, |f, o, m| {
+                    j.report(f, o, m)
+                })?
                 .map(Report::Sprt)
             }
             Job::Sweep(j) => {
@@ -293,17 +282,7 @@ impl Job {
                     log: None,
                     luck: None,
                 };
-                merge(
-                    out,
-                    shards,
-                    allow_partial,
-                    def,
-                    unit_deals,
-                    stop,
-                    &mut f,
-                    |f, o, _| j.report(f, o),
-                )?
-                .map(Report::Sweep)
+                merge(out, group, def, stop, &mut f, |f, o, _| j.report(f, o))?.map(Report::Sweep)
             }
             Job::League(j) => {
                 let mut f = j.new_fold();
@@ -316,16 +295,9 @@ impl Job {
                     log: None,
                     luck: None,
                 };
-                merge(
-                    out,
-                    shards,
-                    allow_partial,
-                    def,
-                    unit_deals,
-                    stop,
-                    &mut f,
-                    |f, o, _| j.report(f, o, interrupt),
-                )?
+                merge(out, group, def, stop, &mut f, |f, o, _| {
+                    j.report(f, o, interrupt)
+                })?
                 .map(Report::League)
             }
         })

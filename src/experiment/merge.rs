@@ -61,20 +61,34 @@ pub(crate) struct Stop<'a> {
     pub unit_done: Option<&'a (dyn Fn(usize) + Sync)>,
 }
 
-/// Merges the shards in `dirs` into `out`. Refuses shards of different jobs, a shard given
-/// twice, unfinished shards and (unless `allow_partial`) an incomplete set, naming the folder;
-/// stops (status interrupted) soon after `interrupt` is set.
-#[allow(clippy::too_many_arguments)]
+/// The shards a merge reads: their folders (any order), the plan's unit size they were run
+/// with, and whether an incomplete set may be merged.
+#[derive(Clone, Copy)]
+pub(crate) struct Shards<'a> {
+    /// The shards' folders.
+    pub dirs: &'a [PathBuf],
+    /// Deals per unit.
+    pub unit_deals: u64,
+    /// Merge an incomplete set (status partial) instead of refusing it.
+    pub allow_partial: bool,
+}
+
+/// Merges the shards into `out`. Refuses shards of different jobs, a shard given twice,
+/// unfinished shards and (unless `allow_partial`) an incomplete set, naming the folder; stops
+/// (status interrupted) soon after `interrupt` is set.
 pub(crate) fn merge<F: Fold, R>(
     out: &mut OutputDir,
-    dirs: &[PathBuf],
-    allow_partial: bool,
+    shards: Shards<'_>,
     def: JobDef<'_>,
-    unit_deals: u64,
     stop: Stop<'_>,
     fold: &mut F,
     report: impl FnOnce(&mut F, Option<&OutputDir>, &mut Manifest) -> Result<R, JobError>,
 ) -> Result<Outcome<R>, JobError> {
+    let Shards {
+        dirs,
+        unit_deals,
+        allow_partial,
+    } = shards;
     let stopped = || stop.interrupt.is_some_and(|i| i.load(Ordering::Relaxed));
     let shards = read_shards(dirs)?;
     let count = shards[0].manifest.shard.expect("checked").count;
@@ -90,8 +104,8 @@ pub(crate) fn merge<F: Fold, R>(
         let differ = Manifest::differences(&job_identity(&s.manifest), &want);
         if !differ.is_empty() {
             return Err(InvalidJob::ShardOfAnotherJob {
-                dir: crate::excerpt::path(&s.dir),
-                first: crate::excerpt::path(&shards[0].dir),
+                dir: aeroplane_core::excerpt::path(&s.dir),
+                first: aeroplane_core::excerpt::path(&shards[0].dir),
                 differ: differ.join(", "),
             }
             .into());
@@ -99,18 +113,18 @@ pub(crate) fn merge<F: Fold, R>(
         let shard = s.manifest.shard.expect("checked");
         if shard.count != count {
             return Err(InvalidJob::ShardCount {
-                dir: crate::excerpt::path(&s.dir),
+                dir: aeroplane_core::excerpt::path(&s.dir),
                 index: shard.index,
                 count: shard.count,
-                first: crate::excerpt::path(&shards[0].dir),
+                first: aeroplane_core::excerpt::path(&shards[0].dir),
                 first_count: count,
             }
             .into());
         }
         if let Some(other) = by_index.insert(shard.index, k) {
             return Err(InvalidJob::ShardTwice {
-                a: crate::excerpt::path(&shards[other].dir),
-                b: crate::excerpt::path(&s.dir),
+                a: aeroplane_core::excerpt::path(&shards[other].dir),
+                b: aeroplane_core::excerpt::path(&s.dir),
                 index: shard.index,
                 count,
             }
@@ -125,10 +139,10 @@ pub(crate) fn merge<F: Fold, R>(
                 .unwrap_or_else(|| "unknown".into());
             let msg = format!(
                 "{} holds shard {}/{count} unfinished (status {status}; its checkpoint keeps {kept} of its {} games): finish it with `aeroplane resume {}`",
-                crate::excerpt::path(&s.dir),
+                aeroplane_core::excerpt::path(&s.dir),
                 shard.index,
                 s.manifest.games_planned,
-                crate::excerpt::path(&s.dir)
+                aeroplane_core::excerpt::path(&s.dir)
             );
             if !allow_partial {
                 return Err(InvalidJob::ShardUnfinished(msg).into());
@@ -161,7 +175,7 @@ pub(crate) fn merge<F: Fold, R>(
         let differ = Manifest::differences(&scan.job, &s.manifest.identity());
         if !differ.is_empty() {
             return Err(InvalidJob::CheckpointOfAnotherJob {
-                dir: crate::excerpt::path(&s.dir),
+                dir: aeroplane_core::excerpt::path(&s.dir),
                 differ: differ.join(", "),
             }
             .into());
@@ -173,7 +187,7 @@ pub(crate) fn merge<F: Fold, R>(
             let line = stored?.record;
             let damaged = |what: String| {
                 JobError::Checkpoint(CheckpointError::Damaged {
-                    file: crate::excerpt::path(&cp),
+                    file: aeroplane_core::excerpt::path(&cp),
                     line: i as u64 + 2,
                     what,
                 })
@@ -354,8 +368,8 @@ pub(crate) fn merge<F: Fold, R>(
     manifest.finish(status, played, None);
     write_status(out, &manifest)?;
     if manifest.report {
-        crate::report::write(out).map_err(|e| JobError::Tidy {
-            dir: crate::excerpt::path(out.path()),
+        super::write_report_page(out).map_err(|e| JobError::Tidy {
+            dir: aeroplane_core::excerpt::path(out.path()),
             source: Box::new(e.into()),
         })?;
     }
@@ -401,7 +415,7 @@ impl<'a> RowsCopy<'a> {
         Ok(RowsCopy {
             out,
             name,
-            to: crate::export::no_follow::append(&to).map_err(|e| ExportError::new(&to, e))?,
+            to: crate::files::no_follow::append(&to).map_err(|e| ExportError::new(&to, e))?,
             open: None,
             buf: vec![0; 1 << 16],
         })
@@ -419,7 +433,7 @@ impl<'a> RowsCopy<'a> {
         let path = dir.join(self.name);
         if self.open.as_ref().is_none_or(|(open, _)| *open != k) {
             let f =
-                crate::export::no_follow::read(&path).map_err(|e| ExportError::read(&path, e))?;
+                crate::files::no_follow::read(&path).map_err(|e| ExportError::read(&path, e))?;
             self.open = Some((k, f));
         }
         let (_, file) = self.open.as_mut().expect("opened above");
@@ -443,7 +457,7 @@ impl<'a> RowsCopy<'a> {
                 ));
             }
             fnv = fnv1a_from(fnv, &self.buf[..n]);
-            crate::export::fsops::write_all(&mut self.to, &to, &self.buf[..n])
+            crate::files::fsops::write_all(&mut self.to, &to, &self.buf[..n])
                 .map_err(|e| ExportError::new(&to, e))?;
             left -= n as u64;
         }
@@ -462,7 +476,7 @@ impl<'a> RowsCopy<'a> {
 
 fn rows_damaged(path: &Path, unit: usize, from: u64, at: RowsAt, what: &str) -> JobError {
     JobError::Checkpoint(CheckpointError::Damaged {
-        file: crate::excerpt::path(path),
+        file: aeroplane_core::excerpt::path(path),
         line: 0,
         what: format!("the rows of unit {unit} (bytes {from}..{}): {what}", at.end),
     })
@@ -477,7 +491,7 @@ fn read_shards(dirs: &[PathBuf]) -> Result<Vec<ShardDir>, JobError> {
         .map(|d| {
             let manifest = Manifest::load(&d.join(MANIFEST_FILE))?;
             if manifest.shard.is_none() {
-                return Err(InvalidJob::NotAShard(crate::excerpt::path(d)).into());
+                return Err(InvalidJob::NotAShard(aeroplane_core::excerpt::path(d)).into());
             }
             Ok(ShardDir {
                 dir: d.clone(),

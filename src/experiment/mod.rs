@@ -32,6 +32,7 @@ mod run;
 mod sprt;
 mod sweep;
 pub mod tune;
+mod watch;
 
 pub use drive::Shard;
 pub use effects::Effect;
@@ -41,10 +42,11 @@ pub use league::{LEAGUE_HEADER, LeagueJob, LeagueReport, LeagueRow, PAIRS_HEADER
 pub use run::{RunJob, RunReport};
 pub use sprt::{SPRT_CHUNK_DEALS, SprtJob, SprtReport};
 pub use sweep::{
-    COMPARE_HEADER, Comparison, DEFAULT_SORT, EFFECTS_HEADER, SWEEP_HEADER, SweepJob, SweepReport,
-    SweepRow, axis_text, sweep_header,
+    COMPARE_HEADER, Comparison, EFFECTS_HEADER, SWEEP_HEADER, SweepJob, SweepReport, SweepRow,
+    axis_text, sweep_header,
 };
 pub use tune::{TuneError, TuneJob, TuneReport, TuneSpec};
+pub use watch::write_report_page;
 
 use std::sync::atomic::{AtomicBool, AtomicU64};
 
@@ -237,7 +239,7 @@ impl LogDef {
     /// The log `name` of the run `spec`; a name that is not a plain `.jsonl.zst` or `.jsonl`
     /// file name, or that is one of the folder's own files, is refused.
     pub fn new(name: &str, spec: &RunSpec, positions: u32) -> Result<LogDef, JobError> {
-        let bad = || InvalidJob::LogName(crate::excerpt::excerpt(name));
+        let bad = || InvalidJob::LogName(aeroplane_core::excerpt::excerpt(name));
         let format = LogFormat::of_path(std::path::Path::new(name)).map_err(|_| bad())?;
         let plain = !name.contains('/') && !name.starts_with('.') && !name.contains('\\');
         let own = crate::export::OWN_FILES
@@ -472,7 +474,7 @@ fn scan_checkpoint(
     if !differ.is_empty() {
         return Err(Opening::Refused(
             InvalidJob::CheckpointOfAnotherJob {
-                dir: crate::excerpt::path(dir.path()),
+                dir: aeroplane_core::excerpt::path(dir.path()),
                 differ: differ.join(", "),
             }
             .into(),
@@ -551,7 +553,7 @@ fn resume_folder<F: Fold>(
     if def.per_game && rows.is_none() && scan.durable > 0 {
         return Err(Opening::Refused(JobError::Checkpoint(
             CheckpointError::Damaged {
-                file: crate::excerpt::path(&partial),
+                file: aeroplane_core::excerpt::path(&partial),
                 line: 1,
                 what: format!(
                     "missing, or its header damaged, but the checkpoint holds {} units whose rows were synced to it",
@@ -578,7 +580,7 @@ fn resume_folder<F: Fold>(
         let (partial, _) = log_files.as_ref().expect("a log");
         return Err(Opening::Refused(JobError::Checkpoint(
             CheckpointError::Damaged {
-                file: crate::excerpt::path(partial),
+                file: aeroplane_core::excerpt::path(partial),
                 line: 1,
                 what: format!(
                     "missing, or its header damaged, but the checkpoint holds {} units whose decisions were synced to it",
@@ -633,7 +635,7 @@ fn resume_folder<F: Fold>(
             if exists(&partial) {
                 dir.remove("games.csv")?;
             } else {
-                crate::export::fsops::rename(&done, &partial)
+                crate::files::fsops::rename(&done, &partial)
                     .map_err(|e| ExportError::doing("rename", &done, e))?;
             }
         }
@@ -659,7 +661,7 @@ fn resume_folder<F: Fold>(
                     if exists(partial) {
                         dir.remove(&l.name)?;
                     } else {
-                        crate::export::fsops::rename(done, partial)
+                        crate::files::fsops::rename(done, partial)
                             .map_err(|e| ExportError::doing("rename", done, e))?;
                     }
                 }
@@ -799,7 +801,7 @@ fn commit(dir: &OutputDir, manifest: &Manifest) -> Result<(), JobError> {
     write_status(dir, manifest)?;
     let tidy = || -> Result<(), JobError> {
         if manifest.report {
-            crate::report::write(dir)?;
+            write_report_page(dir)?;
         }
         dir.remove(KEPT_GAMES_FILE)?;
         dir.remove(CHECKPOINT_FILE)?;
@@ -807,7 +809,7 @@ fn commit(dir: &OutputDir, manifest: &Manifest) -> Result<(), JobError> {
         Ok(())
     };
     tidy().map_err(|e| JobError::Tidy {
-        dir: crate::excerpt::path(dir.path()),
+        dir: aeroplane_core::excerpt::path(dir.path()),
         source: Box::new(e),
     })
 }

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::analysis::Summary;
 use crate::analysis::luck::{LuckNet, LuckReport, LuckTally};
 use crate::bots::FaultKind;
 use crate::export::{
@@ -11,7 +12,7 @@ use crate::export::{
     write_report,
 };
 use crate::runner::{Flow, ForfeitNote, RunSpec, Unit, UnitResult};
-use crate::stats::{Summary, Tally};
+use crate::stats::Tally;
 
 use super::drive::Fold;
 use super::{Context, InvalidJob, JobDef, JobError, Outcome, conduct, names};
@@ -153,7 +154,7 @@ impl RunReport {
             dir.write_table(&forfeits_table(&self.forfeits, &names))?;
         }
         if let Some(l) = &self.luck {
-            dir.write_table(&l.table())?;
+            dir.write_table(&crate::export::luck_table(l))?;
         }
         dir.write_json("summary.json", &SummaryJson::new(command, self).in_dir(dir))?;
         Ok(())

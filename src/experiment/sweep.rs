@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use crate::Counter;
+use crate::analysis::Summary;
 use crate::analysis::multiple::{benjamini_hochberg, holm};
 use crate::analysis::paired::ProportionSummary;
 use crate::analysis::{Axis, PairedIndicators, PairedSummary, PairedSums, Variant, variants};
@@ -16,7 +16,8 @@ use crate::export::{
     Cell, Manifest, OutputDir, SortKey, SweepSection, Table, format_p, p_equals, seat_test_kind,
 };
 use crate::runner::{Flow, RunSpec, Unit, UnitResult};
-use crate::stats::{PValue, Summary, Tally};
+use crate::stats::{PValue, Tally};
+use aeroplane_core::Counter;
 use aeroplane_core::Rules;
 use aeroplane_core::Seat;
 
@@ -145,9 +146,6 @@ const PER_GAME: [Counter; 6] = [
     Counter::Flights,
     Counter::Bounces,
 ];
-
-/// The default order of the printed table: fairest first.
-pub const DEFAULT_SORT: &str = "max_seat_edge";
 
 /// A sweep.
 #[derive(Clone, Debug, PartialEq)]

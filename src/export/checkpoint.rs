@@ -31,7 +31,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::ExportError;
-use super::fsops;
+use crate::files::fsops;
 
 /// The checkpoint's file name in an output directory.
 pub const CHECKPOINT_FILE: &str = "checkpoint";
@@ -229,7 +229,7 @@ impl Checkpoint {
         };
         if format != CHECKPOINT_FORMAT {
             return Err(CheckpointError::Format {
-                file: crate::excerpt::path(path),
+                file: aeroplane_core::excerpt::path(path),
                 found: format,
                 advice: if format < CHECKPOINT_FORMAT {
                     "it was written by an earlier build; finish the job with the build that started it, or start it again, replacing the folder with the setting `force`"
@@ -325,7 +325,8 @@ impl Checkpoint {
     /// (the end of the last record kept; `None`: every whole line). What follows is cut off.
     pub fn open(path: &Path, scan: &Scan, keep: Option<u64>) -> Result<Checkpoint, ExportError> {
         let keep = keep.unwrap_or(scan.good_len).max(scan.header_end);
-        let file = super::no_follow::read_write(path).map_err(|e| ExportError::new(path, e))?;
+        let file =
+            crate::files::no_follow::read_write(path).map_err(|e| ExportError::new(path, e))?;
         let len = file
             .metadata()
             .map_err(|e| ExportError::read(path, e))?
@@ -418,7 +419,7 @@ struct At {
 
 impl Lines {
     fn open(path: &Path) -> Result<Lines, CheckpointError> {
-        let file = super::no_follow::read(path).map_err(|e| ExportError::read(path, e))?;
+        let file = crate::files::no_follow::read(path).map_err(|e| ExportError::read(path, e))?;
         Ok(Lines {
             path: path.to_path_buf(),
             reader: BufReader::with_capacity(1 << 16, file),
@@ -430,7 +431,7 @@ impl Lines {
 
     fn damaged(&self, line: u64, what: String) -> CheckpointError {
         CheckpointError::Damaged {
-            file: crate::excerpt::path(&self.path),
+            file: aeroplane_core::excerpt::path(&self.path),
             line: if line == 0 { self.number } else { line },
             what,
         }

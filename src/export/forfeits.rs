@@ -4,8 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::analysis::Summary;
 use crate::bots::FaultKind;
-use crate::stats::Summary;
 
 use super::table::{Cell, Table};
 

@@ -9,7 +9,7 @@ use crate::stats::NO_BOT;
 use aeroplane_core::Counter;
 
 use super::ExportError;
-use super::fsops::{self, StepFile};
+use crate::files::fsops::{self, StepFile};
 
 /// The header of `games.csv` (stable). `bot_seatJ` is the lineup index (summary.csv's `bot`)
 /// of the bot in seat J; `rank_seatJ` its rank; both empty when seat J is not in play or has no
@@ -154,7 +154,7 @@ impl GamesCsv {
     /// unit whose record the checkpoint kept.
     pub fn reopen(path: &Path, len: u64, forfeits: bool) -> Result<GamesCsv, ExportError> {
         let err = |e| ExportError::new(path, e);
-        let file = super::no_follow::append(path).map_err(err)?;
+        let file = crate::files::no_follow::append(path).map_err(err)?;
         if file
             .metadata()
             .map_err(|e| ExportError::read(path, e))?
@@ -257,7 +257,7 @@ impl RowsReader {
     /// [`RowsReader::open`] of a streamed file whose first bytes are `header` (a decision
     /// log's units are read back the same way).
     pub fn open_with_header(path: &Path, header: &[u8]) -> Result<Option<RowsReader>, ExportError> {
-        let file = super::no_follow::read(path).map_err(|e| ExportError::read(path, e))?;
+        let file = crate::files::no_follow::read(path).map_err(|e| ExportError::read(path, e))?;
         let mut r = RowsReader {
             path: path.to_path_buf(),
             reader: std::io::BufReader::with_capacity(1 << 16, file),

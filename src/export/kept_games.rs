@@ -16,8 +16,9 @@ use std::path::Path;
 use aeroplane_core::{Counter, Counters, GameRecord, PLANES, Seat};
 use serde::{Deserialize, Serialize};
 
+use super::ExportError;
 use super::checkpoint::bound_sum;
-use super::{ExportError, fsops};
+use crate::files::fsops;
 use crate::runner::{FinishedGame, ForfeitNote, KeptGames};
 use crate::stats::Played;
 
@@ -159,7 +160,7 @@ pub fn kept_replayed_for_luck_note(games: u64) -> String {
 pub fn kept_unusable_note(path: &Path, why: &str) -> String {
     format!(
         "{} cannot be used ({why}): its games are played again",
-        crate::excerpt::path(path)
+        aeroplane_core::excerpt::path(path)
     )
 }
 
@@ -213,7 +214,7 @@ pub fn read_kept_lines(
     header: &str,
     mut item: impl FnMut(&str) -> Result<(), String>,
 ) -> Result<bool, String> {
-    let file = match super::no_follow::read(path) {
+    let file = match crate::files::no_follow::read(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
         Err(e) => return Err(format!("cannot be read: {e}")),

@@ -7,8 +7,8 @@ use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::fsops::{self, StepFile};
 use super::{ExportError, RowsAt};
+use crate::files::fsops::{self, StepFile};
 
 /// An open `NAME.partial`, appended to unit by unit.
 #[derive(Debug)]
@@ -41,7 +41,7 @@ impl LogFile {
     /// off anything after them.
     pub fn reopen(path: &Path, len: u64) -> Result<LogFile, ExportError> {
         let err = |e| ExportError::new(path, e);
-        let file: File = super::no_follow::append(path).map_err(err)?;
+        let file: File = crate::files::no_follow::append(path).map_err(err)?;
         let have = file
             .metadata()
             .map_err(|e| ExportError::read(path, e))?

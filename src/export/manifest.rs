@@ -173,22 +173,29 @@ pub struct SweepSection {
     pub variants: Vec<String>,
     /// The compared variants (1-based), if any.
     pub compare: Option<[usize; 2]>,
-    /// The sort of the printed table.
+    /// The sort of the printed table ([`DEFAULT_SORT`] unless told otherwise).
     pub sort: String,
 }
+
+/// A sweep's sort of the printed table unless told otherwise: fairest first.
+pub const DEFAULT_SORT: &str = "max_seat_edge";
 
 /// `league`: the manifest's `bots` are the pool, `players` the table size, `games` the deals
 /// per table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LeagueSection {
-    /// Bootstrap resamples of the rating intervals.
+    /// Bootstrap resamples of the rating intervals ([`DEFAULT_BOOTSTRAP`] unless told
+    /// otherwise).
     pub bootstrap: u32,
     /// Each table's bots in seat order.
     pub tables: Vec<Vec<String>>,
     /// How tables are formed and seeded.
     pub schedule: String,
 }
+
+/// A league's bootstrap resamples unless told otherwise.
+pub const DEFAULT_BOOTSTRAP: u32 = 200;
 
 /// `tune`: the manifest's `bots` are the bot tuned (at its starting values) and, if any, the
 /// fixed opponent; `games` is the deals per iteration.
@@ -427,7 +434,7 @@ impl Manifest {
             file: aeroplane_core::excerpt::path(path),
             message,
         };
-        let text = crate::config::read_text(path).map_err(|e| read(e.to_string()))?;
+        let text = crate::files::read_text(path).map_err(|e| read(e.to_string()))?;
         let m: Manifest = serde_json::from_str(&text)
             .map_err(|e| read(aeroplane_core::excerpt::clip_message(e)))?;
         m.check(&aeroplane_core::excerpt::path(path))?;

@@ -7,18 +7,18 @@
 
 mod checkpoint;
 mod forfeits;
-pub(crate) mod fsops;
 mod games;
 mod kept_games;
 mod log_file;
+mod luck;
 mod manifest;
-pub(crate) mod no_follow;
 mod out_dir;
 mod reproduce;
 mod table;
 mod tables;
 mod text;
 
+pub use crate::files::write_whole;
 pub use checkpoint::{
     CHECKPOINT_FILE, CHECKPOINT_FORMAT, Checkpoint, CheckpointError, Scan, Stored, fnv1a,
     fnv1a_from,
@@ -26,17 +26,17 @@ pub use checkpoint::{
 pub use forfeits::{
     FORFEITS_COLUMN, FORFEITS_HEADER, ForfeitCount, forfeits_table, summary_with_forfeits,
 };
-pub use fsops::write_whole;
 pub use games::{FORFEIT_COLUMNS, GAMES_HEADER, GamesCsv, RowsAt, RowsReader, write_game_row};
 pub use kept_games::{
     KEPT_GAMES_FILE, kept_lost_note, kept_replayed_for_luck_note, kept_unusable_note,
     kept_used_note, read_kept_games, read_kept_lines, write_kept_games, write_kept_lines,
 };
 pub use log_file::LogFile;
+pub use luck::luck_table;
 pub use manifest::{
-    ConfirmSection, JobStatus, LeagueSection, MANIFEST_FILE, MANIFEST_FORMAT, Manifest,
-    ManifestBot, ManifestError, MergeSection, ShardSection, SprtSection, SweepSection,
-    TuneParamSection, TuneSection,
+    ConfirmSection, DEFAULT_BOOTSTRAP, DEFAULT_SORT, JobStatus, LeagueSection, MANIFEST_FILE,
+    MANIFEST_FORMAT, Manifest, ManifestBot, ManifestError, MergeSection, ShardSection, SprtSection,
+    SweepSection, TuneParamSection, TuneSection,
 };
 pub use out_dir::{LOCK_FILE, OWN_FILES, OutDirError, OutputDir, PARTIAL_PREFIX, VIEWER_FILES};
 pub use reproduce::{RULES_FILE, Reproduction, quote};
@@ -77,7 +77,7 @@ impl ExportError {
     pub fn doing(action: &'static str, file: &Path, source: std::io::Error) -> Self {
         ExportError {
             action,
-            file: crate::excerpt::path(file),
+            file: aeroplane_core::excerpt::path(file),
             source,
         }
     }

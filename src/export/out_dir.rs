@@ -20,8 +20,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use super::ExportError;
-use super::fsops;
 use super::table::Table;
+use crate::files::fsops;
 
 /// The lock file's name.
 pub const LOCK_FILE: &str = ".aeroplane.lock";
@@ -198,10 +198,12 @@ impl OutputDir {
     /// `force`, and takes the lock.
     pub fn create(path: &Path, force: bool) -> Result<OutputDir, OutDirError> {
         if path.exists() && !path.is_dir() {
-            return Err(OutDirError::NotADirectory(crate::excerpt::path(path)));
+            return Err(OutDirError::NotADirectory(aeroplane_core::excerpt::path(
+                path,
+            )));
         }
         fsops::make_dir(path).map_err(|source| OutDirError::Create {
-            dir: crate::excerpt::path(path),
+            dir: aeroplane_core::excerpt::path(path),
             source,
         })?;
         let dir = OutputDir::lock(path)?;
@@ -219,20 +221,20 @@ impl OutputDir {
                 {
                     format!(
                         "it holds an unfinished job: to finish it, run `aeroplane resume {}`; or ",
-                        crate::excerpt::path(path)
+                        aeroplane_core::excerpt::path(path)
                     )
                 } else {
                     String::new()
                 };
                 return Err(OutDirError::NotEmpty {
-                    dir: crate::excerpt::path(path),
+                    dir: aeroplane_core::excerpt::path(path),
                     files: found.join(", "),
                     hint,
                 });
             }
             if !dir.has_job_record() {
                 return Err(OutDirError::NotOurs {
-                    dir: crate::excerpt::path(path),
+                    dir: aeroplane_core::excerpt::path(path),
                     files: found.join(", "),
                 });
             }
@@ -249,15 +251,17 @@ impl OutputDir {
     /// keeps every file but the temporary ones a stop left behind.
     pub fn reopen(path: &Path) -> Result<OutputDir, OutDirError> {
         if !path.is_dir() {
-            return Err(OutDirError::NotADirectory(crate::excerpt::path(path)));
+            return Err(OutDirError::NotADirectory(aeroplane_core::excerpt::path(
+                path,
+            )));
         }
         let dir = OutputDir::lock(path)?;
         // A folder, fifo or link at one of this tool's names would make the job fail at its
         // end, and every resume after it: refused now, with the way out.
         for name in dir.own_files() {
             let p = dir.file(&name);
-            if let Err(source) = super::no_follow::replaceable(&p) {
-                let shown = crate::excerpt::path(&p);
+            if let Err(source) = crate::files::no_follow::replaceable(&p) {
+                let shown = aeroplane_core::excerpt::path(&p);
                 return Err(OutDirError::InTheWay {
                     how: format!("rm -r {shown}"),
                     path: shown,
@@ -273,7 +277,7 @@ impl OutputDir {
     /// takes the lock, so a job still writing there is not read half-way, and removes nothing.
     pub fn open_existing(path: &Path) -> Result<OutputDir, OutDirError> {
         if !path.is_dir() {
-            return Err(OutDirError::NoFolder(crate::excerpt::path(path)));
+            return Err(OutDirError::NoFolder(aeroplane_core::excerpt::path(path)));
         }
         OutputDir::lock(path)
     }
@@ -301,7 +305,7 @@ impl OutputDir {
         ["run.json", "solve.json", "grade.json", "train.json"]
             .iter()
             .any(|name| {
-                super::no_follow::read_text(&self.file(name), crate::config::read::MAX_TEXT_BYTES)
+                crate::files::no_follow::read_text(&self.file(name), crate::files::MAX_TEXT_BYTES)
                     .ok()
                     .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
                     .is_some_and(|v| v.get("tool").and_then(|t| t.as_str()) == Some("aeroplane"))
@@ -310,7 +314,7 @@ impl OutputDir {
 
     /// The decision log the folder's `run.json` names, if it is a plain file name.
     fn logged_name(&self) -> Option<String> {
-        let text = super::no_follow::read_text(&self.file("run.json"), 1 << 20).ok()?;
+        let text = crate::files::no_follow::read_text(&self.file("run.json"), 1 << 20).ok()?;
         let m: serde_json::Value = serde_json::from_str(&text).ok()?;
         let name = m.get("log_games")?.as_str()?;
         let plain = !name.is_empty() && !name.contains('/') && !name.starts_with('.');
@@ -370,7 +374,7 @@ impl OutputDir {
             let (file, created) = match fsops::create_new(&lock) {
                 Ok(f) => (f, true),
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                    match super::no_follow::read_write(&lock) {
+                    match crate::files::no_follow::read_write(&lock) {
                         Ok(f) => (f, false),
                         // Removed meanwhile by the holder that was leaving: try again.
                         Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
@@ -389,9 +393,9 @@ impl OutputDir {
                 }
                 Ok(false) => {
                     return Err(OutDirError::Locked {
-                        dir: crate::excerpt::path(path),
+                        dir: aeroplane_core::excerpt::path(path),
                         holder: holder(&lock),
-                        lock: crate::excerpt::path(&lock),
+                        lock: aeroplane_core::excerpt::path(&lock),
                         advice: String::new(),
                     });
                 }
@@ -399,9 +403,9 @@ impl OutputDir {
                 Err(_) if created => {}
                 Err(_) => {
                     return Err(OutDirError::Locked {
-                        dir: crate::excerpt::path(path),
+                        dir: aeroplane_core::excerpt::path(path),
                         holder: holder(&lock),
-                        lock: crate::excerpt::path(&lock),
+                        lock: aeroplane_core::excerpt::path(&lock),
                         advice: "; this file system has no file locks (flock), so a lock left by a process that ended is not taken over: if it is gone, remove the lock file".into(),
                     });
                 }
@@ -417,9 +421,9 @@ impl OutputDir {
             });
         }
         Err(OutDirError::Locked {
-            dir: crate::excerpt::path(path),
+            dir: aeroplane_core::excerpt::path(path),
             holder: "unknown".into(),
-            lock: crate::excerpt::path(&lock),
+            lock: aeroplane_core::excerpt::path(&lock),
             advice: String::new(),
         })
     }
@@ -491,7 +495,7 @@ impl OutputDir {
         let write = || -> std::io::Result<()> {
             fsops::remove(&tmp)?;
             fsops::rename(&self.file(spare), &tmp)?;
-            let f = super::no_follow::read_write(&tmp)?;
+            let f = crate::files::no_follow::read_write(&tmp)?;
             fsops::overwrite(&f, &tmp, bytes)?;
             fsops::set_len(&f, &tmp, bytes.len() as u64)?;
             fsops::sync(&f, &tmp)?;
@@ -592,8 +596,8 @@ fn same_file(file: &File, path: &Path) -> bool {
 
 /// What a lock file says of its holder (a few bytes of it, never more).
 fn holder(lock: &Path) -> String {
-    match super::no_follow::read_text(lock, MAX_LOCK_BYTES) {
-        Ok(text) if !text.trim().is_empty() => crate::excerpt::excerpt(text.trim()),
+    match crate::files::no_follow::read_text(lock, MAX_LOCK_BYTES) {
+        Ok(text) if !text.trim().is_empty() => aeroplane_core::excerpt::excerpt(text.trim()),
         Ok(_) => "a process that has not written its name yet".into(),
         Err(e) => format!("unreadable lock file: {e}"),
     }

@@ -8,9 +8,9 @@
 
 use aeroplane_core::{Preset, Rules};
 
-use super::Manifest;
-use crate::config::{RulesToml, load_rules, parse_bot};
-use crate::experiment::DEFAULT_SORT;
+use super::{DEFAULT_BOOTSTRAP, DEFAULT_SORT, Manifest};
+use crate::config::{load_rules, parse_bot};
+use crate::files::RulesToml;
 
 /// The file name the command uses when the rules must be saved first.
 pub const RULES_FILE: &str = "RULES.toml";
@@ -114,7 +114,11 @@ impl Manifest {
                 pair(&mut args, "--players", self.players.to_string());
                 pair(&mut args, "--games", self.games.to_string());
                 pair(&mut args, "--seed", self.seed.to_string());
-                if let Some(l) = self.league.as_ref().filter(|l| l.bootstrap != 200) {
+                if let Some(l) = self
+                    .league
+                    .as_ref()
+                    .filter(|l| l.bootstrap != DEFAULT_BOOTSTRAP)
+                {
                     pair(&mut args, "--bootstrap", l.bootstrap.to_string());
                 }
             }

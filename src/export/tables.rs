@@ -1,6 +1,7 @@
 //! The end-of-run CSV tables of a run (and of an SPRT, which is a run).
 
-use crate::stats::{Summary, Tally};
+use crate::analysis::Summary;
+use crate::stats::Tally;
 use aeroplane_core::Counter;
 
 use super::table::{Cell, Table};

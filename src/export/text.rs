@@ -2,8 +2,9 @@
 
 use std::io::Write;
 
+use crate::analysis::Summary;
 use crate::analysis::elo::{EloEstimate, Estimate, ScoreInterval, format_elo};
-use crate::stats::{IntervalMethod, MIN_DEALS, PValue, RateInterval, Summary};
+use crate::stats::{IntervalMethod, MIN_DEALS, PValue, RateInterval};
 use aeroplane_core::Counter;
 
 fn pct(x: f64) -> String {

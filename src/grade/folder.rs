@@ -92,15 +92,19 @@ pub enum FolderState {
 pub fn folder_state(dir: &Path) -> Result<FolderState, GradeError> {
     let file = dir.join(GRADE_FILE);
     let bad = |why: String| GradeError::Resume {
-        dir: crate::excerpt::path(dir),
+        dir: aeroplane_core::excerpt::path(dir),
         why,
     };
-    let text = crate::config::read_text(&file)
-        .map_err(|e| bad(format!("cannot read {}: {e}", crate::excerpt::path(&file))))?;
+    let text = crate::files::read_text(&file).map_err(|e| {
+        bad(format!(
+            "cannot read {}: {e}",
+            aeroplane_core::excerpt::path(&file)
+        ))
+    })?;
     let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
         bad(format!(
             "{} is not JSON: {}",
-            crate::excerpt::path(&file),
+            aeroplane_core::excerpt::path(&file),
             aeroplane_core::excerpt::clip_message(e)
         ))
     })?;
@@ -111,7 +115,7 @@ pub fn folder_state(dir: &Path) -> Result<FolderState, GradeError> {
         let status: GradeStatus = serde_json::from_value(value).map_err(|e| {
             bad(format!(
                 "{} is not the status of a grade: {}",
-                crate::excerpt::path(&file),
+                aeroplane_core::excerpt::path(&file),
                 aeroplane_core::excerpt::clip_message(e)
             ))
         })?;
@@ -125,7 +129,7 @@ pub fn folder_state(dir: &Path) -> Result<FolderState, GradeError> {
     let job: GradeRecord = serde_json::from_value(scan.job).map_err(|e| {
         bad(format!(
             "the header of {} is not a grade's: {}",
-            crate::excerpt::path(&cp),
+            aeroplane_core::excerpt::path(&cp),
             aeroplane_core::excerpt::clip_message(e)
         ))
     })?;
@@ -177,10 +181,10 @@ impl<'a> Folder<'a> {
         let differ = crate::export::Manifest::differences(&scan.job, &want);
         if !differ.is_empty() {
             return Err(GradeError::Resume {
-                dir: crate::excerpt::path(dir.path()),
+                dir: aeroplane_core::excerpt::path(dir.path()),
                 why: format!(
                     "{} belongs to another grade: {} differ from grade.json (or the table changed); start again, replacing the folder (the setting `force`)",
-                    crate::excerpt::path(&cp),
+                    aeroplane_core::excerpt::path(&cp),
                     differ.join(", ")
                 ),
             });
@@ -198,7 +202,7 @@ impl<'a> Folder<'a> {
             let fits = plan(r.unit).map(|(bot, _)| bot) == Some(r.bot) && seen.insert(r.unit);
             if !fits {
                 return Err(GradeError::Checkpoint(CheckpointError::Damaged {
-                    file: crate::excerpt::path(&cp),
+                    file: aeroplane_core::excerpt::path(&cp),
                     line: line as u64 + 2,
                     what: format!(
                         "unit {} of bot {} is not a unit of this grade's plan, or is there twice",
@@ -292,7 +296,7 @@ impl<'a> Folder<'a> {
         // Complete from here on: a failure leaves a committed grade that `aeroplane resume`
         // finishes again.
         if self.job.report {
-            crate::report::write(self.dir)?;
+            crate::experiment::write_report_page(self.dir)?;
         }
         self.dir.remove(GRADE_KEPT_DEALS)?;
         self.dir.remove(GRADE_CHECKPOINT)?;

@@ -19,8 +19,8 @@ use aeroplane_core::{ActionId, Game};
 use crate::bots::BotSpec;
 use crate::decision_log::check::{CheckedGame, check_game};
 use crate::decision_log::read::{LogReader, LoggedGame};
-use crate::solve::Table;
 use crate::stats::{NO_BOT, Played, Tally};
+use crate::value_table::Table;
 
 use super::{
     BotGrade, DealGrade, Decision, GameLog, GradeError, GradeReport, Kept, MAX_MOVES, RATIO_METHOD,

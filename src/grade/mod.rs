@@ -44,12 +44,13 @@ use serde::{Deserialize, Serialize};
 
 use aeroplane_core::{Bot, BotFault, Game, GameRecord, MAX_MOVES, Move, Rules, Seat, Setup};
 
+use crate::analysis::Summary;
 use crate::analysis::Z95;
 use crate::bots::BotSpec;
 use crate::export::{CheckpointError, ExportError, ManifestBot, ManifestError, OutputDir};
 use crate::runner::{RunError, RunSpec};
-use crate::solve::{Table, TableError};
-use crate::stats::{Played, Summary, Tally};
+use crate::stats::{Played, Tally};
+use crate::value_table::{Table, TableError};
 
 /// Decisions whose loss exceeds this equity are errors, unless told otherwise.
 pub const DEFAULT_THRESHOLD: f64 = 1e-9;
@@ -744,12 +745,12 @@ struct Seats {
 /// printed commands play other games than the graded ones, or fail. A table given as a file,
 /// or a folder without `rules.toml`, has nothing to check.
 pub fn check_table_rules(table_path: &std::path::Path, table: &Table) -> Result<(), GradeError> {
-    use crate::config::RulesToml;
+    use crate::files::RulesToml;
     let file = table_path.join("rules.toml");
     if !table_path.is_dir() || std::fs::symlink_metadata(&file).is_err() {
         return Ok(());
     }
-    let shown = crate::excerpt::path(&file);
+    let shown = aeroplane_core::excerpt::path(&file);
     let named = crate::config::read_rules_file(&file)
         .map_err(|e| GradeError::Job(format!("{shown} cannot be read: {e}")))?;
     if named == *table.rules() {
@@ -765,7 +766,7 @@ pub fn check_table_rules(table_path: &std::path::Path, table: &Table) -> Result<
         .collect();
     Err(GradeError::Job(format!(
         "{shown} holds other rules than the table {} solves ({}): the grade would play the table's rules while its replay commands name the file's; put the table's rules back in {shown} (`aeroplane solve` wrote them there), or give the table's table.bin alone",
-        crate::excerpt::path(&table_path.join("table.bin")),
+        aeroplane_core::excerpt::path(&table_path.join("table.bin")),
         if differ.is_empty() {
             "they differ".to_string()
         } else {

@@ -203,7 +203,7 @@ impl Folder {
         // A fifo or a device by a name the tool writes would hang a read or never end: the
         // folder is refused at once, as resume and merge refuse it.
         for name in crate::export::OWN_FILES {
-            if let Some(what) = crate::config::not_a_file(&path.join(name)) {
+            if let Some(what) = crate::files::not_a_file(&path.join(name)) {
                 return Err(ReportError::Folder {
                     dir: aeroplane_core::excerpt::path(path),
                     message: format!(
@@ -263,7 +263,7 @@ impl Folder {
         if !path.exists() {
             return None;
         }
-        let text = match crate::config::read_text(&path) {
+        let text = match crate::files::read_text(&path) {
             Ok(t) => t,
             Err(e) => {
                 self.problem(format!("{name} cannot be read: {e}"));
@@ -291,8 +291,8 @@ impl Folder {
         if len > MAX_SUMMARY_BYTES {
             self.problem(format!(
                 "summary.json is {}, larger than any job writes ({} at most): it is left out",
-                crate::config::read::human_bytes(len),
-                crate::config::read::human_bytes(MAX_SUMMARY_BYTES)
+                crate::files::human_bytes(len),
+                crate::files::human_bytes(MAX_SUMMARY_BYTES)
             ));
             return None;
         }
@@ -364,8 +364,8 @@ impl Folder {
         if len > limit {
             self.problem(format!(
                 "{name} is {}, larger than any job writes ({} at most): it is left out",
-                crate::config::read::human_bytes(len),
-                crate::config::read::human_bytes(limit)
+                crate::files::human_bytes(len),
+                crate::files::human_bytes(limit)
             ));
             return None;
         }

@@ -19,7 +19,7 @@
 //! | grade | `report/grade.rs` | loss per decision per bot, error against search depth or iterations, worst blunders |
 //! | tune | `report/tune.rs` | each parameter over the iterations, the match results, the confirming SPRT |
 
-mod chart;
+pub(crate) mod chart;
 mod check;
 mod grade;
 pub(crate) mod html;
@@ -28,7 +28,6 @@ mod load;
 mod run;
 mod sprt;
 mod sweep;
-mod train;
 mod tune;
 mod views;
 mod watch;
@@ -38,6 +37,7 @@ use std::path::{Path, PathBuf};
 use crate::export::{ExportError, OutputDir};
 
 pub use load::Kind;
+pub(crate) use watch::Pick;
 pub use watch::VIEWER_FILES;
 
 /// The report's file name in an output folder.
@@ -126,26 +126,21 @@ fn visible_controls(page: String) -> String {
     out
 }
 
-/// The report page of a training (`aeroplane train`), from its record and learning curve.
-pub fn train_page(
-    record: &crate::td::TrainRecord,
-    history: &[crate::td::train::HistoryRow],
-) -> String {
-    // The page has only numbers the training computed: a chart that fails is left out.
-    train::render(record, history).unwrap_or_else(|e| format!("report failed: {e}"))
+/// The games to watch of the run in `dir` (none for another job, or a run without
+/// `games.csv`): the viewers its page links, which the job writes
+/// (`crate::experiment::write_report_page`).
+pub(crate) fn watch_picks(dir: &Path) -> Result<Option<Vec<Pick>>, ReportError> {
+    let folder = load::Folder::open(dir)?;
+    if folder.kind()? != Kind::Run {
+        return Ok(None);
+    }
+    watch::pick(dir, run::seed(&folder))
 }
 
 /// Renders the report of the job in `dir` and writes it there as [`REPORT_FILE`] (under a
-/// temporary name, then renamed into place), with the viewers of a run's games to watch.
-/// Returns its path and the folder's problems.
+/// temporary name, then renamed into place), linking the viewers of a run's games to watch
+/// that are there. Returns its path and the folder's problems.
 pub fn write(dir: &OutputDir) -> Result<(PathBuf, Vec<String>), ReportError> {
-    let folder = load::Folder::open(dir.path())?;
-    if folder.kind()? == Kind::Run
-        && let Some(picks) = watch::pick(dir.path(), run::seed(&folder))?
-    {
-        // What could not be replayed is said on the page (its viewer is missing).
-        watch::write_viewers(dir, &picks)?;
-    }
     let r = render(dir.path())?;
     dir.write(REPORT_FILE, r.page.as_bytes())?;
     Ok((dir.file(REPORT_FILE), r.problems))

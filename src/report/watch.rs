@@ -1,8 +1,10 @@
 //! Games to watch: for a run that kept its games (`games.csv`), the report links board viewers
 //! of a few of them: the longest, the shortest, the one with the most captures and one drawn
 //! at random (seeded by the run's seed, so the same folder always shows the same game). The
-//! viewers are written beside `report.html` from the run's `run.json` (each game replayed and
-//! checked against its `games.csv` row); `games.csv` is read as a stream, never whole.
+//! viewers are written beside `report.html` by the job (`crate::experiment::write_report_page`:
+//! each game replayed from the run's `run.json` and checked against its `games.csv` row); the
+//! report picks the same games and links the viewers it finds. `games.csv` is read as a
+//! stream, never whole.
 
 use std::path::Path;
 
@@ -10,8 +12,6 @@ use rand_pcg::Pcg32;
 
 use super::ReportError;
 use super::html::Page;
-use crate::experiment::replay::ReplayJob;
-use crate::export::{MANIFEST_FILE, Manifest, OutputDir};
 
 /// A game picked from `games.csv`.
 #[derive(Clone, Debug, PartialEq)]
@@ -105,47 +105,6 @@ pub(crate) fn pick(dir: &Path, seed: u64) -> Result<Option<Vec<Pick>>, ReportErr
         });
     }
     Ok((!picks.is_empty()).then_some(picks))
-}
-
-/// Writes a viewer for each pick into `dir`, replaying the game from the folder's `run.json`.
-/// Returns what could not be written and why (a game that replays differently from its
-/// `games.csv` row, say, in a folder written by another version).
-pub(crate) fn write_viewers(dir: &OutputDir, picks: &[Pick]) -> Result<Vec<String>, ReportError> {
-    let manifest_path = dir.file(MANIFEST_FILE);
-    let mut notes = Vec::new();
-    let spec = match Manifest::load(&manifest_path)
-        .and_then(|m| m.spec(&manifest_path.display().to_string()))
-    {
-        Ok(s) => s,
-        Err(e) => {
-            notes.push(format!("no game viewers: {e}"));
-            return Ok(notes);
-        }
-    };
-    for p in picks {
-        let job = ReplayJob {
-            spec: spec.clone(),
-            game: p.game,
-            dice: None,
-            with_csv_row: true,
-            run_name: "this run".into(),
-        };
-        match job.play() {
-            Ok(report) if report.games_csv_row.as_deref() == Some(p.row.as_str()) => {
-                let page = crate::viewer::page(
-                    &report,
-                    &format!("{} of this run, game {}", p.label, p.game),
-                );
-                dir.write(p.file, page.as_bytes())?;
-            }
-            Ok(_) => notes.push(format!(
-                "game {} replays differently from its games.csv row (was the folder written by another version?): no viewer",
-                p.game
-            )),
-            Err(e) => notes.push(format!("game {}: {e}: no viewer", p.game)),
-        }
-    }
-    Ok(notes)
 }
 
 /// The page's section: a link to each viewer in the folder.

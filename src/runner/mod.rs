@@ -8,9 +8,11 @@
 //! finished chunks back in order and hands each on as soon as every earlier chunk is done.
 
 mod kept;
+mod log;
 mod spec;
 
 pub use kept::{FinishedGame, KeptGames};
+pub use log::{log_games, log_games_with};
 pub use spec::{PlayOptions, RunSpec};
 
 use kept::UnitGames;
@@ -111,6 +113,15 @@ pub enum RunError {
         /// The seat of the failing bot.
         seat: Option<usize>,
     },
+}
+
+impl From<crate::analysis::luck::LuckMismatch> for RunError {
+    fn from(e: crate::analysis::luck::LuckMismatch) -> RunError {
+        RunError::Luck {
+            net: e.net,
+            what: e.what,
+        }
+    }
 }
 
 /// One game of a run, as written to `games.csv`.
@@ -976,7 +987,10 @@ impl Worker<'_> {
                 seat: f.seat.index(),
                 bot: usize::from(played.bot_at_seat[f.seat.index()]),
                 cause: f.fault.kind,
-                message: crate::excerpt::clip_lines(&format!("{}{line}", f.fault.what), 300),
+                message: aeroplane_core::excerpt::clip_lines(
+                    &format!("{}{line}", f.fault.what),
+                    300,
+                ),
             }
         });
         Ok((played, note))

@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use aeroplane_core::{Game, Player};
 
-use super::table::Table;
+use crate::value_table::Table;
 
 /// What the check found.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]

@@ -34,8 +34,6 @@
 mod check;
 pub(crate) mod iterate;
 pub(crate) mod model;
-pub mod space;
-pub mod table;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -46,13 +44,13 @@ use aeroplane_core::{Game, Rules};
 
 use crate::export::{ExportError, OutputDir};
 
-pub use check::{CheckReport, MAX_CHECK_POSITIONS, check, check_until};
-pub use iterate::Counts;
-pub use space::{Size, Space};
-pub use table::{
+pub use crate::value_table::{
     CHECKPOINT_FILE, MAGIC, PartialSweep, PositionValue, TABLE_FILE, TABLE_FORMAT, Table,
     TableError, TableHeader, VALUE_MEANING,
 };
+pub use crate::value_table::{Size, Space, fnv1a_words, space, table};
+pub use check::{CheckReport, MAX_CHECK_POSITIONS, check, check_until};
+pub use iterate::Counts;
 
 /// The record of a solve in its output folder.
 pub const SOLVE_FILE: &str = "solve.json";
@@ -66,24 +64,6 @@ pub const DEFAULT_MAX_SWEEPS: u32 = 10_000;
 pub const DEFAULT_CHECK_POSITIONS: u64 = 10_000;
 /// What the table's values ignore, as `solve.json` says it.
 pub const TURN_CAP_NOTE: &str = "ignored: the values are those of the game without a turn cap (max_turns is recorded with the rules, and the exact bot plays only games of exactly these rules)";
-
-/// FNV-1a 64 over the bytes taken eight at a time as little-endian words (the last one padded
-/// with zeros): the checksum of table files.
-pub fn fnv1a_words(bytes: &[u8]) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    let mut chunks = bytes.chunks_exact(8);
-    for c in &mut chunks {
-        let w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
-        h = (h ^ w).wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    let rest = chunks.remainder();
-    if !rest.is_empty() {
-        let mut last = [0u8; 8];
-        last[..rest.len()].copy_from_slice(rest);
-        h = (h ^ u64::from_le_bytes(last)).wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
 
 /// Why a solve cannot be done.
 #[derive(Debug, thiserror::Error)]
@@ -438,7 +418,7 @@ impl SolveRecord {
             dir: dir.display().to_string(),
             why,
         };
-        let text = crate::config::read_text(&file)
+        let text = crate::files::read_text(&file)
             .map_err(|e| bad(format!("cannot read {}: {e}", file.display())))?;
         serde_json::from_str(&text).map_err(|e| {
             bad(format!(
@@ -548,7 +528,7 @@ pub const RULES_FILE: &str = "rules.toml";
 /// `rules.toml` beside the table: the variant with every option written out, to pass to
 /// `--rules`.
 fn write_rules(out: &OutputDir, rules: &Rules) -> Result<(), ExportError> {
-    use crate::RulesToml;
+    use crate::files::RulesToml;
     let text = format!(
         "# The rules of this folder's table.bin: pass this file to --rules to play them.\n{}",
         rules.to_toml()
@@ -796,7 +776,7 @@ fn run(
         }
         // Under the crash-point test hook, after every sweep: the same steps in every run.
         let due =
-            last_checkpoint.elapsed() >= ctx.checkpoint_every || crate::export::fsops::testing();
+            last_checkpoint.elapsed() >= ctx.checkpoint_every || crate::files::fsops::testing();
         if change >= job.tolerance && due {
             save(record, &solver.values, None)?;
             kept = (record.sweeps, record.changes.clone());

@@ -10,7 +10,7 @@
 use aeroplane_core::board::{PLANES, Seat};
 use aeroplane_core::{Game, SetupError};
 
-use super::space::Space;
+use crate::value_table::Space;
 
 /// What a choice leads to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,11 +1,11 @@
-//! Statistics of a run: exact integer tallies ([`Tally`]), and the figures derived from them at
-//! the end ([`Summary`]): win rates with Wilson intervals, the seat-equality test, game-length
-//! quantiles.
+//! Statistics of a run: exact integer tallies ([`Tally`]), and the methods the figures derived
+//! from them at the end use: Wilson intervals (cluster-robust by deal), the chi-square seat
+//! test, exact histograms with quantiles, p-values. The figures themselves are
+//! [`crate::analysis::Summary`].
 
 mod histogram;
 mod interval;
 mod pvalue;
-mod summary;
 mod tally;
 
 pub use histogram::{Histogram, Spread};
@@ -14,5 +14,4 @@ pub use interval::{
     design_effect, equal_rates, rate_interval, t_for_z, wilson, wilson_rate, z_for,
 };
 pub use pvalue::PValue;
-pub use summary::{BotLine, LengthLine, SeatLine, Summary};
 pub use tally::{Entrant, NO_BOT, Played, Tally};

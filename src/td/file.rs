@@ -152,7 +152,7 @@ impl Net {
             file: file.clone(),
             what,
         };
-        if let Some(what) = crate::config::not_a_file(path) {
+        if let Some(what) = crate::files::not_a_file(path) {
             return Err(bad(format!("is {what}, not a net file")));
         }
         let f = std::fs::File::open(path).map_err(|e| bad(format!("cannot be read: {e}")))?;
@@ -369,7 +369,7 @@ impl Net {
         if !any_rules {
             return Err(format!(
                 "the net was trained on other rules ({}); give any_rules=true to play it anyway",
-                crate::RulesToml::to_toml(&self.rules)
+                crate::files::RulesToml::to_toml(&self.rules)
                     .lines()
                     .filter(|l| !l.is_empty())
                     .collect::<Vec<_>>()

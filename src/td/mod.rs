@@ -7,8 +7,10 @@
 //! - [`file`](mod@file): net files (safetensors with metadata), written byte for byte reproducibly,
 //!   read with a size cap and every check;
 //! - [`selfplay`]: one self-play game and its TD(λ) gradient;
-//! - [`train`]: the job: batches of games in parallel with frozen weights, updates applied in
-//!   game order (so the net is the same for any thread count), evaluation, checkpoint, resume.
+//!
+//! The job that trains a net (`aeroplane train`: batches of games in parallel with frozen
+//! weights, updates in game order, evaluation, checkpoint, resume) is [`crate::train`], a layer
+//! above the jobs, since it plays the `td` bot and writes its folder and page.
 //!
 //! Why by hand and not with a tensor crate: the net is tiny (a few thousand multiply-adds per
 //! position), its input is sparse (some 20 of 1,000 units on), the hot path must not allocate,
@@ -20,7 +22,5 @@ pub mod encoding;
 pub mod file;
 pub mod net;
 pub mod selfplay;
-pub mod train;
 
 pub use file::{Net, NetError};
-pub use train::{TrainEnd, TrainError, TrainJob, TrainRecord};

@@ -13,9 +13,9 @@ pub mod svg;
 
 use serde::Serialize;
 
-use crate::experiment::replay::ReplayReport;
 use crate::report::html::esc;
 use crate::trajectory::PositionJson;
+use crate::trajectory::replay::ReplayReport;
 use aeroplane_core::Seat;
 use layout::{Layout, PLANE_RADIUS, SIZE};
 

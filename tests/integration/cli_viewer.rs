@@ -5,8 +5,9 @@
 
 use std::path::Path;
 
-use aeroplane::decision_log::{LogFormat, LogStyle, log_games, log_games_with};
+use aeroplane::decision_log::{LogFormat, LogStyle};
 use aeroplane::runner::RunSpec;
+use aeroplane::runner::{log_games, log_games_with};
 use aeroplane::{Game, Preset, parse_lineup};
 use assert_cmd::Command;
 use predicates::prelude::*;

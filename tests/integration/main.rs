@@ -40,6 +40,7 @@ mod fuzz_loaders;
 mod golden;
 mod grade;
 mod grade_net;
+mod layers;
 mod luck;
 mod perft;
 mod properties;

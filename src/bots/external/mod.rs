@@ -223,7 +223,10 @@ impl ExternalBot {
 
     fn fault(&self, kind: FaultKind, what: impl Into<String>, line: Option<&str>) -> Box<BotFault> {
         let stderr = self.proc.as_ref().and_then(|p| match &p.log {
-            Some(log) => Some(format!("its stderr: {}", crate::excerpt::path(log))),
+            Some(log) => Some(format!(
+                "its stderr: {}",
+                aeroplane_core::excerpt::path(log)
+            )),
             None => {
                 let tail = p.stderr_tail();
                 (!tail.is_empty()).then(|| format!("its last stderr lines: {}", tail.join(" | ")))
@@ -237,9 +240,12 @@ impl ExternalBot {
         };
         Box::new(BotFault {
             bot: self.name.clone(),
-            command: Some(crate::excerpt::clip_lines(&self.spec.command_line(), 1000)),
+            command: Some(aeroplane_core::excerpt::clip_lines(
+                &self.spec.command_line(),
+                1000,
+            )),
             what: what.into(),
-            line: line.map(|l| crate::excerpt::clip_lines(l, 1000)),
+            line: line.map(|l| aeroplane_core::excerpt::clip_lines(l, 1000)),
             kind,
             stderr,
         })
@@ -343,7 +349,7 @@ impl ExternalBot {
                     FaultKind::BotError,
                     format!(
                         "the bot reported an error: {}",
-                        crate::excerpt::clip_lines(&message.replace('\n', "\\n"), 300)
+                        aeroplane_core::excerpt::clip_lines(&message.replace('\n', "\\n"), 300)
                     ),
                     line.as_deref(),
                 ))
@@ -355,7 +361,7 @@ impl ExternalBot {
                     FaultKind::Garbage,
                     format!(
                         "printed a line that is not a protocol message ({}) while the harness waited for {waiting_for}",
-                        crate::excerpt::clip_message(e)
+                        aeroplane_core::excerpt::clip_message(e)
                     ),
                     line.as_deref(),
                 ))
@@ -377,12 +383,12 @@ impl ExternalBot {
     fn start_inner(&mut self, table: Table, seat: Seat) -> Result<(), Box<BotFault>> {
         let log = match &self.spec.log_dir {
             Some(dir) => {
-                if let Err(e) = crate::export::no_follow::make_dir(dir) {
+                if let Err(e) = crate::files::no_follow::make_dir(dir) {
                     return Err(self.fault(
                         FaultKind::Start,
                         format!(
                             "cannot create the log directory {}: {e}",
-                            crate::excerpt::path(dir)
+                            aeroplane_core::excerpt::path(dir)
                         ),
                         None,
                     ));
@@ -402,7 +408,7 @@ impl ExternalBot {
                 .spec
                 .cwd
                 .as_ref()
-                .map(|c| format!(" in {}", crate::excerpt::path(c)))
+                .map(|c| format!(" in {}", aeroplane_core::excerpt::path(c)))
                 .unwrap_or_default();
             self.fault(
                 FaultKind::Start,
@@ -450,7 +456,7 @@ impl ExternalBot {
                     FaultKind::Start,
                     format!(
                         "answered `hello` with {} instead of `ready`",
-                        crate::excerpt::excerpt(&format!("{other:?}"))
+                        aeroplane_core::excerpt::excerpt(&format!("{other:?}"))
                     ),
                     None,
                 ));
@@ -479,7 +485,7 @@ impl ExternalBot {
                 FaultKind::Garbage,
                 format!(
                     "answered `ping` {id} with {}",
-                    crate::excerpt::excerpt(&format!("{other:?}"))
+                    aeroplane_core::excerpt::excerpt(&format!("{other:?}"))
                 ),
                 None,
             )),
@@ -578,13 +584,13 @@ impl Bot for ExternalBot {
                 let what = if protocol::looks_like_move_id(&id) {
                     format!(
                         "chose `{}`, which is not a legal move here (legal: {})",
-                        crate::excerpt::excerpt(&id),
+                        aeroplane_core::excerpt::excerpt(&id),
                         legal.join(", ")
                     )
                 } else {
                     format!(
                         "chose the unknown move id `{}` (legal: {})",
-                        crate::excerpt::excerpt(&id),
+                        aeroplane_core::excerpt::excerpt(&id),
                         legal.join(", ")
                     )
                 };
@@ -595,7 +601,7 @@ impl Bot for ExternalBot {
                 FaultKind::IllegalMove,
                 format!(
                     "answered `choose` with {} instead of `move`",
-                    crate::excerpt::excerpt(&format!("{other:?}"))
+                    aeroplane_core::excerpt::excerpt(&format!("{other:?}"))
                 ),
                 None,
             )),

@@ -285,9 +285,9 @@ fn open_log(path: &Path) -> io::Result<Option<File>> {
         return Ok(None);
     }
     if let Some(dir) = path.parent() {
-        crate::export::no_follow::make_dir(dir)?;
+        crate::files::no_follow::make_dir(dir)?;
     }
-    crate::export::no_follow::create(path).map(Some)
+    crate::files::no_follow::create(path).map(Some)
 }
 
 /// Reads the bot's stderr until it closes: into the log (at most [`MAX_LOG_BYTES`] of it, and
@@ -319,8 +319,8 @@ fn drain(
                 let _ = writeln!(
                     f,
                     "\n[aeroplane: this log stops here: a log holds at most {} and the logs of a run {}; the rest of the bot's stderr was discarded]",
-                    crate::config::read::human_bytes(MAX_LOG_BYTES),
-                    crate::config::read::human_bytes(MAX_LOGS_BYTES)
+                    crate::files::human_bytes(MAX_LOG_BYTES),
+                    crate::files::human_bytes(MAX_LOGS_BYTES)
                 );
                 log = None;
             }
@@ -357,7 +357,7 @@ fn push_tail(tail: &Mutex<VecDeque<String>>, line: &[u8]) {
             t.pop_front();
         }
         let text = String::from_utf8_lossy(line);
-        t.push_back(crate::excerpt::clip_lines(text.trim_end(), 200));
+        t.push_back(aeroplane_core::excerpt::clip_lines(text.trim_end(), 200));
     }
 }
 

@@ -23,13 +23,15 @@ use serde::{Deserialize, Serialize};
 
 use aeroplane_core::{Bot, Game, Rules, SeededDice};
 
-use super::encoding::Encoder;
-use super::file::Net;
-use super::net::Weights;
-use super::selfplay::{SelfPlay, Trace};
+mod page;
+
 use crate::bots::BotSpec;
 use crate::bots::td::TdBot;
 use crate::export::{ExportError, OutputDir};
+use crate::td::encoding::Encoder;
+use crate::td::file::Net;
+use crate::td::net::{self, Weights};
+use crate::td::selfplay::{SelfPlay, Trace};
 
 /// The status record of a training folder.
 pub const TRAIN_FILE: &str = "train.json";
@@ -126,11 +128,11 @@ impl TrainJob {
         if self.games == 0 || self.games > 1 << 40 {
             return bad("games", self.games.to_string(), "1 to 2^40");
         }
-        if !(1..=super::net::MAX_HIDDEN).contains(&self.hidden) {
+        if !(1..=net::MAX_HIDDEN).contains(&self.hidden) {
             return bad(
                 "hidden",
                 self.hidden.to_string(),
-                &format!("1 to {}", super::net::MAX_HIDDEN),
+                &format!("1 to {}", net::MAX_HIDDEN),
             );
         }
         if !(0.0..=1.0).contains(&self.lambda) {
@@ -347,7 +349,7 @@ impl TrainRecord {
             dir: dir.display().to_string(),
             why,
         };
-        let text = crate::config::read_text(&file)
+        let text = crate::files::read_text(&file)
             .map_err(|e| bad(format!("cannot read {}: {e}", file.display())))?;
         serde_json::from_str(&text).map_err(|e| {
             bad(format!(
@@ -478,7 +480,7 @@ fn record_return(record: &aeroplane_core::GameRecord, seat: usize) -> f32 {
     let n = usize::from(record.players);
     let rank = record.ranks[seat];
     if rank > 0 {
-        return super::net::payoff(usize::from(rank) - 1, n);
+        return net::payoff(usize::from(rank) - 1, n);
     }
     let taken: Vec<usize> = record
         .ranks
@@ -487,7 +489,7 @@ fn record_return(record: &aeroplane_core::GameRecord, seat: usize) -> f32 {
         .map(|&r| usize::from(r) - 1)
         .collect();
     let free: Vec<usize> = (0..n).filter(|r| !taken.contains(r)).collect();
-    free.iter().map(|&r| super::net::payoff(r, n)).sum::<f32>() / free.len().max(1) as f32
+    free.iter().map(|&r| net::payoff(r, n)).sum::<f32>() / free.len().max(1) as f32
 }
 
 /// Trains `job`: see the module documentation.
@@ -640,7 +642,7 @@ fn run(
             return Ok(TrainEnd::Interrupted { games: state.games });
         }
         let due =
-            last_checkpoint.elapsed() >= ctx.checkpoint_every || crate::export::fsops::testing();
+            last_checkpoint.elapsed() >= ctx.checkpoint_every || crate::files::fsops::testing();
         if due && state.games < job.games {
             save(&weights, &state, record)?;
             last_checkpoint = Instant::now();
@@ -661,7 +663,8 @@ fn run(
     if let Some(out) = ctx.out {
         out.write(NET_FILE, &bytes)?;
         out.write(HISTORY_FILE, history_csv(&history).as_bytes())?;
-        let page = crate::report::train_page(record, &history);
+        // The page has only numbers the training computed: a chart that fails is left out.
+        let page = page::render(record, &history).unwrap_or_else(|e| format!("report failed: {e}"));
         out.write(crate::report::REPORT_FILE, page.as_bytes())?;
         out.sync()?;
         write_status(out, record)?;

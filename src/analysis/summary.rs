@@ -2,12 +2,11 @@
 
 use aeroplane_core::Seat;
 
-use super::histogram::Spread;
-use super::interval::{
-    ChiSquare, MIN_DEALS, RateInterval, design_effect, equal_rates, rate_interval, z_for,
+use super::elo::{Estimate, GroupScores};
+use crate::stats::{
+    ChiSquare, Entrant, MIN_DEALS, RateInterval, Spread, Tally, design_effect, equal_rates,
+    rate_interval, z_for,
 };
-use super::tally::{Entrant, Tally};
-use crate::analysis::elo::{Estimate, GroupScores};
 use aeroplane_core::Counters;
 
 /// Confidence level of every interval.
@@ -197,9 +196,9 @@ mod tests {
     use aeroplane_core::GameRecord;
 
     fn game(ranks: [u8; 4], winner: usize) -> Played {
-        let mut counters = crate::Counters::default();
-        counters.add(crate::Counter::Turns, 10 * (winner as u32 + 1));
-        counters.add(crate::Counter::Rolls, 12);
+        let mut counters = aeroplane_core::Counters::default();
+        counters.add(aeroplane_core::Counter::Turns, 10 * (winner as u32 + 1));
+        counters.add(aeroplane_core::Counter::Rolls, 12);
         Played {
             record: GameRecord {
                 players: 3,

@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use aeroplane_core::{Game, Move, Rules, Seat, Status};
 
-use super::iterate::Bits;
+use super::bits::Bits;
 use super::space::{Size, Space};
 
 /// The table's file name in a solve's output folder.
@@ -281,14 +281,14 @@ impl Table {
             path: path.clone(),
             source,
         };
-        if let Some(what) = crate::config::not_a_file(file) {
+        if let Some(what) = crate::files::not_a_file(file) {
             return Err(TableError::Foreign {
                 path,
                 why: format!("it is {what}, not a file"),
             });
         }
         let len = std::fs::metadata(file).map_err(io)?.len();
-        let mut f = crate::config::open_input(file).map_err(io)?;
+        let mut f = crate::files::open_input(file).map_err(io)?;
         let mut head = [0u8; 16];
         use std::io::Read;
         if len < 16 {
@@ -461,7 +461,7 @@ impl Table {
     /// The values in dense index order (0 where unreachable): a checkpoint's values to go on
     /// from.
     pub(crate) fn dense(&self) -> Vec<f64> {
-        let mut dense = super::iterate::zeroed(self.header.states as usize);
+        let mut dense = super::bits::zeroed(self.header.states as usize);
         let mut i = 0;
         for (w, &word) in self.reach.words().iter().enumerate() {
             let mut bits = word;

@@ -1,10 +1,10 @@
 //! The report of `aeroplane train`: the learning curve (TD error, and the score against the
 //! evaluation's opponent with its interval) and how to reproduce the net.
 
-use super::ReportError;
-use super::chart::{self, Trace};
-use super::html::{Page, td, tn};
-use crate::td::train::{HistoryRow, TrainRecord};
+use super::{Evaluation, HistoryRow, TrainRecord};
+use crate::report::ReportError;
+use crate::report::chart::{self, Trace};
+use crate::report::html::{Page, td, tn};
 
 /// The page of a training's record and history.
 pub(crate) fn render(record: &TrainRecord, history: &[HistoryRow]) -> Result<String, ReportError> {
@@ -57,12 +57,12 @@ pub(crate) fn render(record: &TrainRecord, history: &[HistoryRow]) -> Result<Str
         &svg,
         "Root mean square of the TD errors (λ-return minus the net's value, in returns) of the afterstates since the previous point.",
     );
-    let evals: Vec<(u64, crate::td::train::Evaluation)> = history
+    let evals: Vec<(u64, Evaluation)> = history
         .iter()
         .filter_map(|r| r.eval.map(|e| (r.games, e)))
         .collect();
     if !evals.is_empty() {
-        let line = |f: fn(&crate::td::train::Evaluation) -> f64| -> Vec<(f64, f64)> {
+        let line = |f: fn(&Evaluation) -> f64| -> Vec<(f64, f64)> {
             evals
                 .iter()
                 .map(|(g, e)| (*g as f64, 100.0 * f(e)))

@@ -4,6 +4,10 @@
 //!
 //! Positions are written twice in JSON ([`PositionJson`]): in the core's notation (see
 //! `docs/RULES.md`, "Positions in writing") and as arrays (steps per seat, `-1` for the hangar).
+//! [`replay`] is a replayed game's move log and report, as `replay` prints it and the viewer
+//! draws it.
+
+pub mod replay;
 
 use serde::Serialize;
 

@@ -173,7 +173,7 @@ pub(crate) fn read_text(path: &Path, limit: u64) -> io::Result<String> {
             io::ErrorKind::FileTooLarge,
             format!(
                 "larger than the {} this file can be",
-                crate::config::read::human_bytes(limit)
+                crate::files::human_bytes(limit)
             ),
         ));
     }
