@@ -10,8 +10,12 @@
 //! carries this harness's `AEROPLANE_BOT_ID` (`<pid>.`), and exits.
 //!
 //! After the fork the guardian makes only system calls (no allocation, no lock): the harness
-//! has other threads, whose locks the fork copies held. What it cannot reach: a descendant
-//! that cleared its environment and left the group, and a process of another user.
+//! has other threads, whose locks the fork copies held. A process caught in the middle of an
+//! exec shows no environment for a moment (its parent may already have seen the exec
+//! succeed): the guardian passes over /proc again until no live process is undecided, for at
+//! most about a second. What it cannot reach: a descendant that cleared its environment and
+//! left the group (it only delays the guardian's end by that second), and a process of
+//! another user.
 
 use std::sync::Once;
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -145,20 +149,50 @@ unsafe fn watch(read_fd: i32, write_fd: i32, mark: &[u8]) -> ! {
         for &g in groups.iter().filter(|&&g| g > 0) {
             libc::kill(-g, libc::SIGKILL);
         }
-        // Killing a marked process may leave its marked children to be found by a next pass.
-        for _ in 0..10 {
-            if kill_marked(mark) == 0 {
+        // Killing a marked process may leave its marked children to be found by a next pass,
+        // and a process caught in the middle of an exec shows no environment yet (the new
+        // program's is set up after the old one's descriptors close, so its parent may already
+        // have moved on): pass again, after a pause, until a pass kills nothing and finds no
+        // process undecided, for at most about a second.
+        for _ in 0..UNDECIDED_PASSES {
+            let (killed, undecided) = kill_marked(mark);
+            if killed == 0 && undecided == 0 {
                 break;
+            }
+            if killed == 0 {
+                let pause = libc::timespec {
+                    tv_sec: 0,
+                    tv_nsec: 5_000_000,
+                };
+                libc::nanosleep(&pause, std::ptr::null_mut());
             }
         }
         libc::_exit(0)
     }
 }
 
+/// The most passes of [`kill_marked`] after the harness ends (5 ms apart while a pass finds
+/// processes undecided: about a second).
+const UNDECIDED_PASSES: usize = 200;
+
+/// What a process's environment says of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mark {
+    /// It holds the mark: one of this harness's bots or their descendants.
+    Marked,
+    /// It does not.
+    Unmarked,
+    /// None to read though the process is a live user process: it is in the middle of an
+    /// exec (or has cleared its environment); look again.
+    Undecided,
+}
+
 /// Kills every process whose environment holds an entry starting with `mark`; returns how
-/// many. Reads /proc with `getdents64` into stack buffers.
-unsafe fn kill_marked(mark: &[u8]) -> usize {
+/// many, and how many live processes showed no environment ([`Mark::Undecided`]). Reads
+/// /proc with `getdents64` into stack buffers.
+unsafe fn kill_marked(mark: &[u8]) -> (usize, usize) {
     let mut killed = 0;
+    let mut undecided = 0;
     // SAFETY (all below): system calls on stack buffers and descriptors opened here.
     unsafe {
         let dir = libc::open(
@@ -166,7 +200,7 @@ unsafe fn kill_marked(mark: &[u8]) -> usize {
             libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC,
         );
         if dir < 0 {
-            return 0;
+            return (0, 0);
         }
         let me = libc::getpid();
         let mut entries = [0u8; 8192];
@@ -188,10 +222,15 @@ unsafe fn kill_marked(mark: &[u8]) -> usize {
                 let name = &name[..end];
                 if let Some(pid) = parse_pid(name)
                     && pid != me
-                    && carries(name, mark)
                 {
-                    libc::kill(pid, libc::SIGKILL);
-                    killed += 1;
+                    match carries(name, mark) {
+                        Mark::Marked => {
+                            libc::kill(pid, libc::SIGKILL);
+                            killed += 1;
+                        }
+                        Mark::Undecided => undecided += 1,
+                        Mark::Unmarked => {}
+                    }
                 }
                 if reclen == 0 {
                     break;
@@ -201,7 +240,7 @@ unsafe fn kill_marked(mark: &[u8]) -> usize {
         }
         libc::close(dir);
     }
-    killed
+    (killed, undecided)
 }
 
 /// A /proc entry's name as a pid, if it is all digits.
@@ -212,42 +251,127 @@ fn parse_pid(name: &[u8]) -> Option<i32> {
     Some(name.iter().fold(0i32, |n, &d| n * 10 + (d - b'0') as i32))
 }
 
-/// Whether the process named `pid` (its /proc entry) has an environment entry starting with
-/// `mark` (within the first 64 KiB of its environment).
-unsafe fn carries(pid: &[u8], mark: &[u8]) -> bool {
-    let mut path = [0u8; 32];
-    let parts: [&[u8]; 3] = [b"/proc/", pid, b"/environ\0"];
+/// The `PF_KTHREAD` bit of a task's flags (the ninth field of /proc/PID/stat).
+const PF_KTHREAD: u64 = 0x0020_0000;
+
+/// Reads the file `/proc/<pid>/<file>` (`file` NUL-terminated) into `buf`; returns how many
+/// bytes, or `None` if it cannot be opened.
+unsafe fn read_proc(pid: &[u8], file: &[u8], buf: &mut [u8]) -> Option<usize> {
+    let mut path = [0u8; 40];
+    let parts: [&[u8]; 3] = [b"/proc/", pid, file];
     let mut len = 0;
     for part in parts {
         path[len..len + part.len()].copy_from_slice(part);
         len += part.len();
     }
-    let mut env = [0u8; 65536];
-    // SAFETY: a NUL-terminated path; reads into a stack buffer.
-    let got = unsafe {
+    // SAFETY: a NUL-terminated path; reads into the caller's buffer.
+    unsafe {
         let fd = libc::open(path.as_ptr().cast(), libc::O_RDONLY | libc::O_CLOEXEC);
         if fd < 0 {
-            return false;
+            return None;
         }
         let mut got = 0usize;
-        while got < env.len() {
-            let n = libc::read(fd, env[got..].as_mut_ptr().cast(), env.len() - got);
+        while got < buf.len() {
+            let n = libc::read(fd, buf[got..].as_mut_ptr().cast(), buf.len() - got);
             if n <= 0 {
                 break;
             }
             got += n as usize;
         }
         libc::close(fd);
-        got
+        Some(got)
+    }
+}
+
+/// Whether the process named `pid` (its /proc entry) has an environment entry starting with
+/// `mark` (within the first 64 KiB of its environment). An empty environment is
+/// [`Mark::Undecided`] unless the process is a kernel thread or already dead ([`live_stat`]).
+unsafe fn carries(pid: &[u8], mark: &[u8]) -> Mark {
+    let mut env = [0u8; 65536];
+    // SAFETY: reads into a stack buffer.
+    let Some(got) = (unsafe { read_proc(pid, b"/environ\0", &mut env) }) else {
+        return Mark::Unmarked;
     };
-    env[..got]
+    if env[..got]
         .split(|&b| b == 0)
         .any(|var| var.starts_with(mark))
+    {
+        return Mark::Marked;
+    }
+    let mut stat = [0u8; 1024];
+    // SAFETY: reads into a stack buffer.
+    match (got, unsafe { read_proc(pid, b"/stat\0", &mut stat) }) {
+        (0, Some(n)) if live_stat(&stat[..n]) => Mark::Undecided,
+        _ => Mark::Unmarked,
+    }
+}
+
+/// Whether a /proc/PID/stat line is a live user process's: not a zombie or dead, not a
+/// kernel thread. `pid (comm) state ppid pgrp session tty_nr tpgid flags ...`; the name may
+/// hold spaces and parentheses.
+fn live_stat(stat: &[u8]) -> bool {
+    let Some(close) = stat.iter().rposition(|&b| b == b')') else {
+        return false;
+    };
+    let mut fields = stat[close + 1..]
+        .split(|&b| b == b' ')
+        .filter(|f| !f.is_empty());
+    let state = fields.next().and_then(|f| f.first().copied());
+    let flags = fields.nth(5).map(|f| {
+        f.iter()
+            .take_while(|b| b.is_ascii_digit())
+            .fold(0u64, |n, &d| {
+                n.wrapping_mul(10).wrapping_add(u64::from(d - b'0'))
+            })
+    });
+    match (state, flags) {
+        (Some(b'Z' | b'X' | b'x'), _) | (None, _) | (_, None) => false,
+        (_, Some(flags)) => flags & PF_KTHREAD == 0,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stat_line_says_whether_a_process_is_a_live_user_process() {
+        // Fields after the name: state, ppid, pgrp, session, tty_nr, tpgid, flags.
+        assert!(live_stat(b"42 (python3) S 1 42 42 0 -1 4194560 0 0"));
+        assert!(live_stat(b"42 (a (b) c) R 1 42 42 0 -1 4194304 0"));
+        assert!(!live_stat(b"42 (python3) Z 1 42 42 0 -1 4227084 0"));
+        assert!(!live_stat(b"2 (kthreadd) S 0 0 0 0 -1 2129984 0"));
+        assert!(!live_stat(b"42 (short) S 1"));
+        assert!(!live_stat(b"no name"));
+    }
+
+    #[test]
+    fn this_process_is_marked_by_its_own_environment_and_a_kernel_thread_is_not_undecided() {
+        let me = std::process::id().to_string();
+        // SAFETY: reads /proc into stack buffers.
+        unsafe {
+            assert_eq!(carries(me.as_bytes(), b"PATH="), Mark::Marked);
+            assert_eq!(carries(me.as_bytes(), b"NO_SUCH_VAR_EVER="), Mark::Unmarked);
+            // kthreadd (pid 2) has no environment and is no user process.
+            if std::fs::read_to_string("/proc/2/stat").is_ok_and(|s| s.contains("(kthreadd)")) {
+                assert_eq!(carries(b"2", b"PATH="), Mark::Unmarked);
+            }
+            assert_eq!(carries(b"999999999", b"PATH="), Mark::Unmarked);
+        }
+        // A live process with no environment (as one in the middle of an exec shows) is
+        // undecided: the guardian looks again.
+        let mut bare = std::process::Command::new("sleep")
+            .arg("30")
+            .env_clear()
+            .spawn()
+            .expect("sleep runs");
+        let pid = bare.id().to_string();
+        // SAFETY: reads /proc into stack buffers.
+        let mark = unsafe { carries(pid.as_bytes(), b"PATH=") };
+        bare.kill().expect("kill");
+        bare.wait().expect("reaped");
+        assert_eq!(mark, Mark::Undecided);
+    }
 
     #[test]
     fn pids_are_read_from_proc_names() {
