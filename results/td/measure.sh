@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The measured strength and cost of the shipped td nets (results/td/README.md states them):
-#   results/td/measure.sh [grade] [cost] [match2] [match4] [league] [speed]   (default: all)
+#   results/td/measure.sh [grade] [cost] [match2] [sprt4] [match4] [league] [speed]   (default: all)
 # grade: `aeroplane grade` of td at ply 0, 1, 2 on the solved two-plane variants, on the deals of
 #        results/solve/grades.csv (500 deals, seed 1; the tables are solved first if missing);
 # cost:  `aeroplane bench --bots` of td at ply 0, 1, 2 and expectimax depth 2 (CPU per game);
 # match2, match4: an SPRT (elo0=0, elo1=10, seats rotated) of td against expectimax-deep and mcts at two
 #        players, and four-player runs of td against three copies of each, per preset;
+# sprt4: the four-player SPRT (elo0=0, elo1=10) of td against three copies of each, per preset;
 # league: `aeroplane league` of random, greedy, expectimax, expectimax-deep, montecarlo, mcts and td
 #        at ply 0, 1, 2 per preset and player count (TD_LEAGUE_DEALS_2P, _4P deals per table),
 #        with each bot's CPU per decision beside it (self-play, `/usr/bin/time`; the decisions
@@ -19,7 +20,7 @@ threads="${TD_THREADS:-0}"
 [[ -n "${TD_NO_BUILD:-}" ]] || cargo build --release --locked -q
 bin="${CARGO_TARGET_DIR:-target}/release/aeroplane"
 parts=("$@")
-[[ ${#parts[@]} -gt 0 ]] || parts=(grade cost match2 match4 league speed)
+[[ ${#parts[@]} -gt 0 ]] || parts=(grade cost match2 sprt4 match4 league speed)
 want() { [[ " ${parts[*]} " == *" $1 "* ]]; }
 read -r -a presets <<<"${TD_PRESETS:-appfreegame classic chinese}"
 
@@ -79,6 +80,31 @@ r = json.load(open(f"{d}/summary.json"))["report"]
 s = r["sprt"]
 e = s["elo"]
 print(f"{p},2,{td},{o},{2 * s['groups']},{s['score']:.4f},{e['elo']:.1f},{e['low']:.1f},{e['high']:.1f},{s['llr']:.3f},{s['verdict']}")
+PY
+        done
+    done
+fi
+
+if want sprt4; then
+    # Four players: an SPRT (elo0=0, elo1=10) of td (ply 1) in one seat against three copies of
+    # the opponent, each deal played once with td in every seat (a deal group, the unit); the
+    # score is td's share of the pairwise "finished ahead" comparisons (docs/commands/sprt.md).
+    out=$root/sprts-4p.csv
+    echo "preset,players,td,opponent,games,score,elo,elo_lo95,elo_hi95,llr,verdict" >"$out"
+    for p in "${presets[@]}"; do
+        for o in ${TD_OPPONENTS_4P:-expectimax-deep mcts}; do
+            td=td-$p-4p:ply=1
+            dir=$root/sprt4/$p-4p-$o
+            echo "sprt: $td against 3 x $o, $p" >&2
+            "$bin" run --rules "$p" --bots "$td,$o,$o,$o" --sprt elo0=0,elo1=10 --max-games 20000 \
+                --seed 1 --threads "$threads" --out "$dir" --force -q >/dev/null || true
+            python3 - "$dir" "$p" "$td" "$o" >>"$out" <<'PY'
+import json, sys
+d, p, td, o = sys.argv[1:]
+r = json.load(open(f"{d}/summary.json"))["report"]
+s = r["sprt"]
+e = s["elo"]
+print(f"{p},4,{td},{o},{4 * s['groups']},{s['score']:.4f},{e['elo']:.1f},{e['low']:.1f},{e['high']:.1f},{s['llr']:.3f},{s['verdict']}")
 PY
         done
     done
