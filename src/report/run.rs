@@ -155,6 +155,7 @@ pub(crate) fn sections(page: &mut Page, f: &Folder) -> Result<(), ReportError> {
         _ => page.note("seats.csv is missing or unreadable: no seat figures."),
     }
     head_to_head(page, f);
+    luck(page, f);
     lengths(page, f)?;
     events(page, f)?;
     Ok(())
@@ -421,6 +422,118 @@ fn seats_section(
         None,
     );
     Ok(())
+}
+
+/// The luck-adjusted results of a run measured with `--luck NET` (luck.csv): per bot, the
+/// plain and the adjusted win rate and score with their intervals, and the variance ratio.
+fn luck(page: &mut Page, f: &Folder) {
+    let Some(l) = f.csv("luck.csv") else {
+        return;
+    };
+    let sound = check::table(f, "luck.csv", &l);
+    page.h2("luck", "Luck-adjusted results");
+    let net = f.manifest_field("luck").and_then(Value::as_str);
+    page.p(&format!(
+        "Each roll's luck for the seat that rolls is the net's value of the position after the roll (its best move for that roll) minus the mean of that over the six faces; a game's luck for a bot is the sum over its rolls. The adjusted figure is the result minus the luck, a control variate: unbiased whatever the net, and the better the net the narrower its interval. The variance ratio is how many games the adjustment saves for the same interval width (2.00x: half the games). Net: {}; 95% intervals normal, clustered by deal (docs/LUCK.md).",
+        net.unwrap_or("not recorded")
+    ));
+    if sound.iter().any(|ok| !ok) {
+        page.note("luck.csv holds values no run can have: see the problems above.");
+    }
+    let interval = |r: &Row<'_>, x: &str, lo: &str, hi: &str| {
+        r.num(x)
+            .map_or("?".to_string(), |v| pct_interval(v, r.num(lo), r.num(hi)))
+    };
+    let ratio = |r: &Row<'_>, c: &str| r.num(c).map_or("-".to_string(), |v| format!("{v:.2}x"));
+    let signed = |r: &Row<'_>, c: &str| {
+        r.num(c)
+            .map_or("?".to_string(), |v| format!("{:+.2} pts", 100.0 * v))
+    };
+    let good: Vec<Row<'_>> = l
+        .rows()
+        .zip(&sound)
+        .filter(|(_, ok)| **ok)
+        .map(|(r, _)| r)
+        .collect();
+    let rows = good
+        .iter()
+        .map(|r| {
+            vec![
+                td(r.text("name")),
+                tn(r.text("games")),
+                tn(interval(
+                    r,
+                    "win_rate",
+                    "win_rate_low_normal",
+                    "win_rate_high_normal",
+                )),
+                tn(signed(r, "win_luck")),
+                tn(interval(
+                    r,
+                    "adjusted_win_rate",
+                    "adjusted_win_rate_low",
+                    "adjusted_win_rate_high",
+                )),
+                tn(ratio(r, "win_variance_ratio")),
+            ]
+        })
+        .collect();
+    page.table(
+        &[
+            "bot",
+            "games",
+            "win rate [95%]",
+            "its luck",
+            "adjusted win rate [95%]",
+            "variance ratio",
+        ],
+        rows,
+        None,
+    );
+    // Scores (`(1 + return) / 2`) differ from win rates where games rank more than a winner
+    // or end unfinished: their table only then.
+    let differs = |r: &Row<'_>, a: &str, b: &str| match (r.num(a), r.num(b)) {
+        (Some(x), Some(y)) => (x - y).abs() > 1e-6,
+        _ => true,
+    };
+    if good
+        .iter()
+        .any(|r| differs(r, "score", "win_rate") || differs(r, "score_luck", "win_luck"))
+    {
+        let rows = good
+            .iter()
+            .map(|r| {
+                vec![
+                    td(r.text("name")),
+                    tn(interval(
+                        r,
+                        "score",
+                        "score_low_normal",
+                        "score_high_normal",
+                    )),
+                    tn(signed(r, "score_luck")),
+                    tn(interval(
+                        r,
+                        "adjusted_score",
+                        "adjusted_score_low",
+                        "adjusted_score_high",
+                    )),
+                    tn(ratio(r, "score_variance_ratio")),
+                ]
+            })
+            .collect();
+        page.table(
+            &[
+                "bot",
+                "score [95%]",
+                "its luck",
+                "adjusted score [95%]",
+                "variance ratio",
+            ],
+            rows,
+            None,
+        );
+    }
 }
 
 /// A two-bot rotated match (match.csv): Elo, nElo, LOS and the pentanomial pair counts.

@@ -238,3 +238,102 @@ fn merged_shards_measure_the_same_luck() {
         );
     }
 }
+
+/// The text of a report.html, tags dropped and whitespace collapsed.
+fn page_text(dir: &std::path::Path) -> String {
+    let html = fs::read_to_string(dir.join("report.html")).unwrap();
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => {
+                in_tag = false;
+                text.push(' ');
+            }
+            _ if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn the_report_shows_the_luck_adjusted_rates_of_luck_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    // Two players: one table (scores are the win rates); the figures are luck.csv's.
+    let two = dir.path().join("two");
+    aeroplane()
+        .args(RUN)
+        .args(["--luck", "bots/nets/td-classic-2p.safetensors", "--report"])
+        .arg("--out")
+        .arg(&two)
+        .assert()
+        .success();
+    let text = page_text(&two);
+    assert!(text.contains("Luck-adjusted results"), "{text}");
+    assert!(text.contains("Net: bots/nets/td-classic-2p.safetensors"));
+    let csv = fs::read_to_string(two.join("luck.csv")).unwrap();
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    for line in csv.lines().skip(1) {
+        let cells: Vec<&str> = line.split(',').collect();
+        let num = |c: &str| -> f64 {
+            cells[header.iter().position(|h| *h == c).unwrap()]
+                .parse()
+                .unwrap()
+        };
+        let shown = format!(
+            "{:.2}% [{:.2}, {:.2}]",
+            100.0 * num("adjusted_win_rate"),
+            100.0 * num("adjusted_win_rate_low"),
+            100.0 * num("adjusted_win_rate_high")
+        );
+        assert!(text.contains(&shown), "{shown} not in {text}");
+        assert!(text.contains(&format!("{:.2}x", num("win_variance_ratio"))));
+    }
+    assert!(!text.contains("adjusted score [95%]"));
+
+    // Four players, every seat ranked: the scores differ from the win rates, so they get a
+    // table of their own.
+    let four = dir.path().join("four");
+    aeroplane()
+        .args([
+            "run",
+            "--rules",
+            "classic",
+            "--bots",
+            "greedy,random,random,random",
+            "--games",
+            "12",
+            "--rotate-seats",
+            "--luck",
+            "bots/nets/td-classic-4p.safetensors",
+            "--report",
+            "-q",
+            "--out",
+        ])
+        .arg(&four)
+        .assert()
+        .success();
+    assert!(page_text(&four).contains("adjusted score [95%]"));
+
+    // A plain run has no such section; a damaged luck.csv is named on the page.
+    let plain = dir.path().join("plain");
+    aeroplane()
+        .args(RUN)
+        .arg("--report")
+        .arg("--out")
+        .arg(&plain)
+        .assert()
+        .success();
+    assert!(!page_text(&plain).contains("Luck-adjusted"));
+    let mut lines: Vec<String> = csv.lines().map(String::from).collect();
+    let rate = header.iter().position(|h| *h == "win_rate").unwrap();
+    let mut cells: Vec<&str> = lines[1].split(',').collect();
+    cells[rate] = "7.5";
+    lines[1] = cells.join(",");
+    fs::write(two.join("luck.csv"), lines.join("\n") + "\n").unwrap();
+    aeroplane().arg("report").arg(&two).assert().success();
+    let text = page_text(&two);
+    assert!(text.contains("luck.csv row"), "{text}");
+}
