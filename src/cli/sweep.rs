@@ -15,9 +15,8 @@ use super::common::{DEFAULT_BOTS_DIR, JobArgs, Launch, launch, load_lineup, load
 /// Arguments of `aeroplane sweep`.
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
-  aeroplane sweep --vary overshoot=illegal,bounce --vary home_lane_cells=5,6 --games 5000
-  aeroplane sweep --rules classic --vary 'launch_rolls=[6];[5,6]' --bots greedy,greedy --compare 1,2
   aeroplane sweep --vary base=appfreegame,classic,chinese --vary overshoot=illegal,bounce --games 5000
+  aeroplane sweep --rules classic --vary 'launch_rolls=[6];[5,6]' --bots greedy,greedy --compare 1,2
   aeroplane sweep --config configs/sweep.toml --out results/sweep --sort -turns_mean
   aeroplane sweep --manifest results/sweep/run.json --out results/sweep-again   (reproduce a sweep)")]
 pub struct SweepArgs {
