@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::decision_log::Header;
 use crate::decision_log::check::CheckedGame;
-use crate::export::{GAMES_HEADER, write_game_row};
+use crate::export::{GAMES_HEADER, NAME_COLUMNS, write_game_row_with_names};
 use crate::runner::{GameRow, PlayOptions, RunError, RunSpec};
 use crate::trajectory::{LegalJson, PositionJson, Recorder, Step, values_json};
 use crate::{Bot, Counter, Seat};
@@ -243,7 +243,8 @@ pub struct ReplayReport {
     pub log: Vec<LogLine>,
     /// The record.
     pub record: RecordJson,
-    /// The game's `games.csv` row, for a game of a run.
+    /// The game's `games.csv` row, for a game of a run (the bots' names included; not the
+    /// forfeit columns of a run with `recover`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub games_csv_row: Option<String>,
     #[serde(skip)]
@@ -330,7 +331,8 @@ impl ReplayJob {
                 forfeit_cause: None,
             };
             let mut line = Vec::new();
-            write_game_row(&mut line, &row).expect("writing to memory");
+            write_game_row_with_names(&mut line, &row, &super::names(&spec.lineup))
+                .expect("writing to memory");
             String::from_utf8(line)
                 .expect("ASCII")
                 .trim_end()
@@ -482,7 +484,7 @@ impl ReplayReport {
         let game = self.final_game.expect("set by play");
         write_record(out, &self.raw, &game, &self.bots, self.complete)?;
         if let Some(row) = &self.games_csv_row {
-            writeln!(out, "\ngames.csv row:\n{GAMES_HEADER}\n{row}")?;
+            writeln!(out, "\ngames.csv row:\n{GAMES_HEADER}{NAME_COLUMNS}\n{row}")?;
         }
         Ok(())
     }
