@@ -363,13 +363,9 @@ fn with_recover_a_crash_forfeits_the_game_and_the_run_goes_on() {
         "greedy forfeits nothing"
     );
     let games = std::fs::read_to_string(out_dir.join("games.csv")).unwrap();
-    assert!(
-        games
-            .lines()
-            .next()
-            .unwrap()
-            .ends_with(",unfinished,forfeit_seat,forfeit_cause")
-    );
+    assert!(games.lines().next().unwrap().ends_with(
+        ",unfinished,name_seat0,name_seat1,name_seat2,name_seat3,forfeit_seat,forfeit_cause"
+    ));
     assert_eq!(games.lines().count(), 13);
     let forfeited: Vec<&str> = games
         .lines()
@@ -380,7 +376,8 @@ fn with_recover_a_crash_forfeits_the_game_and_the_run_goes_on() {
     for row in &forfeited {
         // Two players: the forfeiting seat loses, the other wins.
         let cols: Vec<&str> = row.split(',').collect();
-        let seat = cols[24];
+        // After the record's 24 columns, the four names, then forfeit_seat.
+        let seat = cols[28];
         assert_ne!(cols[7], seat, "{row}");
         assert_eq!(cols[9 + seat.parse::<usize>().unwrap()], "2", "{row}");
     }
@@ -417,6 +414,8 @@ fn with_recover_a_forfeit_is_logged_and_its_game_replays_to_the_failure() {
     let log = out_dir.join("g.jsonl");
     let text = std::fs::read_to_string(&log).unwrap();
     let games = std::fs::read_to_string(out_dir.join("games.csv")).unwrap();
+    let header: Vec<&str> = games.lines().next().unwrap().split(',').collect();
+    let forfeit_seat = header.iter().position(|c| *c == "forfeit_seat").unwrap();
     let mut forfeits = 0;
     for row in games.lines().skip(1) {
         let cols: Vec<&str> = row.split(',').collect();
@@ -427,7 +426,7 @@ fn with_recover_a_forfeit_is_logged_and_its_game_replays_to_the_failure() {
             .map(|l| serde_json::from_str(l).unwrap())
             .unwrap();
         // The result line says what games.csv says: the forfeiting seat, the winner.
-        let forfeit = cols[24];
+        let forfeit = cols[forfeit_seat];
         assert_eq!(result["winner"].to_string(), cols[7], "{row}");
         if forfeit.is_empty() {
             assert!(result.get("forfeit").is_none(), "{result}");
@@ -478,7 +477,11 @@ fn runs_without_recover_keep_their_files_as_they_were() {
     let games = std::fs::read_to_string(out_dir.join("games.csv")).unwrap();
     assert_eq!(
         games.lines().next().unwrap(),
-        aeroplane::export::GAMES_HEADER
+        format!(
+            "{}{}",
+            aeroplane::export::GAMES_HEADER,
+            aeroplane::export::NAME_COLUMNS
+        )
     );
     // The bot's stderr went to a log file under --out DIR/logs/.
     let logs: Vec<_> = std::fs::read_dir(out_dir.join("logs")).unwrap().collect();
@@ -581,7 +584,9 @@ fn the_python_greedy_bot_plays_exactly_the_builtin_greedy_games() {
             // Two threads: two processes per lineup entry, the same games.
             let b = greedy_games(rules, program, "2", &f.path().join("b"));
             assert!(a.lines().count() > 20);
-            assert_eq!(a, b, "{rules} {builtin}");
+            // The same games; only the names differ (greedy-py for greedy).
+            assert_eq!(a, b.replace("greedy-py", "greedy"), "{rules} {builtin}");
+            assert!(b.contains(",greedy-py,"), "{b}");
         }
     }
 }

@@ -676,6 +676,16 @@ pub fn sweep(
     let bots_dir = bots_dir.unwrap_or_else(|| PathBuf::from("bots"));
     let (base, rules_name) = rules_arg(rules)?;
     let axes = axes_arg(vary)?;
+    if let Some(presets) = axes
+        .iter()
+        .find(|a| a.option() == aeroplane::analysis::BASE_AXIS)
+        .filter(|_| rules.is_some_and(|r| !r.is_none()))
+    {
+        return Err(PyValueError::new_err(format!(
+            "rules and vary {} both choose the rules: with the axis `base` each variant starts from its preset (allowed: appfreegame, classic, chinese), so drop rules; the other axes apply on top of each preset",
+            presets.text()
+        )));
+    }
     let count = variants(base, &axes)
         .map_err(|e| PyValueError::new_err(format!("vary: {e}")))?
         .len();

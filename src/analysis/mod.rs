@@ -35,7 +35,7 @@ pub use ratings::{Anchor, Finish, FinishTally, Fit, FitOptions, PairMatrix, Rati
 pub use sprt::{Sprt, SprtConfig, SprtError, Verdict};
 pub use spsa::{Dimension, Spsa, SpsaError, SpsaSettings};
 pub use summary::{BotLine, LengthLine, SeatLine, Summary};
-pub use vary::{Axis, Setting, Variant, VaryError, variants};
+pub use vary::{Axis, BASE_AXIS, Level, Setting, Variant, VaryError, variants};
 
 /// The two-sided 95% quantile of the standard normal distribution.
 pub const Z95: f64 = 1.959_963_984_540_054;

@@ -11,26 +11,30 @@
 //! ```
 //!
 //! Spaces around tokens are ignored. Allowed values (RULES.md): `launch_rolls` non-empty sets
-//! of faces 1..=6; `home_lane_cells` 3..=8; `max_turns` >= 1; `flight_optional`,
-//! `flight_captures_crossed` `true`/`false`; and the words of each enumerated option
-//! (`overshoot=illegal,bounce`, `specials=one,jump_then_flight,both`,
+//! of faces 1..=6; `home_lane_cells` 3..=8; `max_turns` >= 1; `planes` 1..=4;
+//! `flight_optional`, `flight_captures_crossed` `true`/`false`; and the words of each
+//! enumerated option (`overshoot=illegal,bounce`, `specials=one,jump_then_flight,both`,
 //! `three_sixes=none,last_moved,all_moved`, `stacking=none,move_together`,
-//! `end=first_finisher,full_ranking`). Examples:
+//! `end=first_finisher,full_ranking`). The axis `base` is not a rule option: its values are
+//! presets (`base=appfreegame,classic,chinese`), and a variant with one starts from that
+//! preset's rules instead of the sweep's base rules. Examples:
 //!
 //! ```text
 //! overshoot=illegal,bounce
 //! launch_rolls=[6];[5,6];[2,4,6]      the same as  launch_rolls=6;5,6;2,4,6
 //! home_lane_cells=4,5,6
+//! base=appfreegame,classic,chinese
 //! ```
 //!
 //! Several axes give their Cartesian product, the first axis varying slowest. Each variant is the
-//! base rules with the axis settings applied, labelled like `overshoot=bounce launch_rolls=[5,6]`
-//! (`base` when nothing is varied). Values are checked by the same validation as a rules file
+//! base rules (or its `base` axis's preset) with the other axes' settings applied, labelled like
+//! `overshoot=bounce launch_rolls=[5,6]` (`base` when nothing is varied), the axes in the order
+//! given. Values are checked by the same validation as a rules file
 //! ([`crate::RulesSpec::validate`]).
 //!
 //! ```
-//! use aeroplane::Rules;
 //! use aeroplane::analysis::{Axis, variants};
+//! use aeroplane::{Overshoot, Preset, Rules};
 //! let axes: Vec<Axis> = ["overshoot=illegal,bounce", "launch_rolls=[6];[2,4,6]"]
 //!     .iter()
 //!     .map(|t| t.parse())
@@ -39,6 +43,12 @@
 //! let all = variants(Rules::default(), &axes).unwrap();
 //! assert_eq!(all.len(), 4);
 //! assert_eq!(all[3].label(), "overshoot=bounce launch_rolls=[2,4,6]");
+//! // Presets against each other, the other axes on top of each preset's rules.
+//! let presets: Axis = "base=classic,chinese".parse().unwrap();
+//! let all = variants(Rules::default(), &[presets, axes[0].clone()]).unwrap();
+//! assert_eq!(all[3].label(), "base=chinese overshoot=bounce");
+//! let bounce = aeroplane::analysis::Setting::from(Overshoot::Bounce);
+//! assert_eq!(all[3].rules, Preset::Chinese.rules().with(bounce));
 //! let err = "overshoot=sideways".parse::<Axis>().unwrap_err();
 //! assert_eq!(
 //!     err.to_string(),
@@ -49,7 +59,10 @@
 use std::str::FromStr;
 
 pub use aeroplane_core::Setting;
-use aeroplane_core::{RuleOption, Rules, RulesError};
+use aeroplane_core::{Preset, RuleOption, Rules, RulesError};
+
+/// The name of the axis whose values are presets.
+pub const BASE_AXIS: &str = "base";
 
 /// Why a value of the setting `vary` could not be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -61,8 +74,9 @@ pub enum VaryError {
     Syntax(String),
     /// Not an option of RULES.md.
     #[error(
-        "unknown rule option `{0}` in the setting `vary`: allowed options are {names}",
-        names = RuleOption::names()
+        "unknown rule option `{0}` in the setting `vary`: allowed options are {names}, or `base` (its values are presets: {presets})",
+        names = RuleOption::names(),
+        presets = preset_names()
     )]
     UnknownOption(String),
     /// A value the option does not allow.
@@ -128,16 +142,74 @@ pub fn parse_setting(option: &str, value: &str) -> Result<Setting, VaryError> {
     Setting::launch_rolls(&faces).map_err(checked)
 }
 
+/// The presets' names, comma-separated: what the axis `base` allows.
+fn preset_names() -> String {
+    Preset::ALL.map(Preset::name).join(", ")
+}
+
+/// Parses one value of the axis `base`: a preset's name.
+fn parse_preset(value: &str) -> Result<Preset, VaryError> {
+    let value = value.trim();
+    value.parse::<Preset>().map_err(|_| VaryError::Invalid {
+        option: BASE_AXIS,
+        value: aeroplane_core::excerpt::excerpt(value),
+        allowed: format!("a preset: one of {}", preset_names()),
+    })
+}
+
 fn find_option(name: &str) -> Result<RuleOption, VaryError> {
     RuleOption::from_name(name)
         .ok_or_else(|| VaryError::UnknownOption(aeroplane_core::excerpt::excerpt(name)))
 }
 
-/// One varied option with its values, in the order given.
+/// One value of an axis: a rule option's setting, or a preset (the axis `base`) whose rules
+/// the variant starts from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Level {
+    /// One rule option set to one value.
+    Setting(Setting),
+    /// A preset's rules, as the variant's base.
+    Preset(Preset),
+}
+
+impl Level {
+    /// The value as `--vary` and sweep.csv write it: `bounce`, `[5,6]`, `classic`.
+    pub fn value(&self) -> String {
+        match self {
+            Level::Setting(s) => {
+                let text = s.to_string();
+                text.split_once('=')
+                    .map_or(text.clone(), |(_, v)| v.to_string())
+            }
+            Level::Preset(p) => p.name().to_string(),
+        }
+    }
+
+    /// Whether `rules` already have this value (a preset: are that preset's rules).
+    pub fn is_of(&self, rules: Rules) -> bool {
+        match *self {
+            Level::Setting(s) => rules.with(s) == rules,
+            Level::Preset(p) => p.rules() == rules,
+        }
+    }
+}
+
+impl std::fmt::Display for Level {
+    /// `overshoot=bounce`, `base=classic`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Level::Setting(s) => write!(f, "{s}"),
+            Level::Preset(p) => write!(f, "{BASE_AXIS}={p}"),
+        }
+    }
+}
+
+/// One varied option (or the axis `base` of presets) with its values, in the order given.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Axis {
-    option: RuleOption,
-    settings: Vec<Setting>,
+    /// `None` for the axis `base`.
+    option: Option<RuleOption>,
+    levels: Vec<Level>,
 }
 
 impl Axis {
@@ -153,20 +225,32 @@ impl Axis {
                 ),
             });
         }
-        let mut settings: Vec<Setting> = Vec::with_capacity(values.len());
+        let base = option.trim() == BASE_AXIS;
+        let mut levels: Vec<Level> = Vec::with_capacity(values.len());
         let mut seen = std::collections::HashSet::with_capacity(values.len());
         for v in values {
-            let s = parse_setting(option, v.as_ref())?;
-            if !seen.insert(s) {
-                return Err(VaryError::DuplicateValue(s.to_string()));
+            let l = if base {
+                Level::Preset(parse_preset(v.as_ref())?)
+            } else {
+                Level::Setting(parse_setting(option, v.as_ref())?)
+            };
+            if !seen.insert(l) {
+                return Err(VaryError::DuplicateValue(l.to_string()));
             }
-            settings.push(s);
+            levels.push(l);
         }
-        let option = find_option(option)?;
-        if settings.is_empty() {
-            return Err(VaryError::Syntax(format!("{option}=")));
+        let option = if base {
+            None
+        } else {
+            Some(find_option(option)?)
+        };
+        if levels.is_empty() {
+            return Err(VaryError::Syntax(format!(
+                "{}=",
+                option.map_or(BASE_AXIS, RuleOption::name)
+            )));
         }
-        Ok(Axis { option, settings })
+        Ok(Axis { option, levels })
     }
 
     /// An axis from a TOML sweep entry `option = [values]`: words as strings, integers,
@@ -197,14 +281,30 @@ impl Axis {
         Axis::from_values(option, &texts)
     }
 
-    /// The option varied.
+    /// The option varied (`base` for the axis of presets).
     pub fn option(&self) -> &'static str {
-        self.option.name()
+        self.option.map_or(BASE_AXIS, RuleOption::name)
     }
 
     /// Its values, in the order given.
-    pub fn settings(&self) -> &[Setting] {
-        &self.settings
+    pub fn levels(&self) -> &[Level] {
+        &self.levels
+    }
+
+    /// Its values as `--vary` writes them (`bounce`, `[5,6]`, `classic`), in the order given.
+    pub fn values(&self) -> Vec<String> {
+        self.levels.iter().map(Level::value).collect()
+    }
+
+    /// The axis as `--vary` text: `overshoot=illegal,bounce`, `launch_rolls=[6];[2,4,6]`,
+    /// `base=classic,chinese`; it parses back to the same axis.
+    pub fn text(&self) -> String {
+        let sep = if self.option == Some(RuleOption::LaunchRolls) {
+            ";"
+        } else {
+            ","
+        };
+        format!("{}={}", self.option(), self.values().join(sep))
     }
 }
 
@@ -229,20 +329,20 @@ impl FromStr for Axis {
 /// One rule variant of a sweep.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Variant {
-    /// The base rules with the settings applied.
+    /// The base rules (or the variant's preset) with the settings applied.
     pub rules: Rules,
-    /// The varied settings, one per axis, in axis order.
-    pub settings: Vec<Setting>,
+    /// The variant's value of each axis, in axis order.
+    pub levels: Vec<Level>,
 }
 
 impl Variant {
-    /// A stable label like `overshoot=bounce launch_rolls=[5,6]` (`base` when nothing is
-    /// varied).
+    /// A stable label like `overshoot=bounce launch_rolls=[5,6]` or `base=classic
+    /// overshoot=bounce` (`base` when nothing is varied).
     pub fn label(&self) -> String {
-        if self.settings.is_empty() {
+        if self.levels.is_empty() {
             return "base".to_string();
         }
-        let parts: Vec<String> = self.settings.iter().map(Setting::to_string).collect();
+        let parts: Vec<String> = self.levels.iter().map(Level::to_string).collect();
         parts.join(" ")
     }
 }
@@ -252,44 +352,58 @@ impl Variant {
 pub const MAX_VARIANTS: usize = 10_000;
 
 /// The Cartesian product of the axes over `base`, the first axis varying slowest; at most
-/// [`MAX_VARIANTS`] of them.
+/// [`MAX_VARIANTS`] of them. A variant with a preset (the axis `base`) starts from the preset's
+/// rules instead of `base`, wherever that axis stands; the settings apply on top.
 pub fn variants(base: Rules, axes: &[Axis]) -> Result<Vec<Variant>, VaryError> {
     for (i, a) in axes.iter().enumerate() {
         if axes[..i].iter().any(|b| b.option == a.option) {
-            return Err(VaryError::DuplicateOption(a.option.name()));
+            return Err(VaryError::DuplicateOption(a.option()));
         }
     }
     let count = axes
         .iter()
-        .fold(1usize, |n, a| n.saturating_mul(a.settings.len()));
+        .fold(1usize, |n, a| n.saturating_mul(a.levels.len()));
     if count > MAX_VARIANTS {
         let sizes: Vec<String> = axes
             .iter()
-            .map(|a| format!("{} {}", a.settings.len(), a.option.name()))
+            .map(|a| format!("{} {}", a.levels.len(), a.option()))
             .collect();
         return Err(VaryError::TooMany {
             count,
             sizes: sizes.join(" x "),
         });
     }
-    let mut out = vec![Variant {
-        rules: base,
-        settings: Vec::new(),
-    }];
+    let mut out = vec![Vec::new()];
     for axis in axes {
         out = out
             .iter()
-            .flat_map(|v| {
-                axis.settings.iter().map(move |s| {
-                    let mut next = v.clone();
-                    s.apply(&mut next.rules);
-                    next.settings.push(*s);
+            .flat_map(|levels: &Vec<Level>| {
+                axis.levels.iter().map(move |l| {
+                    let mut next = levels.clone();
+                    next.push(*l);
                     next
                 })
             })
             .collect();
     }
-    Ok(out)
+    Ok(out
+        .into_iter()
+        .map(|levels| {
+            let mut rules = levels
+                .iter()
+                .find_map(|l| match l {
+                    Level::Preset(p) => Some(p.rules()),
+                    Level::Setting(_) => None,
+                })
+                .unwrap_or(base);
+            for l in &levels {
+                if let Level::Setting(s) = l {
+                    s.apply(&mut rules);
+                }
+            }
+            Variant { rules, levels }
+        })
+        .collect())
 }
 
 #[cfg(test)]
@@ -312,14 +426,18 @@ mod tests {
         assert_eq!(a, axis("launch_rolls=6;5,6;2,4,6"));
         assert_eq!(a, axis(" launch_rolls = [ 6 ] ; 6 , 5 ; [2, 4,6] "));
         let faces: Vec<Vec<u8>> = a
-            .settings()
+            .levels()
             .iter()
-            .map(|s| s.launch_faces().unwrap().faces())
+            .map(|l| match l {
+                Level::Setting(s) => s.launch_faces().unwrap().faces(),
+                Level::Preset(p) => panic!("{p}"),
+            })
             .collect();
         assert_eq!(faces, [vec![6], vec![5, 6], vec![2, 4, 6]]);
-        assert_eq!(a.settings()[2].to_string(), "launch_rolls=[2,4,6]");
+        assert_eq!(a.levels()[2].to_string(), "launch_rolls=[2,4,6]");
+        assert_eq!(a.text(), "launch_rolls=[6];[5,6];[2,4,6]");
         // A comma separates faces: this is one set.
-        assert_eq!(axis("launch_rolls=5,6").settings().len(), 1);
+        assert_eq!(axis("launch_rolls=5,6").levels().len(), 1);
     }
 
     #[test]
@@ -365,14 +483,16 @@ mod tests {
         ];
         for (text, last) in cases {
             let a = axis(text);
-            assert_eq!(a.settings().last(), Some(&last), "{text}");
+            assert_eq!(a.levels().last(), Some(&Level::Setting(last)), "{text}");
             // Labels read back as the same value.
             let labels: Vec<String> = a
-                .settings()
+                .levels()
                 .iter()
                 .map(|s| s.to_string().split_once('=').unwrap().1.to_string())
                 .collect();
+            assert_eq!(labels, a.values());
             assert_eq!(axis(&format!("{}={}", a.option(), labels.join(","))), a);
+            assert_eq!(axis(&a.text()), a);
         }
         assert_eq!(cases.len() + 1, RuleOption::ALL.len());
     }
@@ -436,6 +556,94 @@ mod tests {
         let none = variants(base, &[]).unwrap();
         assert_eq!(none.len(), 1);
         assert_eq!((none[0].rules, none[0].label()), (base, "base".to_string()));
+    }
+
+    #[test]
+    fn presets_swept_against_each_other() {
+        let a = axis("base= appfreegame, classic ,chinese");
+        assert_eq!(a.option(), "base");
+        assert_eq!(a.values(), ["appfreegame", "classic", "chinese"]);
+        assert_eq!(a.text(), "base=appfreegame,classic,chinese");
+        assert_eq!(axis(&a.text()), a);
+        // Alone: each variant is its preset's rules, whatever the sweep's base.
+        let vs = variants(Preset::Chinese.rules(), std::slice::from_ref(&a)).unwrap();
+        let labels: Vec<String> = vs.iter().map(Variant::label).collect();
+        assert_eq!(labels, ["base=appfreegame", "base=classic", "base=chinese"]);
+        for (v, p) in vs.iter().zip(Preset::ALL) {
+            assert_eq!(v.rules, p.rules(), "{p}");
+        }
+        // With another axis, on either side: the setting applies on top of the preset.
+        for presets_first in [true, false] {
+            let other = axis("overshoot=illegal,bounce");
+            let axes = if presets_first {
+                vec![a.clone(), other]
+            } else {
+                vec![other, a.clone()]
+            };
+            let vs = variants(Rules::default(), &axes).unwrap();
+            assert_eq!(vs.len(), 6);
+            for v in &vs {
+                let preset = v.levels.iter().find_map(|l| match l {
+                    Level::Preset(p) => Some(*p),
+                    Level::Setting(_) => None,
+                });
+                let bounce = v.label().contains("overshoot=bounce");
+                let mut want = preset.unwrap().rules();
+                want = want.with(Setting::from(if bounce {
+                    Overshoot::Bounce
+                } else {
+                    Overshoot::Illegal
+                }));
+                assert_eq!(v.rules, want, "{}", v.label());
+            }
+            let first = if presets_first {
+                "base=appfreegame overshoot=illegal"
+            } else {
+                "overshoot=illegal base=appfreegame"
+            };
+            assert_eq!(vs[0].label(), first);
+        }
+        // Classic's own stacking is kept under a varied overshoot.
+        let vs = variants(
+            Rules::default(),
+            &[axis("base=classic"), axis("overshoot=bounce")],
+        )
+        .unwrap();
+        assert_eq!(vs[0].rules.stacking(), Stacking::MoveTogether);
+        assert!(Level::Preset(Preset::Classic).is_of(Preset::Classic.rules()));
+        assert!(!Level::Preset(Preset::Classic).is_of(Rules::default()));
+    }
+
+    #[test]
+    fn bad_presets_name_the_allowed_ones() {
+        let e = err("base=classic,chess");
+        assert_eq!(
+            e,
+            VaryError::Invalid {
+                option: "base",
+                value: "chess".into(),
+                allowed: "a preset: one of appfreegame, classic, chinese".into(),
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "invalid value `chess` for option `base` in the setting `vary`: allowed is a preset: one of appfreegame, classic, chinese"
+        );
+        assert_eq!(
+            err("base=classic,classic"),
+            VaryError::DuplicateValue("base=classic".into())
+        );
+        assert_eq!(err("base="), err("base=,"));
+        assert_eq!(
+            variants(
+                Rules::default(),
+                &[axis("base=classic"), axis("base=chinese")]
+            ),
+            Err(VaryError::DuplicateOption("base"))
+        );
+        // An unknown option's message offers `base` too.
+        let msg = err("bases=classic").to_string();
+        assert!(msg.contains("`base`") && msg.contains("appfreegame, classic, chinese"));
     }
 
     #[test]
@@ -534,6 +742,11 @@ mod tests {
         )
         .unwrap();
         let get = |k: &str| Axis::from_toml(k, &table[k]).unwrap();
+        let presets: toml::Table = toml::from_str("base = [\"classic\", \"chinese\"]").unwrap();
+        assert_eq!(
+            Axis::from_toml("base", &presets["base"]).unwrap(),
+            axis("base=classic,chinese")
+        );
         assert_eq!(get("launch_rolls"), axis("launch_rolls=[6];[5,6]"));
         assert_eq!(get("home_lane_cells"), axis("home_lane_cells=5,6"));
         assert_eq!(get("flight_optional"), axis("flight_optional=true"));

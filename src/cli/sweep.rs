@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args;
 
-use aeroplane::analysis::Axis;
+use aeroplane::analysis::{Axis, BASE_AXIS};
 use aeroplane::config::SweepConfigFile;
 use aeroplane::experiment::{self, SweepJob};
 use aeroplane::export::DEFAULT_SORT;
@@ -16,7 +16,7 @@ use super::common::{DEFAULT_BOTS_DIR, JobArgs, Launch, launch, load_lineup, load
 /// Arguments of `aeroplane sweep`.
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
-  aeroplane sweep --vary overshoot=illegal,bounce --vary home_lane_cells=5,6 --games 5000
+  aeroplane sweep --vary base=appfreegame,classic,chinese --vary overshoot=illegal,bounce --games 5000
   aeroplane sweep --rules classic --vary 'launch_rolls=[6];[5,6]' --bots greedy,greedy --compare 1,2
   aeroplane sweep --config configs/sweep.toml --out results/sweep --sort -turns_mean
   aeroplane sweep --manifest results/sweep/run.json --out results/sweep-again   (reproduce a sweep)")]
@@ -26,7 +26,9 @@ pub struct SweepArgs {
     /// An option to vary, `OPTION=v1,v2,...` (repeatable; the product of all is played).
     /// launch_rolls takes sets separated by `;`: `launch_rolls=[6];[5,6];[2,4,6]`. Options:
     /// launch_rolls, home_lane_cells, overshoot, specials, flight_optional,
-    /// flight_captures_crossed, three_sixes, stacking, end, max_turns.
+    /// flight_captures_crossed, three_sixes, stacking, end, max_turns, planes; and `base`,
+    /// whose values are presets (`base=appfreegame,classic,chinese`: each variant starts from
+    /// its preset's rules, the other axes apply on top; not with --rules).
     #[arg(long = "vary", value_name = "OPTION=VALUES")]
     pub vary: Vec<String>,
     /// Sort the table by this sweep.csv column (ascending; prefix `-` for descending)
@@ -127,6 +129,17 @@ fn resolve(args: &SweepArgs) -> anyhow::Result<SweepJob> {
     if axes.is_empty() {
         anyhow::bail!(
             "nothing to vary: give --vary OPTION=v1,v2, a [sweep] table in --config, or --manifest"
+        );
+    }
+    // The axis `base` chooses each variant's rules: a base from --rules would be unused.
+    if let (Some(presets), Some(r)) = (
+        axes.iter().find(|x| x.option() == BASE_AXIS),
+        a.rules.as_ref().or(cfg.rules.as_ref()),
+    ) {
+        anyhow::bail!(
+            "--rules {} and --vary {} both choose the rules: with the axis `base` each variant starts from its preset (allowed: appfreegame, classic, chinese), so drop --rules (or the config's `rules`); the other --vary axes apply on top of each preset",
+            aeroplane::excerpt::excerpt(r),
+            presets.text()
         );
     }
     let (rules_name, base) = match (&a.rules, &cfg.rules, &manifest) {

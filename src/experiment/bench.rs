@@ -55,7 +55,7 @@ impl Digest {
         }
     }
 
-    /// Adds a game's games.csv row.
+    /// Adds a game's record row (games.csv's columns through `unfinished`, not the names).
     pub fn add(&mut self, row: &GameRow) {
         let mut line = std::mem::take(&mut self.line);
         line.clear();

@@ -283,9 +283,10 @@ pub(crate) fn merge<F: Fold, R>(
         let games_csv = out.table_name("games.csv");
         out.remove(&games_csv)?;
         let partial = out.file(GamesCsv::PARTIAL);
+        // Only the header: the shards' rows, names included, are copied as they are.
         let mut games = match (def.per_game, def.recover) {
-            (true, false) => Some(GamesCsv::create(&partial)?),
-            (true, true) => Some(GamesCsv::create_with_forfeits(&partial)?),
+            (true, false) => Some(GamesCsv::create(&partial, &def.bot_names())?),
+            (true, true) => Some(GamesCsv::create_with_forfeits(&partial, &def.bot_names())?),
             (false, _) => None,
         };
         let mut copy = match games {

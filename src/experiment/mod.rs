@@ -222,6 +222,16 @@ pub(crate) struct JobDef<'a> {
     pub luck: Option<&'a crate::analysis::luck::LuckNet>,
 }
 
+impl JobDef<'_> {
+    /// The names of games.csv's `name_seatJ` columns, by lineup index: the lineup of the job's
+    /// one run (only a run streams games.csv).
+    fn bot_names(&self) -> Vec<String> {
+        self.parts
+            .first()
+            .map_or_else(Vec::new, |p| names(&p.lineup))
+    }
+}
+
 /// A job's decision log: its file name in the output folder, its format and its first bytes.
 #[derive(Clone, Debug)]
 pub(crate) struct LogDef {
@@ -500,8 +510,8 @@ fn start_folder(
     let checkpoint = Checkpoint::create(&dir.file(CHECKPOINT_FILE), &manifest.identity())?;
     let partial = dir.file(GamesCsv::PARTIAL);
     let games = match (def.per_game, def.recover) {
-        (true, false) => Some(GamesCsv::create(&partial)?),
-        (true, true) => Some(GamesCsv::create_with_forfeits(&partial)?),
+        (true, false) => Some(GamesCsv::create(&partial, &def.bot_names())?),
+        (true, true) => Some(GamesCsv::create_with_forfeits(&partial, &def.bot_names())?),
         (false, _) => None,
     };
     let log = match &def.log {
@@ -651,9 +661,12 @@ fn resume_folder<F: Fold>(
                 kept.rows_end
                     .unwrap_or_else(|| GamesCsv::header_len(def.recover)),
                 def.recover,
+                &def.bot_names(),
             )?),
-            (true, false) if def.recover => Some(GamesCsv::create_with_forfeits(&partial)?),
-            (true, false) => Some(GamesCsv::create(&partial)?),
+            (true, false) if def.recover => {
+                Some(GamesCsv::create_with_forfeits(&partial, &def.bot_names())?)
+            }
+            (true, false) => Some(GamesCsv::create(&partial, &def.bot_names())?),
         };
         let log = match (&def.log, &log_files) {
             (Some(l), Some((partial, done))) => {

@@ -2,7 +2,7 @@
 
 use crate::decision_log::Header;
 use crate::decision_log::check::CheckedGame;
-use crate::export::write_game_row;
+use crate::export::write_game_row_with_names;
 use crate::runner::{GameRow, PlayOptions, RunError, RunSpec};
 use crate::trajectory::Recorder;
 use crate::trajectory::replay::{ReplayReport, log_lines};
@@ -104,7 +104,8 @@ impl ReplayJob {
                 forfeit_cause: None,
             };
             let mut line = Vec::new();
-            write_game_row(&mut line, &row).expect("writing to memory");
+            write_game_row_with_names(&mut line, &row, &super::names(&spec.lineup))
+                .expect("writing to memory");
             String::from_utf8(line)
                 .expect("ASCII")
                 .trim_end()

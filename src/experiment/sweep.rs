@@ -299,29 +299,22 @@ impl SweepJob {
         let mut stride = all.len();
         let mut of_variant = vec![Vec::new(); all.len()];
         for axis in &axes {
-            let n = axis.settings().len();
+            let n = axis.levels().len();
             stride /= n;
             if n < 2 {
                 continue;
             }
             let reference = axis
-                .settings()
+                .levels()
                 .iter()
-                .position(|&s| base.with(s) == base)
+                .position(|l| l.is_of(base))
                 .unwrap_or(0);
             for (i, ix) in of_variant.iter_mut().enumerate() {
                 ix.push(next + (i / stride) % n);
             }
             effect_axes.push(EffectAxis {
                 option: axis.option(),
-                values: axis
-                    .settings()
-                    .iter()
-                    .map(|s| {
-                        let t = s.to_string();
-                        t.split_once('=').map_or(t.clone(), |(_, v)| v.to_string())
-                    })
-                    .collect(),
+                values: axis.values(),
                 reference,
                 first_index: next,
             });
@@ -388,7 +381,10 @@ impl SweepJob {
     pub fn title(&self) -> String {
         format!(
             "aeroplane sweep: rules {} ({} variants), bots {}, seed {}, {} deals each{}",
-            self.rules_name,
+            self.axes
+                .iter()
+                .find(|a| a.option() == crate::analysis::BASE_AXIS)
+                .map_or_else(|| self.rules_name.clone(), Axis::text),
             self.variants.len(),
             self.bots_label,
             self.seed,
@@ -697,23 +693,10 @@ pub fn sweep_header(options: &[&'static str]) -> Vec<&'static str> {
     SWEEP_HEADER.iter().chain(options).copied().collect()
 }
 
-/// An axis as `--vary` text: `overshoot=illegal,bounce`, `launch_rolls=[6];[2,4,6]`.
+/// An axis as `--vary` text: `overshoot=illegal,bounce`, `launch_rolls=[6];[2,4,6]`,
+/// `base=classic,chinese`.
 pub fn axis_text(a: &Axis) -> String {
-    let values: Vec<String> = a
-        .settings()
-        .iter()
-        .map(|s| {
-            let text = s.to_string();
-            text.split_once('=')
-                .map_or(text.clone(), |(_, v)| v.to_string())
-        })
-        .collect();
-    let sep = if a.option() == "launch_rolls" {
-        ";"
-    } else {
-        ","
-    };
-    format!("{}={}", a.option(), values.join(sep))
+    a.text()
 }
 
 /// The largest |seat win rate - 1/players|.

@@ -21,6 +21,14 @@ pub fn write_report_page(dir: &OutputDir) -> Result<(PathBuf, Vec<String>), Repo
 
 /// Writes a viewer for each pick into `dir`, replaying the game from the folder's `run.json`.
 /// Returns what could not be written and why (a game that replays differently from its
+/// The first `columns` fields of a row: a game record's are numbers, without commas.
+fn record_part(row: &str, columns: usize) -> &str {
+    match row.match_indices(',').nth(columns.saturating_sub(1)) {
+        Some((at, _)) => &row[..at],
+        None => row,
+    }
+}
+
 /// `games.csv` row, say, in a folder written by another version).
 fn write_viewers(dir: &OutputDir, picks: &[Pick]) -> Result<Vec<String>, ReportError> {
     let manifest_path = dir.file(MANIFEST_FILE);
@@ -43,7 +51,13 @@ fn write_viewers(dir: &OutputDir, picks: &[Pick]) -> Result<Vec<String>, ReportE
             run_name: "this run".into(),
         };
         match job.play() {
-            Ok(report) if report.games_csv_row.as_deref() == Some(p.row.as_str()) => {
+            Ok(report)
+                if report
+                    .games_csv_row
+                    .as_deref()
+                    .map(|r| record_part(r, p.row.split(',').count()))
+                    == Some(p.row.as_str()) =>
+            {
                 let page = crate::viewer::page(
                     &report,
                     &format!("{} of this run, game {}", p.label, p.game),

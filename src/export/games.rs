@@ -11,10 +11,12 @@ use aeroplane_core::Counter;
 use super::ExportError;
 use crate::files::fsops::{self, StepFile};
 
-/// The header of `games.csv` (stable). `bot_seatJ` is the lineup index (summary.csv's `bot`)
-/// of the bot in seat J; `rank_seatJ` its rank; both empty when seat J is not in play or has no
-/// rank. `winner_seat`/`winner_bot` are empty when nobody won (an unfinished game).
-/// The counter columns are [`Counter::ALL`]'s names, in order.
+/// The game record's columns of `games.csv` (stable), the row [`write_game_row`] writes (and
+/// `replay` prints). `bot_seatJ` is the lineup index (summary.csv's `bot`) of the bot in seat
+/// J; `rank_seatJ` its rank; both empty when seat J is not in play or has no rank.
+/// `winner_seat`/`winner_bot` are empty when nobody won (an unfinished game). The counter
+/// columns are [`Counter::ALL`]'s names, in order. The file adds [`NAME_COLUMNS`] after them
+/// (and [`FORFEIT_COLUMNS`] with `recover`).
 pub const GAMES_HEADER: &str = match std::str::from_utf8(&HEADER_BYTES) {
     Ok(s) => s,
     Err(_) => panic!("the header is ASCII"),
@@ -57,10 +59,39 @@ const HEADER_BYTES: [u8; header_len()] = {
     out
 };
 
-/// Writes one `games.csv` row (with its newline), without allocating.
+/// The columns `games.csv` has after [`GAMES_HEADER`]: `name_seatJ`, the name (summary.csv's
+/// `name`) of the bot in seat J, empty when seat J is not in play.
+pub const NAME_COLUMNS: &str = ",name_seat0,name_seat1,name_seat2,name_seat3";
+
+/// Writes one game record row (with its newline), without allocating: `games.csv`'s columns
+/// through `unfinished` ([`GAMES_HEADER`]).
 pub fn write_game_row(w: &mut impl Write, row: &GameRow) -> std::io::Result<()> {
     write_game_fields(w, row)?;
     w.write_all(b"\n")
+}
+
+/// Writes one `games.csv` row as a run's file has it without `recover` (with its newline): the
+/// record, then the `name_seatJ` columns from `names` (the lineup's names, by lineup index).
+pub fn write_game_row_with_names(
+    w: &mut impl Write,
+    row: &GameRow,
+    names: &[String],
+) -> std::io::Result<()> {
+    let names: Vec<Vec<u8>> = names.iter().map(|n| csv_field(n)).collect();
+    write_game_fields(w, row)?;
+    write_names(w, row, &names)?;
+    w.write_all(b"\n")
+}
+
+/// The `name_seatJ` fields of a row, each after its comma.
+fn write_names(w: &mut impl Write, row: &GameRow, names: &[Vec<u8>]) -> std::io::Result<()> {
+    for &b in &row.played.bot_at_seat {
+        w.write_all(b",")?;
+        if let Some(name) = names.get(usize::from(b)) {
+            w.write_all(name)?;
+        }
+    }
+    Ok(())
 }
 
 fn write_game_fields(w: &mut impl Write, row: &GameRow) -> std::io::Result<()> {
@@ -97,6 +128,18 @@ pub struct GamesCsv {
     out: BufWriter<StepFile>,
     len: u64,
     forfeits: bool,
+    /// Each lineup entry's name as a CSV field (quoted where it needs to be).
+    names: Vec<Vec<u8>>,
+}
+
+/// A name as one CSV field: quoted (its quotes doubled) when it holds a comma, a quote or a
+/// line break.
+fn csv_field(name: &str) -> Vec<u8> {
+    if name.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", name.replace('"', "\"\"")).into_bytes()
+    } else {
+        name.as_bytes().to_vec()
+    }
 }
 
 /// Where one unit's rows end in `games.csv.partial`, and their checksum (FNV-1a 64 of their
@@ -113,19 +156,20 @@ impl GamesCsv {
     /// The name `games.csv` has while it is written; renamed when the job is complete.
     pub const PARTIAL: &'static str = "games.csv.partial";
 
-    /// Creates `path` and writes the header.
-    pub fn create(path: &Path) -> Result<GamesCsv, ExportError> {
-        Self::open(path, false)
+    /// Creates `path` and writes the header; `names` are the lineup's names, by lineup index
+    /// (the `name_seatJ` columns).
+    pub fn create(path: &Path, names: &[String]) -> Result<GamesCsv, ExportError> {
+        Self::open(path, false, names)
     }
 
     /// [`GamesCsv::create`] with the last columns `forfeit_seat` (the seat whose bot failed
     /// and forfeited the game, empty for none) and `forfeit_cause` (why): for runs with
     /// `recover`.
-    pub fn create_with_forfeits(path: &Path) -> Result<GamesCsv, ExportError> {
-        Self::open(path, true)
+    pub fn create_with_forfeits(path: &Path, names: &[String]) -> Result<GamesCsv, ExportError> {
+        Self::open(path, true, names)
     }
 
-    fn open(path: &Path, forfeits: bool) -> Result<GamesCsv, ExportError> {
+    fn open(path: &Path, forfeits: bool, names: &[String]) -> Result<GamesCsv, ExportError> {
         let file = fsops::create(path).map_err(|e| ExportError::new(path, e))?;
         let mut out = BufWriter::with_capacity(
             1 << 16,
@@ -141,18 +185,24 @@ impl GamesCsv {
             out,
             len: Self::header_len(forfeits),
             forfeits,
+            names: names.iter().map(|n| csv_field(n)).collect(),
         })
     }
 
     /// The header line, with its newline.
     pub fn header(forfeits: bool) -> String {
         let extra = if forfeits { FORFEIT_COLUMNS } else { "" };
-        format!("{GAMES_HEADER}{extra}\n")
+        format!("{GAMES_HEADER}{NAME_COLUMNS}{extra}\n")
     }
 
     /// Opens a file written before (a resume), cut back to `len` bytes: the end of the last
     /// unit whose record the checkpoint kept.
-    pub fn reopen(path: &Path, len: u64, forfeits: bool) -> Result<GamesCsv, ExportError> {
+    pub fn reopen(
+        path: &Path,
+        len: u64,
+        forfeits: bool,
+        names: &[String],
+    ) -> Result<GamesCsv, ExportError> {
         let err = |e| ExportError::new(path, e);
         let file = crate::files::no_follow::append(path).map_err(err)?;
         if file
@@ -176,6 +226,7 @@ impl GamesCsv {
             ),
             len,
             forfeits,
+            names: names.iter().map(|n| csv_field(n)).collect(),
         })
     }
 
@@ -202,9 +253,10 @@ impl GamesCsv {
         &self.out.get_ref().path
     }
 
-    /// One row, with the forfeit columns if the file has them.
+    /// One row: the record, the bots' names, and the forfeit columns if the file has them.
     fn write_row(&self, w: &mut Vec<u8>, row: &GameRow) -> std::io::Result<()> {
         write_game_fields(w, row)?;
+        write_names(w, row, &self.names)?;
         if self.forfeits {
             match row.played.record.forfeit {
                 Some(s) => write!(
@@ -326,6 +378,20 @@ pub const FORFEIT_COLUMNS: &str = ",forfeit_seat,forfeit_cause";
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_are_csv_fields() {
+        assert_eq!(csv_field("greedy"), b"greedy");
+        assert_eq!(csv_field("expectimax:depth=2"), b"expectimax:depth=2");
+        assert_eq!(csv_field("a,b"), b"\"a,b\"");
+        assert_eq!(csv_field("say \"hi\""), b"\"say \"\"hi\"\"\"");
+        assert_eq!(
+            GamesCsv::header(true),
+            format!(
+                "{GAMES_HEADER},name_seat0,name_seat1,name_seat2,name_seat3,forfeit_seat,forfeit_cause\n"
+            )
+        );
+    }
 
     #[test]
     fn the_header_is_the_stable_one() {

@@ -26,7 +26,10 @@ pub use checkpoint::{
 pub use forfeits::{
     FORFEITS_COLUMN, FORFEITS_HEADER, ForfeitCount, forfeits_table, summary_with_forfeits,
 };
-pub use games::{FORFEIT_COLUMNS, GAMES_HEADER, GamesCsv, RowsAt, RowsReader, write_game_row};
+pub use games::{
+    FORFEIT_COLUMNS, GAMES_HEADER, GamesCsv, NAME_COLUMNS, RowsAt, RowsReader, write_game_row,
+    write_game_row_with_names,
+};
 pub use kept_games::{
     KEPT_GAMES_FILE, kept_lost_note, kept_replayed_for_luck_note, kept_unusable_note,
     kept_used_note, read_kept_games, read_kept_lines, write_kept_games, write_kept_lines,

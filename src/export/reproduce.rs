@@ -59,7 +59,7 @@ impl Manifest {
     pub fn reproduction(&self) -> Reproduction {
         let mut caveats = Vec::new();
         let rules = self.rules("run.json").ok();
-        let (rules_arg, rules_file) = rules_argument(&self.rules_name, rules);
+        let (rules_arg, mut rules_file) = rules_argument(&self.rules_name, rules);
         let names: Vec<String> = self.bots.iter().map(|b| b.name.clone()).collect();
         for b in &self.bots {
             let same = parse_bot(&b.name, "bots".as_ref()).is_ok_and(|spec| {
@@ -86,7 +86,17 @@ impl Manifest {
         match self.command.as_str() {
             "sweep" => {
                 let s = self.sweep.as_ref();
-                pair(&mut args, "--rules", rules_arg);
+                // With the axis `base` each variant's rules are its preset's: no --rules.
+                let presets = s.is_some_and(|s| {
+                    s.vary
+                        .iter()
+                        .any(|v| v.split_once('=').is_some_and(|(o, _)| o.trim() == "base"))
+                });
+                if presets {
+                    rules_file = None;
+                } else {
+                    pair(&mut args, "--rules", rules_arg);
+                }
                 pair(
                     &mut args,
                     "--bots",

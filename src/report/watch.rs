@@ -22,7 +22,7 @@ pub(crate) struct Pick {
     pub label: &'static str,
     /// The game index.
     pub game: u64,
-    /// Its `games.csv` row.
+    /// Its `games.csv` row's game record: the columns through `unfinished`.
     pub row: String,
     /// Turns.
     pub turns: u64,
@@ -58,6 +58,7 @@ pub(crate) fn pick(dir: &Path, seed: u64) -> Result<Option<Vec<Pick>>, ReportErr
     else {
         return Ok(None);
     };
+    let record_columns = crate::export::GAMES_HEADER.split(',').count();
     // (key, game, row): the longest and most captures keep the first maximum, the shortest
     // the first minimum; the random game is a reservoir sample of one.
     let mut best: [Option<(u64, u64, String)>; 4] = Default::default();
@@ -69,7 +70,14 @@ pub(crate) fn pick(dir: &Path, seed: u64) -> Result<Option<Vec<Pick>>, ReportErr
         let (Some(g), Some(t), Some(c)) = (num(game), num(turns), num(captures)) else {
             continue;
         };
-        let row = || rec.iter().collect::<Vec<_>>().join(",");
+        // The game record's columns (through `unfinished`), as replay writes them: not the
+        // bots' names after them (nor a recovering run's forfeit columns).
+        let row = || {
+            rec.iter()
+                .take(record_columns)
+                .collect::<Vec<_>>()
+                .join(",")
+        };
         seen += 1;
         if best[0].as_ref().is_none_or(|b| t > b.0) {
             best[0] = Some((t, g, row()));

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::{LegalJson, PositionJson, Step, values_json};
-use crate::export::GAMES_HEADER;
+use crate::export::{GAMES_HEADER, NAME_COLUMNS};
 use aeroplane_core::step_label;
 use aeroplane_core::{Action, Game, Outcome, Seat};
 use aeroplane_core::{GameRecord, HANGAR_JSON, RecordJson, step_json};
@@ -223,7 +223,8 @@ pub struct ReplayReport {
     pub log: Vec<LogLine>,
     /// The record.
     pub record: RecordJson,
-    /// The game's `games.csv` row, for a game of a run.
+    /// The game's `games.csv` row, for a game of a run (the bots' names included; not the
+    /// forfeit columns of a run with `recover`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub games_csv_row: Option<String>,
     #[serde(skip)]
@@ -254,7 +255,7 @@ impl ReplayReport {
         let game = self.final_game.expect("set by play");
         write_record(out, &self.raw, &game, &self.bots, self.complete)?;
         if let Some(row) = &self.games_csv_row {
-            writeln!(out, "\ngames.csv row:\n{GAMES_HEADER}\n{row}")?;
+            writeln!(out, "\ngames.csv row:\n{GAMES_HEADER}{NAME_COLUMNS}\n{row}")?;
         }
         Ok(())
     }

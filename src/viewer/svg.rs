@@ -63,10 +63,10 @@ pub fn board(layout: &Layout, names: &[Option<String>; 4]) -> String {
             f(y + 0.62 * UNIT),
             esc(&label)
         );
-        for p in layout.hangar[k] {
+        for (plane, p) in layout.hangar[k].iter().enumerate() {
             let _ = write!(
                 s,
-                r##"<circle class="slot" cx="{}" cy="{}" r="{}" fill="none" stroke="#8c8474" stroke-dasharray="3 3"/>"##,
+                r##"<circle class="slot" data-hangar="{k}:{plane}" cx="{}" cy="{}" r="{}" fill="none" stroke="#8c8474" stroke-dasharray="3 3"/>"##,
                 f(p.x),
                 f(p.y),
                 f(PLANE_RADIUS + 2.0)
@@ -76,7 +76,7 @@ pub fn board(layout: &Layout, names: &[Option<String>; 4]) -> String {
         let t = layout.take_off(seat);
         let _ = write!(
             s,
-            r#"<g class="take-off{}"><circle cx="{}" cy="{}" r="{}" fill="{}" stroke="{}" stroke-width="2.5"/><title>{} take-off cell (step 0)</title></g>"#,
+            r#"<g class="take-off{}" data-at="{k}:0"><circle cx="{}" cy="{}" r="{}" fill="{}" stroke="{}" stroke-width="2.5"/><title>{} take-off cell (step 0)</title></g>"#,
             if playing { "" } else { " empty" },
             f(t.x),
             f(t.y),
@@ -89,17 +89,27 @@ pub fn board(layout: &Layout, names: &[Option<String>; 4]) -> String {
     // The ring.
     for (i, &c) in layout.ring.iter().enumerate() {
         let colour = board::cell_colour(i as u8);
-        let steps: Vec<String> = Seat::ALL
+        // Each seat's step here, if its path passes (steps 1 to 50 cover 50 of the 52 cells).
+        let at: Vec<(Seat, u8)> = Seat::ALL
             .iter()
             .filter_map(|&seat| {
                 (1..=TURN_CELL)
                     .find(|&st| board::ring_cell(seat, st) == i as u8)
-                    .map(|st| format!("{} step {st}", seat.colour()))
+                    .map(|st| (seat, st))
             })
+            .collect();
+        let steps: Vec<String> = at
+            .iter()
+            .map(|(seat, st)| format!("{} step {st}", seat.colour()))
+            .collect();
+        let data_at: Vec<String> = at
+            .iter()
+            .map(|(seat, st)| format!("{}:{st}", seat.index()))
             .collect();
         let _ = write!(
             s,
-            r##"<g class="cell"><rect x="{}" y="{}" width="{}" height="{}" rx="4" fill="{}" stroke="#7d7668" stroke-width="1"/><title>ring cell {i} ({}): {}</title></g>"##,
+            r##"<g class="cell" data-at="{}"><rect x="{}" y="{}" width="{}" height="{}" rx="4" fill="{}" stroke="#7d7668" stroke-width="1"/><title>ring cell {i} ({}): {}</title></g>"##,
+            data_at.join(" "),
             f(c.x - half + 1.0),
             f(c.y - half + 1.0),
             f(UNIT - 2.0),
@@ -143,7 +153,8 @@ pub fn board(layout: &Layout, names: &[Option<String>; 4]) -> String {
         for (n, r) in layout.lane[k].iter().enumerate() {
             let _ = write!(
                 s,
-                r#"<g class="lane"><rect x="{}" y="{}" width="{}" height="{}" rx="3" fill="{}" stroke="{}" stroke-width="1"/><title>{} home lane, step {}</title></g>"#,
+                r#"<g class="lane" data-at="{k}:{}"><rect x="{}" y="{}" width="{}" height="{}" rx="3" fill="{}" stroke="{}" stroke-width="1"/><title>{} home lane, step {}</title></g>"#,
+                usize::from(TURN_CELL) + 1 + n,
                 f(r[0] + 1.0),
                 f(r[1] + 1.0),
                 f(r[2] - 2.0),
@@ -157,7 +168,8 @@ pub fn board(layout: &Layout, names: &[Option<String>; 4]) -> String {
         let [a, b, c] = layout.home[k];
         let _ = write!(
             s,
-            r#"<polygon class="home" points="{} {} {}" fill="{}" stroke="{}" stroke-width="1.5"><title>{} centre (step {}): home</title></polygon>"#,
+            r#"<polygon class="home" data-at="{k}:{}" points="{} {} {}" fill="{}" stroke="{}" stroke-width="1.5"><title>{} centre (step {}): home</title></polygon>"#,
+            layout.centre,
             pt(a),
             pt(b),
             pt(c),

@@ -102,6 +102,38 @@
     }
   }
 
+  // The board's element of a plane's place: its hangar slot, or the cell of its step (every
+  // cell lists the seats' steps it is in data-at, e.g. "0:46 1:33 2:20 3:7").
+  function cellOf(seat, plane, step) {
+    var q = step < 0 ? '[data-hangar="' + seat + ':' + plane + '"]'
+      : '[data-at~="' + seat + ':' + Math.min(step, layout.centre) + '"]';
+    return $('board').querySelector(q);
+  }
+
+  // Highlights a move's from and to cells (classes prefix + 'from', prefix + 'to'), and tags each
+  // with its step number in layer g (a g.step-tag with data-end and data-step).
+  function markCells(g, seat, mv, prefix) {
+    [['from', mv.from], ['to', mv.to]].forEach(function (end) {
+      var c = cellOf(seat, mv.planes[0], end[1]);
+      if (c) { c.classList.add(prefix + end[0]); }
+      var at = spot(seat, mv.planes[0], end[1]);
+      var label = end[1] < 0 ? 'H' : String(end[1]);
+      var tag = el('g', { 'class': 'step-tag tag-' + prefix.replace('-', ''), 'data-end': end[0], 'data-step': end[1] });
+      var w = 8 + 7 * label.length;
+      tag.appendChild(el('rect', { x: round(at.x - w / 2), y: round(at.y - R - 17), width: w, height: 14, rx: 3 }));
+      tag.appendChild(el('text', { x: at.x, y: round(at.y - R - 10), 'text-anchor': 'middle', 'dominant-baseline': 'central' }, label));
+      tag.appendChild(el('title', {}, NAMES[seat] + ' ' + end[0] + ' ' + (end[1] < 0 ? 'the hangar' : 'step ' + end[1])));
+      g.appendChild(tag);
+    });
+  }
+
+  function unmarkCells(prefix) {
+    ['from', 'to'].forEach(function (end) {
+      var on = $('board').querySelectorAll('[data-at].' + prefix + end + ', [data-hangar].' + prefix + end);
+      for (var k = 0; k < on.length; k++) { on[k].classList.remove(prefix + end); }
+    });
+  }
+
   function arrow(g, seat, mv, cls) {
     var from = spot(seat, mv.planes[0], mv.from);
     var to = spot(seat, mv.planes[0], mv.to);
@@ -115,6 +147,7 @@
   function drawMarks(i) {
     var g = $('marks');
     while (g.firstChild) { g.removeChild(g.firstChild); }
+    unmarkCells('move-');
     if (i === 0) { return; }
     var line = log[i - 1];
     var before = line.before;
@@ -126,7 +159,10 @@
       var at = spot(line.seat, p, before.steps[line.seat][p]);
       g.appendChild(el('circle', { 'class': 'ghost', cx: at.x, cy: at.y, r: R, stroke: COLOURS[line.seat] }));
     });
-    if (line.chosen !== null) { arrow(g, line.seat, line.legal[line.chosen], 'move'); }
+    if (line.chosen !== null) {
+      markCells(g, line.seat, line.legal[line.chosen], 'move-');
+      arrow(g, line.seat, line.legal[line.chosen], 'move');
+    }
   }
 
   function dieFace(n) { return ['', '\u2680', '\u2681', '\u2682', '\u2683', '\u2684', '\u2685'][n] + ' ' + n; }
@@ -267,7 +303,11 @@
   function preview(seat, mv) {
     var g = $('preview');
     while (g.firstChild) { g.removeChild(g.firstChild); }
-    if (seat !== null) { arrow(g, seat, mv, 'option'); }
+    unmarkCells('option-');
+    if (seat !== null) {
+      markCells(g, seat, mv, 'option-');
+      arrow(g, seat, mv, 'option');
+    }
   }
 
   function turnStart(t) {

@@ -420,3 +420,75 @@ fn a_tunes_history_is_read_whole() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+#[test]
+fn game_viewers_come_with_and_without_the_names_of_games_csv() {
+    // The report replays the games it shows against their games.csv record: the columns
+    // through `unfinished`, so the bots' names after them (and a folder written before they
+    // were added, without them) change nothing; an edited record gets no viewer (and no link).
+    let tmp = TempDir::new().unwrap();
+    let dir = tmp.path().join("run");
+    job(
+        &[
+            "run",
+            "--bots",
+            "greedy,random",
+            "--games",
+            "12",
+            "--rotate-seats",
+            "--per-game",
+        ],
+        &dir,
+    );
+    let viewers = ["longest", "shortest", "captures", "random"].map(|v| format!("game-{v}.html"));
+    let written =
+        |dir: &Path| -> Vec<bool> { viewers.iter().map(|v| dir.join(v).is_file()).collect() };
+    assert_eq!(written(&dir), [true; 4]);
+    let page = fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(page.contains("href=\"game-longest.html\""));
+    let (header, rows) = csv(&dir.join("games.csv"));
+    assert_eq!(
+        header[24..],
+        ["name_seat0", "name_seat1", "name_seat2", "name_seat3"]
+    );
+    // Two players sit in seats 0 and 2.
+    assert!(
+        rows.iter()
+            .all(|r| r[25].is_empty() && r[27].is_empty() && !r[24].is_empty()),
+        "{rows:?}"
+    );
+    // Without the name columns.
+    let text = fs::read_to_string(dir.join("games.csv")).unwrap();
+    let old: Vec<String> = text
+        .lines()
+        .map(|l| l.split(',').take(24).collect::<Vec<_>>().join(","))
+        .collect();
+    fs::write(dir.join("games.csv"), old.join("\n") + "\n").unwrap();
+    for v in &viewers {
+        fs::remove_file(dir.join(v)).unwrap();
+    }
+    aeroplane().arg("report").arg(&dir).assert().success();
+    assert_eq!(written(&dir), [true; 4]);
+    // Every game's record edited (one more pass): no game replays to it.
+    let edited: Vec<String> = old
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let mut c: Vec<String> = l.split(',').map(String::from).collect();
+            if i > 0 {
+                c[22] = (c[22].parse::<u64>().unwrap() + 1).to_string();
+            }
+            c.join(",")
+        })
+        .collect();
+    fs::write(dir.join("games.csv"), edited.join("\n") + "\n").unwrap();
+    for v in &viewers {
+        fs::remove_file(dir.join(v)).unwrap();
+    }
+    aeroplane().arg("report").arg(&dir).assert().success();
+    assert_eq!(written(&dir), [false; 4]);
+    let page = fs::read_to_string(dir.join("report.html")).unwrap();
+    for v in &viewers {
+        assert!(!page.contains(&format!("href=\"{v}\"")), "{v} is linked");
+    }
+}

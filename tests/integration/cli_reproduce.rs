@@ -204,6 +204,35 @@ fn a_sweep_keeps_its_sort_and_comparison() {
 }
 
 #[test]
+fn a_sweep_of_presets_is_reproduced_without_rules() {
+    let tmp = TempDir::new().unwrap();
+    let command = reproduces(
+        tmp.path(),
+        &[
+            "sweep",
+            "--vary",
+            "base=classic,chinese",
+            "--vary",
+            "overshoot=illegal,bounce",
+            "--bots",
+            "greedy,random",
+            "--games",
+            "20",
+            "--compare",
+            "base=chinese overshoot=illegal,base=classic overshoot=illegal",
+        ],
+        true,
+    );
+    // Each variant's rules are its preset's: a --rules would be refused with the axis.
+    assert!(!command.contains("--rules"), "{command}");
+    assert!(
+        command.contains("--vary base=classic,chinese --vary overshoot=illegal,bounce"),
+        "{command}"
+    );
+    assert!(command.contains("--compare 3,1"), "{command}");
+}
+
+#[test]
 fn an_sprt_is_reproduced() {
     let tmp = TempDir::new().unwrap();
     let command = reproduces(

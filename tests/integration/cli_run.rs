@@ -116,10 +116,17 @@ fn every_flag_shapes_the_output_files() {
 
     let games = read(&dir, "games.csv");
     let lines: Vec<&str> = games.lines().collect();
-    assert_eq!(lines[0], aeroplane::export::GAMES_HEADER);
     assert_eq!(
         lines[0],
-        "game,deal,rotation,bot_seat0,bot_seat1,bot_seat2,bot_seat3,winner_seat,winner_bot,rank_seat0,rank_seat1,rank_seat2,rank_seat3,turns,rolls,moves,launches,captures,penalties,jumps,flights,bounces,passes,unfinished"
+        format!(
+            "{}{}",
+            aeroplane::export::GAMES_HEADER,
+            aeroplane::export::NAME_COLUMNS
+        )
+    );
+    assert_eq!(
+        lines[0],
+        "game,deal,rotation,bot_seat0,bot_seat1,bot_seat2,bot_seat3,winner_seat,winner_bot,rank_seat0,rank_seat1,rank_seat2,rank_seat3,turns,rolls,moves,launches,captures,penalties,jumps,flights,bounces,passes,unfinished,name_seat0,name_seat1,name_seat2,name_seat3"
     );
     assert_eq!(lines.len(), 901);
     assert!(lines[1].starts_with("30,10,0,0,1,2,,"), "{}", lines[1]);
@@ -128,6 +135,24 @@ fn every_flag_shapes_the_output_files() {
         "{}",
         lines[900]
     );
+    // The bots' names, seat by seat, after the record: seat 3 is not in play.
+    assert!(lines[1].ends_with(",greedy,random,random,"), "{}", lines[1]);
+    assert!(
+        lines[900].ends_with(",random,greedy,random,"),
+        "{}",
+        lines[900]
+    );
+    // Each name is the summary's name of the bot_seatJ index beside it.
+    let names = ["greedy", "random", "random"];
+    for line in &lines[1..] {
+        let cells: Vec<&str> = line.split(',').collect();
+        assert_eq!(cells.len(), 28, "{line}");
+        for seat in 0..3 {
+            let bot: usize = cells[3 + seat].parse().unwrap();
+            assert_eq!(cells[24 + seat], names[bot], "{line}");
+        }
+        assert_eq!((cells[6], cells[27]), ("", ""), "{line}");
+    }
 
     let summary = read(&dir, "summary.csv");
     let s: Vec<&str> = summary.lines().collect();
@@ -298,8 +323,9 @@ fn replaying_a_game_of_a_run_gives_its_games_csv_row() {
         .assert()
         .success()
         .stdout(predicate::str::contains(format!(
-            "games.csv row:\n{}\n{}\n",
+            "games.csv row:\n{}{}\n{}\n",
             aeroplane::export::GAMES_HEADER,
+            aeroplane::export::NAME_COLUMNS,
             rows[1]
         )));
     aeroplane()

@@ -116,6 +116,61 @@ fn a_viewer_carries_the_engines_game_and_draws_its_start() {
 }
 
 #[test]
+fn every_place_on_the_board_names_its_steps() {
+    // What the script finds to highlight a move's from and to cells (data-at, data-hangar),
+    // and what hovering a cell shows (its title): every seat's every step is on exactly one
+    // element, whose title names that step. (Chromium checks the highlighting itself in
+    // tests/viewer/screenshots.sh.)
+    let dir = tempfile::tempdir().unwrap();
+    for lane in [3u8, 6, 8] {
+        let rules = format!("base = \"classic\"\nhome_lane_cells = {lane}\n");
+        let file = dir.path().join(format!("r{lane}.toml"));
+        std::fs::write(&file, rules).unwrap();
+        let html = viewer(
+            dir.path(),
+            &["replay", "--rules", file.to_str().unwrap(), "--seed", "2"],
+        );
+        let svg = &html[html.find("<svg").unwrap()..html.find("</svg>").unwrap() + 6];
+        let doc = roxmltree::Document::parse(svg).unwrap();
+        let centre = 50 + lane + 1;
+        let colours = ["red", "yellow", "blue", "green"];
+        let mut seen = std::collections::BTreeMap::new();
+        for n in doc.descendants().filter(|n| n.has_attribute("data-at")) {
+            let title = n
+                .children()
+                .find(|c| c.has_tag_name("title"))
+                .and_then(|t| t.text())
+                .unwrap_or_else(|| panic!("no title: {n:?}"));
+            for token in n.attribute("data-at").unwrap().split(' ') {
+                let (seat, step) = token.split_once(':').unwrap();
+                let (seat, step): (usize, u8) = (seat.parse().unwrap(), step.parse().unwrap());
+                let named = match step {
+                    0 => format!("{} take-off cell (step 0)", colours[seat]),
+                    s if s == centre => format!("{} centre (step {s}): home", colours[seat]),
+                    s if s > 50 => format!("{} home lane, step {s}", colours[seat]),
+                    s => format!("{} step {s}", colours[seat]),
+                };
+                assert!(title.contains(&named), "{token}: {title}");
+                assert!(seen.insert((seat, step), title).is_none(), "{token} twice");
+            }
+        }
+        for seat in 0..4 {
+            for step in 0..=centre {
+                assert!(seen.contains_key(&(seat, step)), "seat {seat} step {step}");
+            }
+        }
+        assert_eq!(seen.len(), 4 * (usize::from(centre) + 1));
+        let slots: Vec<&str> = doc
+            .descendants()
+            .filter_map(|n| n.attribute("data-hangar"))
+            .collect();
+        assert_eq!(slots.len(), 16);
+        assert!(slots.contains(&"3:3") && slots.contains(&"0:0"));
+        assert!(html.contains("[data-at~=\"") && html.contains("move-from"));
+    }
+}
+
+#[test]
 fn a_bots_name_cannot_end_the_pages_script() {
     let dir = tempfile::tempdir().unwrap();
     let bots = dir.path().join("bots");

@@ -32,6 +32,7 @@ mod cli_safety;
 mod cli_sprt;
 mod cli_stats;
 mod cli_sweep;
+mod cli_sweep_presets;
 mod cli_tune;
 mod cli_viewer;
 mod crash_points;

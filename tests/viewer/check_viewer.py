@@ -12,6 +12,13 @@
         Opens URL in headless Chromium with JavaScript switched off (through the DevTools
         protocol on a pipe: the command line has no working switch for it), and saves a
         screenshot and the DOM.
+    check_viewer.py marks GAME.json STEP DOM.html
+        The DOM after the script ran at #step=STEP highlights the cells the roll's move went from
+        and to (classes move-from, move-to on the cell whose data-at holds the seat's step, or on
+        the hangar slot) and tags them with their step numbers, and nothing else; every board
+        cell has a title naming each seat's step there (hover), and the cells cover every step.
+    check_viewer.py launch GAME.json
+        Prints the first roll whose move launches a plane (its from cell is a hangar slot).
     check_viewer.py picture GAME.json STEP DOM.html SHOT.png WIDTH HEIGHT [--no-script]
         The DOM after the script ran at #step=STEP shows the engine's position (and no script
         error); in the screenshot each plane's disc has its seat's colour; at a stack its badge
@@ -132,6 +139,101 @@ def pick_steps(game_path):
     if capture is None or stack is None:
         fail(f"the game has no capture ({capture}) or no stack ({stack}): choose another")
     print(0, capture, stack, len(log))
+
+
+MARKED = re.compile(r'<(g|circle|polygon) class="([^"]*)" (data-at|data-hangar)="([^"]*)"')
+TAG = re.compile(r'<g class="step-tag tag-move" data-end="(from|to)" data-step="(-?\d+)">'
+                 r'<rect[^>]*></rect><text[^>]*>([^<]*)</text><title>([^<]*)</title></g>')
+CELL = re.compile(r'<g class="cell[^"]*" data-at="([^"]*)">.*?<title>ring cell (\d+) \(\w+\): ([^<]*)</title></g>')
+LANE = re.compile(r'<g class="lane[^"]*" data-at="(\d):(\d+)">.*?<title>(\w+) home lane, step (\d+)</title></g>')
+NAMES = ["red", "yellow", "blue", "green"]
+
+
+def check_titles(dom, game):
+    """Every ring cell's title names the seats' steps its data-at holds; every seat's steps
+    1..50 are on exactly one cell; every lane cell's title has its step."""
+    cells = CELL.findall(dom)
+    if len(cells) != 52:
+        fail(f"{len(cells)} ring cells with a title, not 52")
+    seen = {}
+    for data_at, cell, title in cells:
+        want = ", ".join(f"{NAMES[int(t.split(':')[0])]} step {t.split(':')[1]}" for t in data_at.split())
+        if title != want:
+            fail(f"ring cell {cell}: title {title!r}, its data-at {data_at!r} says {want!r}")
+        for t in data_at.split():
+            if t in seen:
+                fail(f"step {t} on ring cells {seen[t]} and {cell}")
+            seen[t] = cell
+    for seat in range(4):
+        missing = [st for st in range(1, 51) if f"{seat}:{st}" not in seen]
+        if missing:
+            fail(f"seat {seat}: no ring cell has steps {missing}")
+    lanes = LANE.findall(dom)
+    cells_per_lane = game["rules"]["home_lane_cells"]
+    if len(lanes) != 4 * cells_per_lane:
+        fail(f"{len(lanes)} lane cells with a title, not {4 * cells_per_lane}")
+    for seat, step, colour, title_step in lanes:
+        if colour != NAMES[int(seat)] or step != title_step:
+            fail(f"lane cell {seat}:{step} titled {colour} step {title_step}")
+    return len(cells) + len(lanes)
+
+
+def check_marks(game_path, step, dom_path):
+    game = json.load(open(game_path))
+    dom = open(dom_path).read()
+    if 'data-ready="1"' not in dom:
+        fail(f"roll {step}: the page's script did not finish")
+    board = dom[dom.index('<svg id="board"'):dom.index('</svg>')]
+    titled = check_titles(board, game)
+    marked = {}
+    for _, classes, attr, value in MARKED.findall(board):
+        for c in classes.split():
+            if c in ("move-from", "move-to", "option-from", "option-to"):
+                marked.setdefault(c, []).append((attr, value))
+    tags = {end: (int(st), label, title) for end, st, label, title in TAG.findall(board)}
+    line = game["log"][step - 1] if step > 0 else None
+    if line is None or line["chosen"] is None:
+        if marked or tags:
+            fail(f"roll {step}: no move, yet cells are marked {marked} and tagged {tags}")
+        print(f"check_viewer: roll {step}: no move, no cell marked; {titled} cells titled")
+        return
+    seat = line["seat"]
+    mv = line["legal"][line["chosen"]]
+    for end in ("from", "to"):
+        st = mv[end]
+        want = [("data-hangar", f"{seat}:{mv['planes'][0]}")] if st < 0 else None
+        got = marked.get(f"move-{end}", [])
+        if len(got) != 1:
+            fail(f"roll {step}: {len(got)} cells marked move-{end}: {got}")
+        attr, value = got[0]
+        if want is not None:
+            ok = got == want
+        else:
+            ok = attr == "data-at" and any(
+                t.split(":")[0] == str(seat) and int(t.split(":")[1]) == st for t in value.split())
+        if not ok:
+            fail(f"roll {step}: {NAMES[seat]} moved {mv['from']} -> {mv['to']}, but the cell marked "
+                 f"move-{end} is {attr}={value!r}")
+        if end not in tags:
+            fail(f"roll {step}: no step tag on the {end} cell")
+        tag_step, label, title = tags[end]
+        want_label = "H" if st < 0 else str(st)
+        if tag_step != st or label != want_label:
+            fail(f"roll {step}: the {end} tag says {label!r} (data-step {tag_step}), the move's "
+                 f"{end} is {st}")
+    if set(marked) - {"move-from", "move-to"} or len(tags) != 2:
+        fail(f"roll {step}: more marked than the move: {marked}, tags {tags}")
+    print(f"check_viewer: roll {step}: {NAMES[seat]} {mv['from']} -> {mv['to']} marked and tagged "
+          f"on the board; {titled} cells titled")
+
+
+def first_launch(game_path):
+    game = json.load(open(game_path))
+    for k, line in enumerate(game["log"]):
+        if line["chosen"] is not None and line["legal"][line["chosen"]]["from"] < 0:
+            print(k + 1)
+            return
+    fail("the game has no launch")
 
 
 def read_png(path):
@@ -283,6 +385,10 @@ def main(argv):
         no_script(argv[2], argv[3], argv[4], int(argv[5]), int(argv[6]))
     elif argv[1] == "steps":
         pick_steps(argv[2])
+    elif argv[1] == "marks":
+        check_marks(argv[2], int(argv[3]), argv[4])
+    elif argv[1] == "launch":
+        first_launch(argv[2])
     elif argv[1] == "picture":
         check_picture(argv[2], int(argv[3]), argv[4], argv[5], int(argv[6]), int(argv[7]),
                       script="--no-script" not in argv)

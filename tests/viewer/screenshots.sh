@@ -2,7 +2,9 @@
 # The board viewer (`aeroplane replay --html`) in headless Chromium, checked as a picture and as
 # a page: a game with a capture and stacks (classic rules) photographed at its first position,
 # its first capture, its first stack and its end, each disc checked for its seat's colour where
-# the engine's position puts a plane, with no console message and no script error; every
+# the engine's position puts a plane, with no console message and no script error; at those
+# rolls and a launch, the move's from and to cells highlighted and tagged with their steps, and
+# every cell titled with its steps (what hovering shows); every
 # position of the whole game as the page draws it compared with `replay --json`; the page
 # without JavaScript (the starting position and a note); and a viewer from a decision log and
 # from a report. Installs Chromium from Debian packages when it is missing (needs root, as in CI).
@@ -67,7 +69,13 @@ for step in "$first" "$capture" "$stack" "$end"; do
     chrome --screenshot="$png" "$url#step=$step" >/dev/null
     [[ -s "$png" ]] || { echo "viewer screenshots: no screenshot of roll $step" >&2; exit 1; }
     $check picture "$work/game.json" "$step" "$work/step-$step.html" "$png" "$width" "$height"
+    $check marks "$work/game.json" "$step" "$work/step-$step.html"
 done
+
+# A launch: its from cell is the plane's hangar slot, its to cell the take-off cell.
+launch=$($check launch "$work/game.json")
+chrome --dump-dom "$url#step=$launch" >"$work/launch.html"
+$check marks "$work/game.json" "$launch" "$work/launch.html"
 
 # #turn=N opens the start of turn N: the position after the rolls before it.
 turn_step=$(python3 -c 'import json,sys; log=json.load(open(sys.argv[1]))["log"]; print(next(k for k,l in enumerate(log) if l["turn"]>=40))' "$work/game.json")
