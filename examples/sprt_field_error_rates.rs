@@ -102,7 +102,9 @@ fn group(rng: &mut impl Rng, a: &Args, strength: f64) -> u32 {
 
 /// The true mean group score at `strength`, by simulation.
 fn true_score(rng: &mut impl Rng, a: &Args, field: Field, strength: f64, groups: u64) -> f64 {
-    let total: u64 = (0..groups).map(|_| u64::from(group(rng, a, strength))).sum();
+    let total: u64 = (0..groups)
+        .map(|_| u64::from(group(rng, a, strength)))
+        .sum();
     total as f64 / (groups as f64 * f64::from(field.steps()))
 }
 

@@ -241,11 +241,7 @@ impl LogDef {
     pub fn new(name: &str, spec: &RunSpec, positions: u32) -> Result<LogDef, JobError> {
         let bad = || InvalidJob::LogName(aeroplane_core::excerpt::excerpt(name));
         let format = LogFormat::of_path(std::path::Path::new(name)).map_err(|_| bad())?;
-        let plain = !name.contains('/') && !name.starts_with('.') && !name.contains('\\');
-        let own = crate::export::OWN_FILES
-            .iter()
-            .any(|f| *f == name || f.strip_suffix(".partial") == Some(name));
-        if !plain || own || name.ends_with(".partial") {
+        if !crate::export::is_log_name(name) {
             return Err(bad().into());
         }
         if positions == 0 {
