@@ -530,8 +530,7 @@ impl Bot for Grader {
         self.inner.new_game(seat, seed);
     }
     fn choose(&mut self, game: &Game, roll: u8, moves: &[Move]) -> usize {
-        self.try_choose(game, roll, moves)
-            .unwrap_or_else(|f| panic!("{f}"))
+        crate::bots::choose_or_panic(self, game, roll, moves)
     }
     fn try_new_game(
         &mut self,
