@@ -198,19 +198,7 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
             .log_positions
             .or(manifest.as_ref().and_then(|(m, _)| m.log_positions))
             .unwrap_or(aeroplane::decision_log::DEFAULT_LOG_POSITIONS);
-        let luck_file = args
-            .luck
-            .as_ref()
-            .map(|p| p.display().to_string())
-            .or(manifest.as_ref().and_then(|(m, _)| m.luck.clone()));
-        let luck = match luck_file {
-            Some(f) => {
-                let net = LuckNet::load(&f).context("--luck")?;
-                net.meter(&spec.rules, spec.players()).context("--luck")?;
-                Some(net)
-            }
-            None => None,
-        };
+        let luck = luck_net(args, manifest.as_ref().map(|(m, _)| m), &spec)?;
         return Ok(Resolved {
             job: Job::Run(RunJob {
                 spec,
@@ -257,19 +245,7 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
         .or(manifest_sprt.map(|s| s.chunk_deals))
         .or(Some(SPRT_CHUNK_DEALS));
     let exec = a.exec(cfg.threads, chunk)?;
-    let luck_file = args
-        .luck
-        .as_ref()
-        .map(|p| p.display().to_string())
-        .or(manifest.as_ref().and_then(|(m, _)| m.luck.clone()));
-    let luck = match luck_file {
-        Some(f) => {
-            let net = LuckNet::load(&f).context("--luck")?;
-            net.meter(&spec.rules, spec.players()).context("--luck")?;
-            Some(net)
-        }
-        None => None,
-    };
+    let luck = luck_net(args, manifest.as_ref().map(|(m, _)| m), &spec)?;
     let job = SprtJob::new(spec, rules_name, config, exec.chunk_deals)?.with_luck(luck);
     Ok(Resolved {
         job: Job::Sprt(job),
@@ -277,6 +253,26 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
         out,
         quiet,
     })
+}
+
+/// The net of `--luck` (else of the manifest run again), loaded and checked against the
+/// rules and players of `spec`.
+fn luck_net(
+    args: &RunArgs,
+    manifest: Option<&Manifest>,
+    spec: &RunSpec,
+) -> anyhow::Result<Option<LuckNet>> {
+    let luck_file = args
+        .luck
+        .as_ref()
+        .map(|p| p.display().to_string())
+        .or(manifest.and_then(|m| m.luck.clone()));
+    let Some(f) = luck_file else {
+        return Ok(None);
+    };
+    let net = LuckNet::load(&f).context("--luck")?;
+    net.meter(&spec.rules, spec.players()).context("--luck")?;
+    Ok(Some(net))
 }
 
 /// How often to print interim results: `--report-every N` seconds, else every 60 s when stderr
