@@ -121,6 +121,20 @@ impl<'a> Context<'a> {
             resumed: None,
         }
     }
+
+    /// `manifest` as this context runs its job: its unit size and whether it writes a report.
+    fn stamp(&self, manifest: &mut Manifest) {
+        manifest.unit_deals = self.exec.chunk_deals;
+        manifest.report = self.report;
+    }
+
+    /// The job's output folder, if it has one; a resume without one is refused.
+    fn folder(&self) -> Result<Option<&'a OutputDir>, JobError> {
+        if self.out.is_none() && self.resume {
+            return Err(InvalidJob::ResumeNeedsOut.into());
+        }
+        Ok(self.out)
+    }
 }
 
 /// How a job ended.
@@ -296,8 +310,7 @@ pub(crate) fn conduct<F: Fold, R>(
         ..*ctx
     };
     let mut manifest = def.manifest.clone();
-    manifest.unit_deals = ctx.exec.chunk_deals;
-    manifest.report = ctx.report;
+    ctx.stamp(&mut manifest);
     manifest.shard = ctx.shard.map(|s| ShardSection {
         index: s.index,
         count: s.count,
@@ -327,10 +340,7 @@ pub(crate) fn conduct<F: Fold, R>(
         planned,
         notes,
     };
-    let Some(dir) = ctx.out else {
-        if ctx.resume {
-            return Err(InvalidJob::ResumeNeedsOut.into());
-        }
+    let Some(dir) = ctx.folder()? else {
         let mut played = 0;
         let ended = drive(&def, units, ctx, fold, Sinks::default(), &mut played)?;
         if ended == Ended::Interrupted {
@@ -346,12 +356,7 @@ pub(crate) fn conduct<F: Fold, R>(
     } else {
         start_folder(dir, &manifest, &def).map_err(Opening::Failed)
     };
-    let opened = match opened {
-        Ok(o) => o,
-        // Refused before anything was written: the folder is as it was.
-        Err(Opening::Refused(e)) => return Err(e),
-        Err(Opening::Failed(e)) => return Err(fail(dir, &mut manifest, 0, e)),
-    };
+    let opened = opened_or_failed(dir, &mut manifest, opened)?;
     tell_resumed(
         ctx,
         opened.kept.played + opened.finished.len() as u64,
@@ -448,6 +453,19 @@ impl<E: Into<JobError>> From<E> for Opening {
     fn from(e: E) -> Self {
         Opening::Refused(e.into())
     }
+}
+
+/// The folder a job opened, or why not: a refusal leaves the folder as it was, a failure once
+/// writing had begun is recorded in its `run.json`.
+fn opened_or_failed<T>(
+    dir: &OutputDir,
+    manifest: &mut Manifest,
+    opened: Result<T, Opening>,
+) -> Result<T, JobError> {
+    opened.map_err(|e| match e {
+        Opening::Refused(e) => e,
+        Opening::Failed(e) => fail(dir, manifest, 0, e),
+    })
 }
 
 /// The checkpoint of a folder to resume, scanned and checked against its manifest (a note if
