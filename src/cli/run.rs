@@ -19,7 +19,6 @@ use aeroplane::runner::RunSpec;
 use super::common::{DEFAULT_BOTS_DIR, JobArgs, Launch, launch, load_lineup, load_rules};
 
 /// The lineup of the default tournament.
-pub const DEFAULT_BOTS: &str = "greedy,random,random,random";
 /// Deals of the default tournament.
 pub const DEFAULT_GAMES: u64 = 100_000;
 /// Seed of the default tournament.
@@ -144,7 +143,7 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
             load_lineup(&b.to_arg(), &bots_dir).with_context(|| format!("`bots` in {cfg_file}"))?
         }
         (None, None, Some(s)) => s.lineup.clone(),
-        (None, None, None) => load_lineup(DEFAULT_BOTS, &bots_dir)?,
+        (None, None, None) => load_lineup(experiment::DEFAULT_RUN_BOTS, &bots_dir)?,
     };
     let pick = |cli: Option<u64>, cfg: Option<u64>, base: Option<u64>, default: u64| {
         cli.or(cfg).or(base).unwrap_or(default)
@@ -187,7 +186,7 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
             anyhow::bail!("--max-games applies to --sprt only");
         }
         spec.validate()?;
-        super::external::attach_logs(&mut spec, out.as_deref());
+        experiment::attach_logs(&mut spec, out.as_deref());
         let exec = a.exec(cfg.threads, cfg.chunk_size)?;
         let recover = args.recover || manifest.as_ref().is_some_and(|(m, _)| m.recover);
         let log_games = args
@@ -229,7 +228,7 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
     if args.recover {
         anyhow::bail!("--recover applies to plain runs, not to --sprt");
     }
-    super::external::attach_logs(&mut spec, out.as_deref());
+    experiment::attach_logs(&mut spec, out.as_deref());
     if let Some(m) = args.max_games {
         spec.deals = m;
     }

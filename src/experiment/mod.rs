@@ -29,6 +29,7 @@ mod league;
 mod merge;
 pub mod replay;
 mod run;
+mod setup;
 mod sprt;
 mod sweep;
 pub mod tune;
@@ -40,6 +41,9 @@ pub use invalid::InvalidJob;
 pub use job::{Job, Report};
 pub use league::{LEAGUE_HEADER, LeagueJob, LeagueReport, LeagueRow, PAIRS_HEADER, PairRow};
 pub use run::{RunJob, RunReport};
+pub use setup::{
+    DEFAULT_RUN_BOTS, DEFAULT_SWEEP_BOTS, LOGS_DIR, attach_job_logs, attach_logs, shadowing_notes,
+};
 pub use sprt::{SPRT_CHUNK_DEALS, SprtJob, SprtReport};
 pub use sweep::{
     COMPARE_HEADER, Comparison, EFFECTS_HEADER, SWEEP_HEADER, SweepJob, SweepReport, SweepRow,
