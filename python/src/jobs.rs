@@ -18,8 +18,8 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use aeroplane::analysis::{Axis, SprtConfig, variants};
 use aeroplane::bots::registry::BotSpec;
 use aeroplane::experiment::{
-    Context, Job, JobEnd, JobError, LeagueJob, Outcome, Report, RunJob, SPRT_CHUNK_DEALS, SprtJob,
-    SweepJob,
+    self, Context, Job, JobEnd, JobError, LeagueJob, Outcome, Report, RunJob, SPRT_CHUNK_DEALS,
+    SprtJob, SweepJob,
 };
 use aeroplane::export::{DEFAULT_SORT, OutputDir, SortKey};
 use aeroplane::runner::{DEFAULT_CHUNK_DEALS, Exec, RunError, RunSpec};
@@ -30,13 +30,6 @@ use crate::bots::{
 use crate::errors::{chain, to_py};
 use crate::game::{int_arg, u64_arg};
 use crate::rules::{rules_arg, type_name};
-
-/// The default lineup of `aeroplane run`.
-const RUN_BOTS: &str = "greedy,random,random,random";
-/// The default lineup of `aeroplane sweep`.
-const SWEEP_BOTS: &str = "greedy,greedy,greedy,greedy";
-/// The folder of bot programs' stderr logs in an output folder (as the command line's).
-const LOGS_DIR: &str = "logs";
 
 /// A lineup from Python, its label (the text the title shows) and the Python bots it
 /// registered for the job.
@@ -49,22 +42,12 @@ struct Lineup {
 /// Warns (Python `warnings`) where the bots folder shadows a built-in profile, as the command
 /// line's `note:` does.
 fn note_shadowing(py: Python<'_>, texts: &[String], bots_dir: &Path) -> PyResult<()> {
-    let mut seen = Vec::new();
-    for text in texts {
-        let Ok(head) = BotSpec::head(text) else {
-            continue;
-        };
-        if seen.contains(&head) {
-            continue;
-        }
-        seen.push(head);
-        if let Some(note) = aeroplane::config::shadowing_note(head, bots_dir) {
-            let warnings = py.import("warnings")?;
-            warnings.call_method1(
-                "warn",
-                (note, py.get_type::<pyo3::exceptions::PyUserWarning>(), 2),
-            )?;
-        }
+    for note in aeroplane::experiment::shadowing_notes(texts.iter().map(String::as_str), bots_dir) {
+        let warnings = py.import("warnings")?;
+        warnings.call_method1(
+            "warn",
+            (note, py.get_type::<pyo3::exceptions::PyUserWarning>(), 2),
+        )?;
     }
     Ok(())
 }
@@ -132,17 +115,6 @@ fn lineup_arg(
         label,
         guards,
     })
-}
-
-/// Sends bot programs' stderr to `out/logs/`, as the command line does.
-fn attach_logs(spec: &mut RunSpec, out: Option<&Path>) {
-    if let Some(dir) = out {
-        for bot in &mut spec.lineup {
-            if let Some(ext) = &mut bot.external {
-                ext.log_dir = Some(dir.join(LOGS_DIR));
-            }
-        }
-    }
 }
 
 fn check_players(n: usize) -> PyResult<()> {
@@ -446,7 +418,7 @@ pub fn run(
 ) -> PyResult<Py<PyAny>> {
     let bots_dir = bots_dir.unwrap_or_else(|| PathBuf::from("bots"));
     let (rules, rules_name) = rules_arg(rules)?;
-    let lineup = lineup_arg(py, bots, RUN_BOTS, &bots_dir)?;
+    let lineup = lineup_arg(py, bots, experiment::DEFAULT_RUN_BOTS, &bots_dir)?;
     check_players(lineup.specs.len())?;
     let out = out_arg(out)?;
     let mut spec = RunSpec {
@@ -457,7 +429,7 @@ pub fn run(
         deals: opt_u64(games, "games", 100_000)?,
         rotate_seats,
     };
-    attach_logs(&mut spec, out.as_deref());
+    experiment::attach_logs(&mut spec, out.as_deref());
     let output = Output { out, force, report };
     let Some(text) = sprt else {
         if max_games.is_some_and(|m| !m.is_none()) {
@@ -689,7 +661,7 @@ pub fn sweep(
     let count = variants(base, &axes)
         .map_err(|e| PyValueError::new_err(format!("vary: {e}")))?
         .len();
-    let lineup = lineup_arg(py, bots, SWEEP_BOTS, &bots_dir)?;
+    let lineup = lineup_arg(py, bots, experiment::DEFAULT_SWEEP_BOTS, &bots_dir)?;
     check_players(lineup.specs.len())?;
     let compare = compare_arg(compare, count)?;
     let sort = SortKey::parse(sort.unwrap_or(DEFAULT_SORT));

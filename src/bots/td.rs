@@ -331,8 +331,7 @@ impl Bot for TdBot {
     }
 
     fn choose(&mut self, game: &Game, roll: u8, moves: &[Move]) -> usize {
-        self.try_choose(game, roll, moves)
-            .unwrap_or_else(|f| panic!("{f}"))
+        super::choose_or_panic(self, game, roll, moves)
     }
 
     fn try_new_game(

@@ -406,18 +406,8 @@ pub fn load_rules(name_or_path: &str) -> anyhow::Result<Rules> {
 
 /// Says on stderr, once per name, which names of a lineup `bots_dir` takes from the built-ins.
 pub fn note_shadowing(text: &str, bots_dir: &Path) {
-    let mut seen = Vec::new();
-    for bot in text.split(',') {
-        let Ok(head) = BotSpec::head(bot) else {
-            continue;
-        };
-        if seen.contains(&head) {
-            continue;
-        }
-        seen.push(head);
-        if let Some(note) = aeroplane::config::shadowing_note(head, bots_dir) {
-            say!("note: {}", super::words::as_flags(&note));
-        }
+    for note in aeroplane::experiment::shadowing_notes(text.split(','), bots_dir) {
+        say!("note: {}", super::words::as_flags(&note));
     }
 }
 

@@ -118,7 +118,7 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<ExitCode> {
     )?;
     let out = a.out.clone().or(cfg.out.clone());
     let mut job = experiment::Job::League(job);
-    super::external::attach_job_logs(&mut job, out.as_deref());
+    experiment::attach_job_logs(&mut job, out.as_deref());
     launch(Launch {
         job,
         exec: a.exec(cfg.threads, cfg.chunk_size)?,

@@ -12,7 +12,6 @@ macro_rules! say {
 mod bench;
 mod bots;
 mod common;
-mod external;
 mod grade;
 mod league;
 mod perft;

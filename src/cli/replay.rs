@@ -29,7 +29,7 @@ pub struct ReplayArgs {
     pub rules: String,
     /// One bot per seat in seat order, comma-separated; their count is the number of players.
     /// The default is `aeroplane run`'s, so `replay --game N` is game N of `run`.
-    #[arg(long, default_value = super::run::DEFAULT_BOTS)]
+    #[arg(long, default_value = aeroplane::experiment::DEFAULT_RUN_BOTS)]
     pub bots: String,
     /// The rolls in order, comma- or space-separated (e.g. 6,2,5,...). Not with --seed or
     /// --game (bots' own randomness then comes from seed 1, game 0).

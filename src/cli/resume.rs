@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use clap::Args;
 
-use aeroplane::experiment::{Job, JobEnd};
+use aeroplane::experiment::{self, Job, JobEnd};
 use aeroplane::export::{CHECKPOINT_FILE, JobStatus, MANIFEST_FILE, Manifest, OutputDir};
 use aeroplane::runner::Exec;
 use indicatif::HumanCount;
@@ -105,7 +105,7 @@ pub fn resume(args: ResumeArgs) -> anyhow::Result<ExitCode> {
         return super::train::resume(&args.dir, args.quiet, args.threads);
     }
     let (m, mut job) = read_job(&args.dir)?;
-    super::external::attach_job_logs(&mut job, Some(&args.dir));
+    experiment::attach_job_logs(&mut job, Some(&args.dir));
     let has_checkpoint = std::fs::symlink_metadata(args.dir.join(CHECKPOINT_FILE)).is_ok();
     if let Some(merge) = &m.merge {
         // An unfinished merge: merge the same shards again.
@@ -151,7 +151,7 @@ pub fn resume(args: ResumeArgs) -> anyhow::Result<ExitCode> {
     }
     let out = Some(args.dir.clone());
     if let Job::Run(j) = &mut job {
-        super::external::attach_logs(&mut j.spec, out.as_deref());
+        experiment::attach_logs(&mut j.spec, out.as_deref());
     }
     launch(Launch {
         job,

@@ -19,7 +19,6 @@ use aeroplane::runner::RunSpec;
 use super::common::{DEFAULT_BOTS_DIR, JobArgs, Launch, launch, load_lineup, load_rules};
 
 /// The lineup of the default tournament.
-pub const DEFAULT_BOTS: &str = "greedy,random,random,random";
 /// Deals of the default tournament.
 pub const DEFAULT_GAMES: u64 = 100_000;
 /// Seed of the default tournament.
@@ -144,7 +143,7 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
             load_lineup(&b.to_arg(), &bots_dir).with_context(|| format!("`bots` in {cfg_file}"))?
         }
         (None, None, Some(s)) => s.lineup.clone(),
-        (None, None, None) => load_lineup(DEFAULT_BOTS, &bots_dir)?,
+        (None, None, None) => load_lineup(experiment::DEFAULT_RUN_BOTS, &bots_dir)?,
     };
     let pick = |cli: Option<u64>, cfg: Option<u64>, base: Option<u64>, default: u64| {
         cli.or(cfg).or(base).unwrap_or(default)
@@ -187,7 +186,7 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
             anyhow::bail!("--max-games applies to --sprt only");
         }
         spec.validate()?;
-        super::external::attach_logs(&mut spec, out.as_deref());
+        experiment::attach_logs(&mut spec, out.as_deref());
         let exec = a.exec(cfg.threads, cfg.chunk_size)?;
         let recover = args.recover || manifest.as_ref().is_some_and(|(m, _)| m.recover);
         let log_games = args
@@ -198,19 +197,7 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
             .log_positions
             .or(manifest.as_ref().and_then(|(m, _)| m.log_positions))
             .unwrap_or(aeroplane::decision_log::DEFAULT_LOG_POSITIONS);
-        let luck_file = args
-            .luck
-            .as_ref()
-            .map(|p| p.display().to_string())
-            .or(manifest.as_ref().and_then(|(m, _)| m.luck.clone()));
-        let luck = match luck_file {
-            Some(f) => {
-                let net = LuckNet::load(&f).context("--luck")?;
-                net.meter(&spec.rules, spec.players()).context("--luck")?;
-                Some(net)
-            }
-            None => None,
-        };
+        let luck = luck_net(args, manifest.as_ref().map(|(m, _)| m), &spec)?;
         return Ok(Resolved {
             job: Job::Run(RunJob {
                 spec,
@@ -241,7 +228,7 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
     if args.recover {
         anyhow::bail!("--recover applies to plain runs, not to --sprt");
     }
-    super::external::attach_logs(&mut spec, out.as_deref());
+    experiment::attach_logs(&mut spec, out.as_deref());
     if let Some(m) = args.max_games {
         spec.deals = m;
     }
@@ -257,19 +244,7 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
         .or(manifest_sprt.map(|s| s.chunk_deals))
         .or(Some(SPRT_CHUNK_DEALS));
     let exec = a.exec(cfg.threads, chunk)?;
-    let luck_file = args
-        .luck
-        .as_ref()
-        .map(|p| p.display().to_string())
-        .or(manifest.as_ref().and_then(|(m, _)| m.luck.clone()));
-    let luck = match luck_file {
-        Some(f) => {
-            let net = LuckNet::load(&f).context("--luck")?;
-            net.meter(&spec.rules, spec.players()).context("--luck")?;
-            Some(net)
-        }
-        None => None,
-    };
+    let luck = luck_net(args, manifest.as_ref().map(|(m, _)| m), &spec)?;
     let job = SprtJob::new(spec, rules_name, config, exec.chunk_deals)?.with_luck(luck);
     Ok(Resolved {
         job: Job::Sprt(job),
@@ -277,6 +252,26 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
         out,
         quiet,
     })
+}
+
+/// The net of `--luck` (else of the manifest run again), loaded and checked against the
+/// rules and players of `spec`.
+fn luck_net(
+    args: &RunArgs,
+    manifest: Option<&Manifest>,
+    spec: &RunSpec,
+) -> anyhow::Result<Option<LuckNet>> {
+    let luck_file = args
+        .luck
+        .as_ref()
+        .map(|p| p.display().to_string())
+        .or(manifest.and_then(|m| m.luck.clone()));
+    let Some(f) = luck_file else {
+        return Ok(None);
+    };
+    let net = LuckNet::load(&f).context("--luck")?;
+    net.meter(&spec.rules, spec.players()).context("--luck")?;
+    Ok(Some(net))
 }
 
 /// How often to print interim results: `--report-every N` seconds, else every 60 s when stderr

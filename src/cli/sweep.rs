@@ -157,7 +157,7 @@ fn resolve(args: &SweepArgs) -> anyhow::Result<SweepJob> {
         }
         (None, None, Some((m, section, file))) => (m.bot_specs(file)?, section.bots.clone()),
         (None, None, None) => {
-            let b = "greedy,greedy,greedy,greedy".to_string();
+            let b = experiment::DEFAULT_SWEEP_BOTS.to_string();
             (load_lineup(&b, &bots_dir)?, b)
         }
     };
@@ -201,7 +201,7 @@ fn resolve(args: &SweepArgs) -> anyhow::Result<SweepJob> {
 /// Runs `aeroplane sweep`.
 pub fn run(args: SweepArgs) -> anyhow::Result<ExitCode> {
     let mut job = experiment::Job::Sweep(resolve(&args)?);
-    super::external::attach_job_logs(&mut job, args.job.out.as_deref());
+    experiment::attach_job_logs(&mut job, args.job.out.as_deref());
     launch(Launch {
         job,
         exec: args.job.exec(None, None)?,

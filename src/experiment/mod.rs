@@ -29,6 +29,7 @@ mod league;
 mod merge;
 pub mod replay;
 mod run;
+mod setup;
 mod sprt;
 mod sweep;
 pub mod tune;
@@ -40,6 +41,9 @@ pub use invalid::InvalidJob;
 pub use job::{Job, Report};
 pub use league::{LEAGUE_HEADER, LeagueJob, LeagueReport, LeagueRow, PAIRS_HEADER, PairRow};
 pub use run::{RunJob, RunReport};
+pub use setup::{
+    DEFAULT_RUN_BOTS, DEFAULT_SWEEP_BOTS, LOGS_DIR, attach_job_logs, attach_logs, shadowing_notes,
+};
 pub use sprt::{SPRT_CHUNK_DEALS, SprtJob, SprtReport};
 pub use sweep::{
     COMPARE_HEADER, Comparison, EFFECTS_HEADER, SWEEP_HEADER, SweepJob, SweepReport, SweepRow,
@@ -120,6 +124,20 @@ impl<'a> Context<'a> {
             report: false,
             resumed: None,
         }
+    }
+
+    /// `manifest` as this context runs its job: its unit size and whether it writes a report.
+    fn stamp(&self, manifest: &mut Manifest) {
+        manifest.unit_deals = self.exec.chunk_deals;
+        manifest.report = self.report;
+    }
+
+    /// The job's output folder, if it has one; a resume without one is refused.
+    fn folder(&self) -> Result<Option<&'a OutputDir>, JobError> {
+        if self.out.is_none() && self.resume {
+            return Err(InvalidJob::ResumeNeedsOut.into());
+        }
+        Ok(self.out)
     }
 }
 
@@ -251,11 +269,7 @@ impl LogDef {
     pub fn new(name: &str, spec: &RunSpec, positions: u32) -> Result<LogDef, JobError> {
         let bad = || InvalidJob::LogName(aeroplane_core::excerpt::excerpt(name));
         let format = LogFormat::of_path(std::path::Path::new(name)).map_err(|_| bad())?;
-        let plain = !name.contains('/') && !name.starts_with('.') && !name.contains('\\');
-        let own = crate::export::OWN_FILES
-            .iter()
-            .any(|f| *f == name || f.strip_suffix(".partial") == Some(name));
-        if !plain || own || name.ends_with(".partial") {
+        if !crate::export::is_log_name(name) {
             return Err(bad().into());
         }
         if positions == 0 {
@@ -310,8 +324,7 @@ pub(crate) fn conduct<F: Fold, R>(
         ..*ctx
     };
     let mut manifest = def.manifest.clone();
-    manifest.unit_deals = ctx.exec.chunk_deals;
-    manifest.report = ctx.report;
+    ctx.stamp(&mut manifest);
     manifest.shard = ctx.shard.map(|s| ShardSection {
         index: s.index,
         count: s.count,
@@ -341,10 +354,7 @@ pub(crate) fn conduct<F: Fold, R>(
         planned,
         notes,
     };
-    let Some(dir) = ctx.out else {
-        if ctx.resume {
-            return Err(InvalidJob::ResumeNeedsOut.into());
-        }
+    let Some(dir) = ctx.folder()? else {
         let mut played = 0;
         let ended = drive(&def, units, ctx, fold, Sinks::default(), &mut played)?;
         if ended == Ended::Interrupted {
@@ -360,12 +370,7 @@ pub(crate) fn conduct<F: Fold, R>(
     } else {
         start_folder(dir, &manifest, &def).map_err(Opening::Failed)
     };
-    let opened = match opened {
-        Ok(o) => o,
-        // Refused before anything was written: the folder is as it was.
-        Err(Opening::Refused(e)) => return Err(e),
-        Err(Opening::Failed(e)) => return Err(fail(dir, &mut manifest, 0, e)),
-    };
+    let opened = opened_or_failed(dir, &mut manifest, opened)?;
     tell_resumed(
         ctx,
         opened.kept.played + opened.finished.len() as u64,
@@ -462,6 +467,19 @@ impl<E: Into<JobError>> From<E> for Opening {
     fn from(e: E) -> Self {
         Opening::Refused(e.into())
     }
+}
+
+/// The folder a job opened, or why not: a refusal leaves the folder as it was, a failure once
+/// writing had begun is recorded in its `run.json`.
+fn opened_or_failed<T>(
+    dir: &OutputDir,
+    manifest: &mut Manifest,
+    opened: Result<T, Opening>,
+) -> Result<T, JobError> {
+    opened.map_err(|e| match e {
+        Opening::Refused(e) => e,
+        Opening::Failed(e) => fail(dir, manifest, 0, e),
+    })
 }
 
 /// The checkpoint of a folder to resume, scanned and checked against its manifest (a note if

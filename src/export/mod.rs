@@ -41,12 +41,14 @@ pub use manifest::{
     MANIFEST_FORMAT, Manifest, ManifestBot, ManifestError, MergeSection, ShardSection, SprtSection,
     SweepSection, TuneParamSection, TuneSection,
 };
-pub use out_dir::{LOCK_FILE, OWN_FILES, OutDirError, OutputDir, PARTIAL_PREFIX, VIEWER_FILES};
+pub use out_dir::{
+    LOCK_FILE, OWN_FILES, OutDirError, OutputDir, PARTIAL_PREFIX, VIEWER_FILES, is_log_name,
+};
 pub use reproduce::{RULES_FILE, Reproduction, quote};
 pub use table::{Cell, NoSuchColumn, SortKey, Table};
 pub use tables::{
-    EVENTS_HEADER, LENGTH_STATS_HEADER, LENGTHS_HEADER, MATCH_HEADER, SEATS_HEADER, SUMMARY_HEADER,
-    run_tables, seat_test_kind,
+    BOT_WIN_COLUMNS, EVENTS_HEADER, LENGTH_STATS_HEADER, LENGTHS_HEADER, MATCH_HEADER,
+    SEATS_HEADER, SUMMARY_HEADER, columns, run_tables, seat_test_kind,
 };
 pub use text::{MAX_COLUMN_WIDTH, format_p, p_equals, write_report};
 
@@ -91,5 +93,40 @@ impl ExportError {
             self.source.raw_os_error(),
             Some(libc::ENOSPC) | Some(libc::EDQUOT)
         )
+    }
+}
+
+/// Why the job in a folder cannot be gone on with (a solve, grade or train to resume).
+#[derive(Debug, thiserror::Error)]
+#[error("cannot resume {dir}: {why}")]
+pub struct CannotResume {
+    /// The folder.
+    pub dir: String,
+    /// Why not.
+    pub why: String,
+}
+
+impl CannotResume {
+    /// Reads the JSON record `name` (`solve.json`, `train.json`) of the job in `dir`; `what`
+    /// says what it should be in the message (`a solve record`).
+    pub fn read_record<T: serde::de::DeserializeOwned>(
+        dir: &Path,
+        name: &str,
+        what: &str,
+    ) -> Result<T, CannotResume> {
+        let file = dir.join(name);
+        let bad = |why: String| CannotResume {
+            dir: dir.display().to_string(),
+            why,
+        };
+        let text = crate::files::read_text(&file)
+            .map_err(|e| bad(format!("cannot read {}: {e}", file.display())))?;
+        serde_json::from_str(&text).map_err(|e| {
+            bad(format!(
+                "{} is not {what}: {}",
+                file.display(),
+                aeroplane_core::excerpt::clip_message(e)
+            ))
+        })
     }
 }

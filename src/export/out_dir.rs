@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use super::ExportError;
+use super::manifest::{MANIFEST_FILE, Manifest};
 use super::table::Table;
 use crate::files::fsops;
 
@@ -87,6 +88,18 @@ pub const OWN_FILES: [&str; 47] = [
     "train.checkpoint",
     "net.safetensors",
 ];
+
+/// Whether `name` may name a job's decision log in its output folder: a plain file name (not
+/// empty, in no folder, not hidden) that is none of the folder's own files, whole or partial.
+/// Its ending (`.jsonl.zst` or `.jsonl`) is the log format's to check.
+pub fn is_log_name(name: &str) -> bool {
+    let plain =
+        !name.is_empty() && !name.contains('/') && !name.contains('\\') && !name.starts_with('.');
+    let own = OWN_FILES
+        .iter()
+        .any(|f| *f == name || f.strip_suffix(".partial") == Some(name));
+    plain && !own && !name.ends_with(".partial")
+}
 
 /// What a table's file is called in the folder of a partial merge: the name says the table
 /// covers only some of the job's games (CSV has no place to say so inside).
@@ -312,13 +325,12 @@ impl OutputDir {
             })
     }
 
-    /// The decision log the folder's `run.json` names, if it is a plain file name.
+    /// The decision log the folder's `run.json` names, if it is a name a job may give its log
+    /// ([`is_log_name`]).
     fn logged_name(&self) -> Option<String> {
-        let text = crate::files::no_follow::read_text(&self.file("run.json"), 1 << 20).ok()?;
-        let m: serde_json::Value = serde_json::from_str(&text).ok()?;
-        let name = m.get("log_games")?.as_str()?;
-        let plain = !name.is_empty() && !name.contains('/') && !name.starts_with('.');
-        plain.then(|| name.to_string())
+        let text = crate::files::no_follow::read_text(&self.file(MANIFEST_FILE), 1 << 20).ok()?;
+        let m: Manifest = serde_json::from_str(&text).ok()?;
+        m.log_games.filter(|name| is_log_name(name))
     }
 
     /// Removes what a stopped job leaves besides its files (temporary names) and sets space
@@ -624,6 +636,24 @@ pub(crate) fn hostname() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_log_name_is_a_plain_file_name_of_no_own_file() {
+        for ok in ["games.jsonl.zst", "log.jsonl", "a b.jsonl"] {
+            assert!(is_log_name(ok), "{ok}");
+        }
+        for bad in [
+            "",
+            "logs/games.jsonl",
+            "..\\games.jsonl",
+            ".games.jsonl",
+            "games.csv",
+            "games.csv.partial",
+            "games.jsonl.partial",
+        ] {
+            assert!(!is_log_name(bad), "{bad}");
+        }
+    }
 
     #[test]
     fn a_folder_with_results_is_refused_unless_forced() {

@@ -10,23 +10,44 @@ use super::table::{Cell, Table};
 /// ranked the bot; `design_effect` (rotated runs) is the Kish design effect of the deal;
 /// `interval_method` is `wilson`, `cluster_by_deal` or `wilson_on_deals` (see
 /// [`crate::stats::IntervalMethod`]).
-pub const SUMMARY_HEADER: [&str; 15] = [
-    "bot",
-    "name",
-    "games",
-    "wins",
-    "win_rate",
-    "win_lo95",
-    "win_hi95",
-    "mean_rank",
-    "rank_1",
-    "rank_2",
-    "rank_3",
-    "rank_4",
-    "unranked",
-    "design_effect",
-    "interval_method",
+pub const SUMMARY_HEADER: [&str; 15] = columns(
+    BOT_WIN_COLUMNS,
+    [
+        "mean_rank",
+        "rank_1",
+        "rank_2",
+        "rank_3",
+        "rank_4",
+        "unranked",
+        "design_effect",
+        "interval_method",
+    ],
+);
+
+/// The columns a table of one row per bot starts with (`summary.csv`, `grade.csv`): the
+/// lineup entry, its name, its games and wins, and the win rate with its 95% interval.
+pub const BOT_WIN_COLUMNS: [&str; 7] = [
+    "bot", "name", "games", "wins", "win_rate", "win_lo95", "win_hi95",
 ];
+
+/// The columns `head` then `tail`, as one header of `N` columns (checked when compiled).
+pub const fn columns<const A: usize, const B: usize, const N: usize>(
+    head: [&'static str; A],
+    tail: [&'static str; B],
+) -> [&'static str; N] {
+    assert!(A + B == N, "a header's length is the sum of its parts'");
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < A {
+        out[i] = head[i];
+        i += 1;
+    }
+    while i < N {
+        out[i] = tail[i - A];
+        i += 1;
+    }
+    out
+}
 /// `seats.csv` columns: one row per seat in play, with the equal-seats test on every row
 /// (`chi2`, `df`, `p_all_equal` in scientific notation: it is often tiny). `seat_test` says
 /// what that test measures: `seat_order` (one bot in every seat, or seats rotated) or

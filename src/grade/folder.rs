@@ -26,8 +26,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::experiment::chain;
 use crate::export::{
-    Checkpoint, CheckpointError, JobStatus, OutputDir, kept_unusable_note, kept_used_note,
-    read_kept_lines, write_kept_lines,
+    CannotResume, Checkpoint, CheckpointError, JobStatus, OutputDir, kept_unusable_note,
+    kept_used_note, read_kept_lines, write_kept_lines,
 };
 
 use super::{
@@ -91,9 +91,11 @@ pub enum FolderState {
 /// Reads the state of the grade in `dir`.
 pub fn folder_state(dir: &Path) -> Result<FolderState, GradeError> {
     let file = dir.join(GRADE_FILE);
-    let bad = |why: String| GradeError::Resume {
-        dir: aeroplane_core::excerpt::path(dir),
-        why,
+    let bad = |why: String| {
+        GradeError::from(CannotResume {
+            dir: aeroplane_core::excerpt::path(dir),
+            why,
+        })
     };
     let text = crate::files::read_text(&file).map_err(|e| {
         bad(format!(
@@ -180,14 +182,14 @@ impl<'a> Folder<'a> {
         let want = serde_json::to_value(job).expect("records serialize");
         let differ = crate::export::Manifest::differences(&scan.job, &want);
         if !differ.is_empty() {
-            return Err(GradeError::Resume {
+            return Err(CannotResume {
                 dir: aeroplane_core::excerpt::path(dir.path()),
                 why: format!(
                     "{} belongs to another grade: {} differ from grade.json (or the table changed); start again, replacing the folder (the setting `force`)",
                     aeroplane_core::excerpt::path(&cp),
                     differ.join(", ")
                 ),
-            });
+            }.into());
         }
         if scan.dropped_partial {
             notes.push(format!(

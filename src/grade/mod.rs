@@ -47,7 +47,9 @@ use aeroplane_core::{Bot, BotFault, Game, GameRecord, MAX_MOVES, Move, Rules, Se
 use crate::analysis::Summary;
 use crate::analysis::Z95;
 use crate::bots::BotSpec;
-use crate::export::{CheckpointError, ExportError, ManifestBot, ManifestError, OutputDir};
+use crate::export::{
+    CannotResume, CheckpointError, ExportError, ManifestBot, ManifestError, OutputDir,
+};
 use crate::runner::{RunError, RunSpec};
 use crate::stats::{Played, Tally};
 use crate::value_table::{Table, TableError};
@@ -65,33 +67,29 @@ pub const GRADE_CHECKPOINT: &str = "grade.checkpoint";
 /// A stopped grade's deals finished in units not finished, beside its checkpoint.
 pub const GRADE_KEPT_DEALS: &str = "grade.checkpoint.deals";
 /// `grade.csv`: one row per graded bot.
-pub const GRADE_HEADER: [&str; 25] = [
-    "bot",
-    "name",
-    "games",
-    "wins",
-    "win_rate",
-    "win_lo95",
-    "win_hi95",
-    "decisions",
-    "decisions_per_game",
-    "matters",
-    "errors",
-    "error_rate",
-    "error_lo95",
-    "error_hi95",
-    "optimal_when_matters",
-    "optimal_lo95",
-    "optimal_hi95",
-    "loss_mp_per_decision",
-    "loss_mp_per_decision_lo95",
-    "loss_mp_per_decision_hi95",
-    "loss_mp_per_game",
-    "loss_mp_per_game_lo95",
-    "loss_mp_per_game_hi95",
-    "loss_points_per_game",
-    "interval_method",
-];
+pub const GRADE_HEADER: [&str; 25] = crate::export::columns(
+    crate::export::BOT_WIN_COLUMNS,
+    [
+        "decisions",
+        "decisions_per_game",
+        "matters",
+        "errors",
+        "error_rate",
+        "error_lo95",
+        "error_hi95",
+        "optimal_when_matters",
+        "optimal_lo95",
+        "optimal_hi95",
+        "loss_mp_per_decision",
+        "loss_mp_per_decision_lo95",
+        "loss_mp_per_decision_hi95",
+        "loss_mp_per_game",
+        "loss_mp_per_game_lo95",
+        "loss_mp_per_game_hi95",
+        "loss_points_per_game",
+        "interval_method",
+    ],
+);
 /// `blunders.csv`: the worst decisions of each bot.
 pub const BLUNDERS_HEADER: [&str; 14] = [
     "bot",
@@ -135,13 +133,8 @@ pub enum GradeError {
     #[error(transparent)]
     Export(#[from] ExportError),
     /// Resuming is not possible.
-    #[error("cannot resume {dir}: {why}")]
-    Resume {
-        /// The folder.
-        dir: String,
-        /// Why not.
-        why: String,
-    },
+    #[error(transparent)]
+    Resume(#[from] CannotResume),
     /// A bot of the checkpoint cannot be rebuilt.
     #[error(transparent)]
     Bot(#[from] ManifestError),
@@ -537,8 +530,7 @@ impl Bot for Grader {
         self.inner.new_game(seat, seed);
     }
     fn choose(&mut self, game: &Game, roll: u8, moves: &[Move]) -> usize {
-        self.try_choose(game, roll, moves)
-            .unwrap_or_else(|f| panic!("{f}"))
+        crate::bots::choose_or_panic(self, game, roll, moves)
     }
     fn try_new_game(
         &mut self,

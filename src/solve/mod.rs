@@ -42,7 +42,7 @@ use serde::{Deserialize, Serialize};
 
 use aeroplane_core::{Game, Rules};
 
-use crate::export::{ExportError, OutputDir};
+use crate::export::{CannotResume, ExportError, OutputDir};
 
 pub use crate::value_table::{
     CHECKPOINT_FILE, MAGIC, PartialSweep, PositionValue, TABLE_FILE, TABLE_FORMAT, Table,
@@ -124,13 +124,8 @@ pub enum SolveError {
     #[error(transparent)]
     Export(#[from] ExportError),
     /// Resuming is not possible.
-    #[error("cannot resume {dir}: {why}")]
-    Resume {
-        /// The folder.
-        dir: String,
-        /// Why not.
-        why: String,
-    },
+    #[error(transparent)]
+    Resume(#[from] CannotResume),
 }
 
 /// A solve: the rules and how far to iterate.
@@ -413,20 +408,11 @@ impl SolveRecord {
 
     /// Reads `solve.json` of a folder.
     pub fn load(dir: &std::path::Path) -> Result<SolveRecord, SolveError> {
-        let file = dir.join(SOLVE_FILE);
-        let bad = |why: String| SolveError::Resume {
-            dir: dir.display().to_string(),
-            why,
-        };
-        let text = crate::files::read_text(&file)
-            .map_err(|e| bad(format!("cannot read {}: {e}", file.display())))?;
-        serde_json::from_str(&text).map_err(|e| {
-            bad(format!(
-                "{} is not a solve record: {}",
-                file.display(),
-                aeroplane_core::excerpt::clip_message(e)
-            ))
-        })
+        Ok(CannotResume::read_record(
+            dir,
+            SOLVE_FILE,
+            "a solve record",
+        )?)
     }
 
     /// The job that wrote this record.
@@ -674,13 +660,14 @@ fn run(
             let saved = Table::read(&file)?;
             let h = saved.header();
             if h.kind != "checkpoint" || h.rules != job.rules || *saved.reach() != reach {
-                return Err(SolveError::Resume {
+                return Err(CannotResume {
                     dir: out.path().display().to_string(),
                     why: format!(
                         "{} does not belong to the solve in {SOLVE_FILE}",
                         file.display()
                     ),
-                });
+                }
+                .into());
             }
             solver.values = saved.dense();
             record.sweeps = h.sweeps;

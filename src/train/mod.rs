@@ -27,7 +27,7 @@ mod page;
 
 use crate::bots::BotSpec;
 use crate::bots::td::TdBot;
-use crate::export::{ExportError, OutputDir};
+use crate::export::{CannotResume, ExportError, OutputDir};
 use crate::td::encoding::Encoder;
 use crate::td::file::Net;
 use crate::td::net::{self, Weights};
@@ -105,13 +105,8 @@ pub enum TrainError {
     #[error(transparent)]
     Export(#[from] ExportError),
     /// Resuming is not possible.
-    #[error("cannot resume {dir}: {why}")]
-    Resume {
-        /// The folder.
-        dir: String,
-        /// Why not.
-        why: String,
-    },
+    #[error(transparent)]
+    Resume(#[from] CannotResume),
 }
 
 impl TrainJob {
@@ -344,20 +339,11 @@ impl TrainRecord {
 
     /// Reads `train.json` of a folder.
     pub fn load(dir: &std::path::Path) -> Result<TrainRecord, TrainError> {
-        let file = dir.join(TRAIN_FILE);
-        let bad = |why: String| TrainError::Resume {
-            dir: dir.display().to_string(),
-            why,
-        };
-        let text = crate::files::read_text(&file)
-            .map_err(|e| bad(format!("cannot read {}: {e}", file.display())))?;
-        serde_json::from_str(&text).map_err(|e| {
-            bad(format!(
-                "{} is not a training record: {}",
-                file.display(),
-                aeroplane_core::excerpt::clip_message(e)
-            ))
-        })
+        Ok(CannotResume::read_record(
+            dir,
+            TRAIN_FILE,
+            "a training record",
+        )?)
     }
 }
 
@@ -529,9 +515,11 @@ fn run(
                 "the folder holds no train.checkpoint (the training stopped before its first): it starts again from the first game",
             );
         } else {
-            let bad = |why: String| TrainError::Resume {
-                dir: out.path().display().to_string(),
-                why,
+            let bad = |why: String| {
+                TrainError::from(CannotResume {
+                    dir: out.path().display().to_string(),
+                    why,
+                })
             };
             let net = Net::load(&file).map_err(|e| bad(e.to_string()))?;
             let saved: State = net

@@ -2,21 +2,12 @@
 //! anything is written with a message that names the cause. Stops at exact file-system steps
 //! use the test hook `AEROPLANE_TEST_FAULT` (see `crash_points.rs`).
 
+use crate::common::{aeroplane, files};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use tempfile::TempDir;
-
-fn aeroplane() -> assert_cmd::Command {
-    let mut cmd = cargo_bin_cmd!("aeroplane");
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd.env_remove("AEROPLANE_TEST_FAULT")
-        .env_remove("AEROPLANE_TEST_FAULT_LOG")
-        .env_remove("AEROPLANE_TEST_SIGNAL_AFTER_UNITS");
-    cmd
-}
 
 /// A run with games.csv, three units.
 const RUN: [&str; 12] = [
@@ -53,22 +44,6 @@ fn resume(dir: &Path) -> Output {
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
-}
-
-/// Every file of a folder (hidden ones too), by name.
-fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut v: Vec<(String, Vec<u8>)> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| {
-            let e = e.unwrap();
-            (
-                e.file_name().into_string().unwrap(),
-                fs::read(e.path()).unwrap_or_default(),
-            )
-        })
-        .collect();
-    v.sort();
-    v
 }
 
 fn manifest(dir: &Path) -> serde_json::Value {

@@ -2,16 +2,9 @@
 //! links and shadowing profiles. Each is refused (exit 2, a short message naming the input) or
 //! said out loud; none panics, hangs or takes unbounded memory.
 
-use std::path::Path;
+use crate::common::aeroplane_in;
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use predicates::prelude::*;
-
-fn aeroplane(dir: &Path) -> assert_cmd::Command {
-    let mut cmd = cargo_bin_cmd!("aeroplane");
-    cmd.current_dir(dir);
-    cmd
-}
 
 fn stderr_of(a: &assert_cmd::assert::Assert) -> String {
     String::from_utf8(a.get_output().stderr.clone()).unwrap()
@@ -45,14 +38,14 @@ fn endless_files_are_refused_at_their_size_limit() {
             "manifest /dev/zero",
         ),
     ] {
-        let a = aeroplane(d).args(&args).assert().code(2);
+        let a = aeroplane_in(d).args(&args).assert().code(2);
         let e = stderr_of(&a);
         assert!(e.contains(what) && e.contains("4 MiB"), "{args:?}: {e}");
         assert!(e.len() < 400, "{e}");
     }
     // Dice are streamed: bad bytes are refused at once, quoted briefly.
     for device in ["/dev/zero", "/dev/urandom"] {
-        let a = aeroplane(d)
+        let a = aeroplane_in(d)
             .args(["replay", "--dice-file", device])
             .assert()
             .code(2);
@@ -79,14 +72,14 @@ fn a_huge_bad_value_is_quoted_in_a_short_excerpt() {
         vec!["run", "--games", "2", "-q", "--rules", "l.toml"],
         vec!["run", "--games", "2", "-q", "--bots", "./p.toml,random"],
     ] {
-        let a = aeroplane(d).args(&args).assert().code(2);
+        let a = aeroplane_in(d).args(&args).assert().code(2);
         let e = stderr_of(&a);
         assert!(e.len() < 1500, "{} bytes for {args:?}", e.len());
         assert!(e.contains(".toml"), "{e}");
     }
     // An argument can hold at most 128 KiB.
     let dice = format!("1 2 {}", &long[..100_000]);
-    let a = aeroplane(d)
+    let a = aeroplane_in(d)
         .args(["replay", "--dice", &dice])
         .assert()
         .code(2);
@@ -97,7 +90,7 @@ fn a_huge_bad_value_is_quoted_in_a_short_excerpt() {
 fn bot_parameters_are_given_once_and_with_their_type() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    aeroplane(d)
+    aeroplane_in(d)
         .args(["run", "--games", "2", "-q", "--bots"])
         .arg("expectimax:depth=2:depth=3,random")
         .assert()
@@ -110,7 +103,7 @@ fn bot_parameters_are_given_once_and_with_their_type() {
         "kind = \"expectimax\"\n[params]\ndepth = \"3\"\n",
     )
     .unwrap();
-    aeroplane(d)
+    aeroplane_in(d)
         .args(["run", "--games", "2", "-q", "--bots", "./s.toml,random"])
         .assert()
         .code(2)
@@ -118,7 +111,7 @@ fn bot_parameters_are_given_once_and_with_their_type() {
             "s.toml: bad value `\"3\"` for parameter `depth`: allowed is an integer from 1 to",
         ));
     std::fs::write(d.join("w.toml"), "kind = \"mcts\"\n[params]\npolicy = 3\n").unwrap();
-    aeroplane(d)
+    aeroplane_in(d)
         .args(["run", "--games", "2", "-q", "--bots", "./w.toml,random"])
         .assert()
         .code(2)
@@ -139,7 +132,7 @@ fn an_empty_rules_file_is_not_silently_the_default_preset() {
         vec!["run", "--games", "2", "-q", "--config", "c.toml"],
         vec!["rules", "e.toml"],
     ] {
-        aeroplane(d)
+        aeroplane_in(d)
             .args(&args)
             .assert()
             .code(2)
@@ -147,7 +140,7 @@ fn an_empty_rules_file_is_not_silently_the_default_preset() {
     }
     // Saying the preset is enough.
     std::fs::write(d.join("e.toml"), "base = \"appfreegame\"\n").unwrap();
-    aeroplane(d)
+    aeroplane_in(d)
         .args(["run", "--games", "2", "-q", "--rules", "e.toml"])
         .assert()
         .success();
@@ -159,7 +152,7 @@ fn replay_says_when_given_rolls_were_left_over() {
     let d = dir.path();
     let rolls: Vec<String> = (0..100_000).map(|i| (i % 6 + 1).to_string()).collect();
     std::fs::write(d.join("dice.txt"), rolls.join(" ")).unwrap();
-    let a = aeroplane(d)
+    let a = aeroplane_in(d)
         .args([
             "replay",
             "--dice-file",
@@ -174,7 +167,7 @@ fn replay_says_when_given_rolls_were_left_over() {
         e.starts_with("note: the game ended after ") && e.contains("of the 100000 rolls given"),
         "{e}"
     );
-    let a = aeroplane(d)
+    let a = aeroplane_in(d)
         .args([
             "replay",
             "--dice-file",
@@ -190,7 +183,7 @@ fn replay_says_when_given_rolls_were_left_over() {
     assert_eq!(v["unused_rolls"].as_u64().unwrap() + used, 100_000);
     // A list used up exactly says nothing.
     let exact: Vec<&str> = rolls[..used as usize].iter().map(String::as_str).collect();
-    let a = aeroplane(d)
+    let a = aeroplane_in(d)
         .args(["replay", "--bots", "greedy,greedy", "--dice"])
         .arg(exact.join(","))
         .assert()
@@ -204,14 +197,14 @@ fn a_profile_that_shadows_a_built_in_one_says_so_with_its_kind() {
     let d = dir.path();
     std::fs::create_dir(d.join("bots")).unwrap();
     std::fs::write(d.join("bots/greedy.toml"), "kind = \"random\"\n").unwrap();
-    aeroplane(d)
+    aeroplane_in(d)
         .args(["run", "--games", "2", "-q", "--bots", "greedy,random"])
         .assert()
         .success()
         .stderr(predicate::str::contains(
             "note: profile bots/greedy.toml (kind random) shadows the built-in greedy (kind greedy); it is in the folder of --bots-dir",
         ));
-    aeroplane(d)
+    aeroplane_in(d)
         .arg("bots")
         .assert()
         .success()
@@ -231,7 +224,7 @@ fn profiles_are_shown_never_obeyed_and_a_bad_one_hides_no_other() {
     )
     .unwrap();
     std::fs::write(d.join("bots/broken.toml"), "kind =").unwrap();
-    let a = aeroplane(d).arg("bots").assert().success();
+    let a = aeroplane_in(d).arg("bots").assert().success();
     let out = String::from_utf8(a.get_output().stdout.clone()).unwrap();
     assert!(!out.contains('\u{1b}'), "{out}");
     assert!(out.contains("\\u{1b}[2J\\u{1b}[31mred"), "{out}");
@@ -267,14 +260,14 @@ fn folders_devices_and_fifos_are_not_profiles() {
             "bot profile bots/fifo.toml is a fifo, not a profile file",
         ),
     ] {
-        aeroplane(d)
+        aeroplane_in(d)
             .args(["run", "--games", "2", "-q", "--bots", bots])
             .assert()
             .code(2)
             .stderr(predicate::str::contains(says));
     }
     // An unknown name does not list the fifo as known.
-    let a = aeroplane(d)
+    let a = aeroplane_in(d)
         .args(["run", "--games", "2", "-q", "--bots", "fiffo,random"])
         .assert()
         .code(2);
@@ -286,7 +279,7 @@ fn messages_name_things_once_and_hint_what_applies() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     std::fs::write(d.join("b.toml"), "base = \"clasic\"\n").unwrap();
-    let a = aeroplane(d)
+    let a = aeroplane_in(d)
         .args(["run", "--games", "2", "-q", "--rules", "b.toml"])
         .assert()
         .code(2);
@@ -294,7 +287,7 @@ fn messages_name_things_once_and_hint_what_applies() {
         stderr_of(&a),
         "error: --rules: in rules file b.toml: unknown `base` `clasic`; did you mean `classic`? `base` is one of the presets appfreegame, classic, chinese\n"
     );
-    let a = aeroplane(d)
+    let a = aeroplane_in(d)
         .args(["run", "--games", "2", "-q", "--bots", "greedy"])
         .assert()
         .code(2);
@@ -304,9 +297,9 @@ fn messages_name_things_once_and_hint_what_applies() {
         "{e}"
     );
     assert_eq!(e.matches("--bots").count(), 1, "{e}");
-    let a = aeroplane(d).args(["rules", "b.toml"]).assert().code(2);
+    let a = aeroplane_in(d).args(["rules", "b.toml"]).assert().code(2);
     assert_eq!(stderr_of(&a).matches("b.toml").count(), 1);
-    aeroplane(d)
+    aeroplane_in(d)
         .args([
             "run",
             "--bots",
@@ -328,7 +321,7 @@ fn messages_name_things_once_and_hint_what_applies() {
 fn a_replay_of_a_manifest_whose_games_overflow_is_refused_not_wrapped() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    aeroplane(d)
+    aeroplane_in(d)
         .args([
             "run",
             "--games",
@@ -346,7 +339,7 @@ fn a_replay_of_a_manifest_whose_games_overflow_is_refused_not_wrapped() {
     m["first_game"] = serde_json::json!(u64::MAX - 2);
     m["games"] = serde_json::json!(1500);
     std::fs::write(d.join("r/run.json"), m.to_string()).unwrap();
-    let a = aeroplane(d)
+    let a = aeroplane_in(d)
         .args(["replay", "--manifest", "r/run.json", "--game", "7"])
         .assert()
         .code(2);
@@ -359,7 +352,7 @@ fn sweeps_and_leagues_too_big_to_be_meant_are_refused_before_playing() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let turns: Vec<String> = (1..=2_000).map(|t| t.to_string()).collect();
-    let a = aeroplane(d)
+    let a = aeroplane_in(d)
         .args(["sweep", "--games", "1", "-q", "--vary"])
         .arg(format!("max_turns={}", turns.join(",")))
         .args(["--vary", "home_lane_cells=3,4,5,6,7,8"])
@@ -373,7 +366,7 @@ fn sweeps_and_leagues_too_big_to_be_meant_are_refused_before_playing() {
         stderr_of(&a)
     );
     let many: Vec<String> = (1..=20_001).map(|t| t.to_string()).collect();
-    aeroplane(d)
+    aeroplane_in(d)
         .args(["sweep", "--games", "1", "-q", "--vary"])
         .arg(format!("max_turns={}", many.join(",")))
         .assert()
@@ -382,7 +375,7 @@ fn sweeps_and_leagues_too_big_to_be_meant_are_refused_before_playing() {
     let pool: Vec<String> = (0..257)
         .map(|i| format!("expectimax:depth=1:progress={}", i as f64 / 10.0))
         .collect();
-    aeroplane(d)
+    aeroplane_in(d)
         .args(["league", "--games", "1", "-q", "--bots"])
         .arg(pool.join(","))
         .assert()
@@ -390,7 +383,7 @@ fn sweeps_and_leagues_too_big_to_be_meant_are_refused_before_playing() {
         .stderr(predicate::str::contains(
             "lists 257 bots: a league takes at most 256",
         ));
-    aeroplane(d)
+    aeroplane_in(d)
         .args([
             "league",
             "--games",
@@ -413,14 +406,14 @@ fn output_files_that_are_links_are_never_written_through() {
     std::fs::write(d.join("precious.txt"), "keep").unwrap();
     // An earlier run's folder (`--force` replaces only an earlier job's files), with a link
     // planted at one of its names.
-    aeroplane(d)
+    aeroplane_in(d)
         .args(["run", "--games", "2", "-q", "--out", "out"])
         .assert()
         .success();
     std::fs::remove_file(d.join("out/summary.csv")).unwrap();
     std::os::unix::fs::symlink(d.join("precious.txt"), d.join("out/summary.csv")).unwrap();
     // --force removes the link (this tool's file name), never what it points to.
-    aeroplane(d)
+    aeroplane_in(d)
         .args(["run", "--games", "2", "-q", "--out", "out", "--force"])
         .assert()
         .success();
@@ -435,7 +428,7 @@ fn output_files_that_are_links_are_never_written_through() {
     );
 
     // A link planted where an interrupted run's rows continue is refused on resume.
-    aeroplane(d)
+    aeroplane_in(d)
         .args([
             "run",
             "--games",
@@ -453,7 +446,7 @@ fn output_files_that_are_links_are_never_written_through() {
     let partial = d.join("int/games.csv.partial");
     std::fs::rename(&partial, d.join("moved.csv")).unwrap();
     std::os::unix::fs::symlink(d.join("precious.txt"), &partial).unwrap();
-    aeroplane(d)
+    aeroplane_in(d)
         .args(["resume", "int", "-q"])
         .assert()
         .failure()
@@ -486,7 +479,7 @@ fn bot_names_with_control_characters_are_refused() {
         "./\u{1b}[31mred.toml,random",
         "expectimax:depth=1\u{1b}[2J,random",
     ] {
-        let a = aeroplane(d)
+        let a = aeroplane_in(d)
             .args(["run", "--games", "2", "-q", "--bots", bots])
             .assert()
             .code(2);

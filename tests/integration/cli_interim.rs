@@ -2,15 +2,9 @@
 //! rate, an SPRT's LLR against its bounds), never changing stdout or the files written.
 //! `--report-every 0` reports after every unit, so no test depends on timing.
 
-use assert_cmd::Command;
+use crate::common::aeroplane;
 
 use crate::common::without_written_line;
-
-fn aeroplane() -> Command {
-    let mut cmd = assert_cmd::cargo::cargo_bin_cmd!("aeroplane");
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
-}
 
 /// Runs `args` (plus `--out`) and returns (stdout without the folder line, stderr, files).
 fn run(args: &[&str]) -> (String, String, Vec<(String, Vec<u8>)>) {

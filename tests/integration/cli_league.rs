@@ -1,19 +1,13 @@
 //! `aeroplane league`: ranking, balanced schedule, determinism across threads, bad input.
 
+use crate::common::aeroplane;
 use std::fs;
 use std::path::Path;
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use predicates::prelude::*;
 use tempfile::TempDir;
 
 use crate::common::without_written_line;
-
-fn aeroplane() -> assert_cmd::Command {
-    let mut cmd = cargo_bin_cmd!("aeroplane");
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
-}
 
 fn league(dir: &Path, threads: &str) -> String {
     let out = aeroplane()

@@ -1,13 +1,7 @@
 //! Bounds on what a command line can ask for: no panic, no hang, a clear error.
 
-use assert_cmd::cargo::cargo_bin_cmd;
+use crate::common::aeroplane;
 use predicates::prelude::*;
-
-fn aeroplane() -> assert_cmd::Command {
-    let mut cmd = cargo_bin_cmd!("aeroplane");
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
-}
 
 #[test]
 fn thread_counts_are_capped_with_a_clear_message() {

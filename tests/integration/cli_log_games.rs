@@ -2,21 +2,14 @@
 //! `games.csv` (complete or absent, named in run.json, the same bytes for any thread count,
 //! unit size, resume or shard split), read back by `replay --log`.
 
+use crate::common::aeroplane;
 use std::path::Path;
 
 use aeroplane::decision_log::{LogFormat, LogStyle};
 use aeroplane::runner::RunSpec;
 use aeroplane::runner::{log_games, log_games_with};
 use aeroplane::{Preset, parse_lineup};
-use assert_cmd::Command;
 use predicates::prelude::*;
-
-fn aeroplane() -> Command {
-    let mut cmd = assert_cmd::cargo::cargo_bin_cmd!("aeroplane");
-    cmd.env_remove("AEROPLANE_TEST_FAULT")
-        .env_remove("AEROPLANE_TEST_FAULT_LOG");
-    cmd
-}
 
 const BOTS: &str = "expectimax:depth=1,greedy,random";
 const DEALS: u64 = 24;

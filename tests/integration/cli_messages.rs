@@ -1,17 +1,12 @@
 //! The real binary's messages to a new user: "did you mean" for mistyped names, and the
 //! `aeroplane bots` listing (aligned columns, folders holding other TOML files).
 
+use crate::common::aeroplane;
 use std::fs;
 
 use assert_cmd::cargo::cargo_bin_cmd;
 use predicates::prelude::*;
 use tempfile::TempDir;
-
-fn aeroplane() -> assert_cmd::Command {
-    let mut cmd = cargo_bin_cmd!("aeroplane");
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
-}
 
 /// Runs the binary expecting failure; returns stderr.
 fn fails(args: &[&str]) -> String {

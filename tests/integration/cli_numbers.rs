@@ -2,17 +2,11 @@
 //! and every printed figure re-derived from the files. Each test is one reproduction of the
 //! issue, run before the fix and after.
 
+use crate::common::aeroplane;
 use std::path::Path;
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use predicates::prelude::PredicateBooleanExt;
 use tempfile::TempDir;
-
-fn aeroplane() -> assert_cmd::Command {
-    let mut cmd = cargo_bin_cmd!("aeroplane");
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
-}
 
 /// Runs `aeroplane args... --quiet --out DIR` and returns stdout.
 fn run_in(dir: &Path, args: &[&str]) -> String {

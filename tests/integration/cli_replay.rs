@@ -1,6 +1,7 @@
 //! `aeroplane replay` run as a real binary: scripted games, JSON, dice files, running out of
 //! dice, and bad input (each a clear error naming the problem, never a panic).
 
+use crate::common::aeroplane;
 use std::io::Write as _;
 
 use aeroplane::step_label;
@@ -11,10 +12,6 @@ use aeroplane::{
 use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
-
-fn aeroplane() -> Command {
-    assert_cmd::cargo::cargo_bin_cmd!("aeroplane")
-}
 
 /// Collects each roll as (seat, roll, what happened) while a library game is played.
 #[derive(Default)]

@@ -1,18 +1,12 @@
 //! `aeroplane report` and `--report`: the page is well-formed XHTML with inline SVG, holds the
 //! numbers of the files it was made from, and reads folders that lack summary.json.
 
+use crate::common::aeroplane;
 use std::fs;
 use std::path::Path;
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use predicates::prelude::*;
 use tempfile::TempDir;
-
-fn aeroplane() -> assert_cmd::Command {
-    let mut cmd = cargo_bin_cmd!("aeroplane");
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
-}
 
 fn job(args: &[&str], out: &Path) {
     aeroplane()

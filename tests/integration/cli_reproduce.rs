@@ -3,17 +3,11 @@
 //! folder again. It was wrong three ways: an inline `[rules]` table printed `--rules inline
 //! rules of cfg.toml`, `league --bootstrap 20` lost `--bootstrap`, and sweeps lost `--sort`.
 
+use crate::common::aeroplane_in;
 use std::fs;
 use std::path::Path;
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use tempfile::TempDir;
-
-fn aeroplane(cwd: &Path) -> assert_cmd::Command {
-    let mut cmd = cargo_bin_cmd!("aeroplane");
-    cmd.current_dir(cwd);
-    cmd
-}
 
 /// The text of the element with this id in a report page.
 fn by_id(html: &str, id: &str) -> Option<String> {
@@ -64,21 +58,10 @@ fn words(line: &str) -> Vec<String> {
     out
 }
 
-/// Every file of a folder but report.html, by name.
+/// Every file of a folder but report.html and hidden ones, by name.
 fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut v: Vec<(String, Vec<u8>)> = fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .filter(|e| e.path().is_file())
-        .map(|e| {
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                fs::read(e.path()).unwrap(),
-            )
-        })
-        .filter(|(n, _)| n != "report.html" && !n.starts_with('.'))
-        .collect();
-    v.sort();
+    let mut v = crate::common::files(dir);
+    v.retain(|(n, _)| dir.join(n).is_file() && n != "report.html" && !n.starts_with('.'));
     v
 }
 
@@ -87,7 +70,7 @@ fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
 /// `same_titles`: whether the rules name (in titles and run.json) stays the same.
 fn reproduces(cwd: &Path, args: &[&str], same_titles: bool) -> String {
     let first = cwd.join("first");
-    aeroplane(cwd)
+    aeroplane_in(cwd)
         .args(args)
         .args(["--quiet", "--report", "--out"])
         .arg(&first)
@@ -102,7 +85,7 @@ fn reproduces(cwd: &Path, args: &[&str], same_titles: bool) -> String {
     assert_eq!(w[0], "aeroplane");
     assert_eq!(w.last().map(String::as_str), Some("DIR"));
     *w.last_mut().unwrap() = "second".into();
-    aeroplane(cwd)
+    aeroplane_in(cwd)
         .args(&w[1..])
         .arg("--quiet")
         .assert()
@@ -110,7 +93,7 @@ fn reproduces(cwd: &Path, args: &[&str], same_titles: bool) -> String {
     let manifest = by_id(&html, "manifest-command").unwrap();
     let mut m = words(&manifest);
     *m.last_mut().unwrap() = "third".into();
-    aeroplane(cwd)
+    aeroplane_in(cwd)
         .args(&m[1..])
         .arg("--quiet")
         .assert()
@@ -262,7 +245,7 @@ fn an_sprt_is_reproduced() {
 fn manifests_layer_under_the_command_line() {
     let tmp = TempDir::new().unwrap();
     let cwd = tmp.path();
-    aeroplane(cwd)
+    aeroplane_in(cwd)
         .args([
             "sweep",
             "--vary",
@@ -275,13 +258,13 @@ fn manifests_layer_under_the_command_line() {
         ])
         .assert()
         .success();
-    let out = aeroplane(cwd)
+    let out = aeroplane_in(cwd)
         .args(["sweep", "--manifest", "s/run.json", "--games", "12"])
         .assert()
         .success();
     let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     assert!(stdout.contains("12 deals each"), "{stdout}");
-    aeroplane(cwd)
+    aeroplane_in(cwd)
         .args(["league", "--manifest", "s/run.json"])
         .assert()
         .code(2)

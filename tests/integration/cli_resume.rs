@@ -2,19 +2,13 @@
 //! signal path: the test hook makes the process signal itself) resumes to byte-identical
 //! output; a damaged checkpoint is refused; shards merge into exactly one run's files.
 
+use crate::common::{aeroplane, files};
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::common::number_after;
-use assert_cmd::cargo::cargo_bin_cmd;
 use predicates::prelude::*;
 use tempfile::TempDir;
-
-fn aeroplane() -> assert_cmd::Command {
-    let mut cmd = cargo_bin_cmd!("aeroplane");
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
-}
 
 /// The four kinds of job, small, with small units so there are many to stop between.
 fn jobs() -> Vec<(&'static str, Vec<&'static str>)> {
@@ -112,22 +106,6 @@ fn resume(dir: &Path) -> (i32, String, String) {
         String::from_utf8(out.stdout).unwrap(),
         String::from_utf8(out.stderr).unwrap(),
     )
-}
-
-/// Every file of a folder, by name (the lock file never stays behind).
-fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut v: Vec<(String, Vec<u8>)> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| {
-            let e = e.unwrap();
-            (
-                e.file_name().into_string().unwrap(),
-                fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect();
-    v.sort();
-    v
 }
 
 /// Stdout with the output folder's path replaced, so two folders compare.

@@ -2,22 +2,16 @@
 //! determinism across threads and chunk sizes, manifests, replays of games.csv rows, rotation
 //! bookkeeping, shards, the bench, and bad input.
 
+use crate::common::aeroplane;
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use aeroplane::Preset;
 use aeroplane::config::RunConfigFile;
-use assert_cmd::cargo::cargo_bin_cmd;
 use predicates::prelude::*;
 use tempfile::TempDir;
 
 use crate::common::without_written_line;
-
-fn aeroplane() -> assert_cmd::Command {
-    let mut cmd = cargo_bin_cmd!("aeroplane");
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
-}
 
 /// Runs `aeroplane run` with `args`, asserting success; returns stdout.
 fn run_ok(args: &[&str]) -> String {

@@ -1,16 +1,10 @@
 //! `aeroplane run --sprt`: early stopping, determinism across threads, and bad input.
 
-use assert_cmd::cargo::cargo_bin_cmd;
+use crate::common::aeroplane;
 use predicates::prelude::*;
 use tempfile::TempDir;
 
 use crate::common::without_written_line;
-
-fn aeroplane() -> assert_cmd::Command {
-    let mut cmd = cargo_bin_cmd!("aeroplane");
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
-}
 
 fn sprt(threads: &str, bots: &str, extra: &[&str]) -> String {
     let out = aeroplane()

@@ -1,16 +1,10 @@
 //! Honest statistics (issue 11): every interval and test is computed on the right unit and
 //! says what it is. Each test re-derives a figure from the CSV files or from a second run.
 
+use crate::common::aeroplane;
 use std::path::Path;
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use tempfile::TempDir;
-
-fn aeroplane() -> assert_cmd::Command {
-    let mut cmd = cargo_bin_cmd!("aeroplane");
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
-}
 
 /// Runs `aeroplane args... --quiet --out DIR` and returns stdout.
 fn run_in(dir: &Path, args: &[&str]) -> String {

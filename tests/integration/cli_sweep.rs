@@ -1,20 +1,14 @@
 //! `aeroplane sweep`: output files, determinism across threads, sorting, the paired
 //! comparison, and bad input.
 
+use crate::common::aeroplane;
 use std::fs;
 use std::path::Path;
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use predicates::prelude::*;
 use tempfile::TempDir;
 
 use crate::common::without_written_line;
-
-fn aeroplane() -> assert_cmd::Command {
-    let mut cmd = cargo_bin_cmd!("aeroplane");
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
-}
 
 fn sweep(dir: &Path, threads: &str, extra: &[&str]) -> String {
     let out = aeroplane()

@@ -2,20 +2,14 @@
 //! resume (in the iterations and in the confirmation), the files and the report, the
 //! confirmation against `run --sprt`, more players and an opponent, and bad input.
 
+use crate::common::aeroplane;
 use std::fs;
 use std::path::Path;
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use predicates::prelude::*;
 use tempfile::TempDir;
 
 use crate::common::without_written_line;
-
-fn aeroplane() -> assert_cmd::Command {
-    let mut cmd = cargo_bin_cmd!("aeroplane");
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
-}
 
 /// A small tune: 12 iterations of 8 deals, then a confirmation of at most 64 deals checked
 /// every 4.

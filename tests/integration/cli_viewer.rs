@@ -3,19 +3,15 @@
 //! that needs no network, and bad logs are refused naming the line. (Chromium draws the pages
 //! in tests/viewer/screenshots.sh.)
 
+use crate::common::aeroplane;
 use std::path::Path;
 
 use aeroplane::decision_log::{LogFormat, LogStyle};
 use aeroplane::runner::RunSpec;
 use aeroplane::runner::{log_games, log_games_with};
 use aeroplane::{Game, Preset, parse_lineup};
-use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
-
-fn aeroplane() -> Command {
-    assert_cmd::cargo::cargo_bin_cmd!("aeroplane")
-}
 
 /// `replay ... --json`; a game whose scripted dice run out (exit 1) still prints its JSON.
 fn json_of(args: &[&str]) -> Value {

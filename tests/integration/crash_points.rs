@@ -8,37 +8,12 @@
 //! steps of the units between. `AEROPLANE_CRASH_POINTS=all cargo test --test integration
 //! crash_points` runs every step (see docs/guide/development.md).
 
+use crate::common::{aeroplane, files};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use tempfile::TempDir;
-
-fn aeroplane() -> assert_cmd::Command {
-    let mut cmd = cargo_bin_cmd!("aeroplane");
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd.env_remove("AEROPLANE_TEST_FAULT")
-        .env_remove("AEROPLANE_TEST_FAULT_LOG")
-        .env_remove("AEROPLANE_TEST_SIGNAL_AFTER_UNITS");
-    cmd
-}
-
-/// Every file of a folder (hidden ones too), by name, with its bytes.
-fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut v: Vec<(String, Vec<u8>)> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| {
-            let e = e.unwrap();
-            (
-                e.file_name().into_string().unwrap(),
-                fs::read(e.path()).unwrap_or_default(),
-            )
-        })
-        .collect();
-    v.sort();
-    v
-}
 
 /// The job's status as its record says it (`run.json`, or `solve.json`, `grade.json`).
 fn status(dir: &Path, file: &str) -> Option<String> {

@@ -1,21 +1,15 @@
 //! `aeroplane grade`: bots measured against perfect play on a solved one-plane variant (classic:
 //! the optional flight is a real choice even with one plane).
 
+use crate::common::aeroplane;
 use std::path::Path;
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use predicates::prelude::*;
 use tempfile::TempDir;
 
 use aeroplane::{Game, RulesToml};
 
 use crate::common::number_after;
-
-fn aeroplane() -> assert_cmd::Command {
-    let mut cmd = cargo_bin_cmd!("aeroplane");
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
-}
 
 /// Solves classic with one plane into `dir/classic-1`, the table these tests grade against.
 fn classic_table(dir: &Path) -> std::path::PathBuf {

@@ -1,20 +1,14 @@
 //! `aeroplane grade --net`: bots graded against a td net's N-ply evaluation on the full game,
 //! decision logs graded offline (`--log`), rating labels; and what is refused.
 
+use crate::common::aeroplane;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use predicates::prelude::*;
 use tempfile::TempDir;
 
 const NET_2P: &str = "bots/nets/td-classic-2p.safetensors";
 const NET_4P: &str = "bots/nets/td-classic-4p.safetensors";
-
-fn aeroplane() -> assert_cmd::Command {
-    let mut cmd = cargo_bin_cmd!("aeroplane");
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
-}
 
 fn json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()

@@ -3,15 +3,8 @@
 //! exactly in luck.csv; a net of other players or rules, and a file that is not a net, are
 //! refused before any game with a message naming the file and what differs.
 
+use crate::common::aeroplane;
 use std::fs;
-
-use assert_cmd::cargo::cargo_bin_cmd;
-
-fn aeroplane() -> assert_cmd::Command {
-    let mut cmd = cargo_bin_cmd!("aeroplane");
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
-}
 
 const RUN: &[&str] = &[
     "run",

@@ -3,11 +3,11 @@
 //! simulation of itself. One-plane variants only: they solve in milliseconds (the two-plane
 //! solves are documented commands, docs/commands/solve.md).
 
+use crate::common::aeroplane;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use predicates::prelude::*;
 use tempfile::TempDir;
 
@@ -17,12 +17,6 @@ use aeroplane::solve::{
     solve,
 };
 use aeroplane::{Game, Preset, Rules, RulesBuilder, Setup, Stacking, ThreeSixes};
-
-fn aeroplane() -> assert_cmd::Command {
-    let mut cmd = cargo_bin_cmd!("aeroplane");
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
-}
 
 fn one_plane(preset: Preset, change: impl FnOnce(RulesBuilder) -> RulesBuilder) -> Rules {
     change(Rules::builder().base(preset).planes(1))

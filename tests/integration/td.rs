@@ -3,6 +3,7 @@
 //! and the fault; the `td` bot plays legal moves in every variant and player count; its move
 //! values are those the decision log and the viewer show.
 
+use crate::common::{aeroplane, files};
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -18,14 +19,6 @@ use proptest::prelude::*;
 use rand::RngExt;
 use rand_pcg::Pcg32;
 use serde_json::Value;
-
-fn aeroplane() -> assert_cmd::Command {
-    let mut cmd = cargo_bin_cmd!("aeroplane");
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd.env_remove("AEROPLANE_TEST_SIGNAL_AFTER_GAMES")
-        .env_remove("AEROPLANE_TEST_SIGNAL");
-    cmd
-}
 
 /// A short training (6 batches of 8 games, an evaluation every 16) into `out`.
 const SHORT: &[&str] = &[
@@ -48,21 +41,6 @@ const SHORT: &[&str] = &[
     "3",
     "-q",
 ];
-
-fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut v: Vec<(String, Vec<u8>)> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| {
-            let e = e.unwrap();
-            (
-                e.file_name().into_string().unwrap(),
-                fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect();
-    v.sort();
-    v
-}
 
 fn train(out: &Path, threads: &str) -> assert_cmd::assert::Assert {
     aeroplane()

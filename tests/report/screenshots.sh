@@ -6,30 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-if ! command -v chromium >/dev/null 2>&1; then
-    echo "screenshots: installing chromium" >&2
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-fi
-if ! command -v python3 >/dev/null 2>&1; then
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-minimal >/dev/null
-fi
-
-# The binary: $AEROPLANE (CI passes the one the tests built), else a release build.
-if [[ -n "${AEROPLANE:-}" ]]; then
-    bin="$AEROPLANE"
-else
-    cargo build --release --locked -q
-    bin="${CARGO_TARGET_DIR:-target}/release/aeroplane"
-fi
-
-if [[ -n "${SCREENSHOT_DIR:-}" ]]; then
-    work="$SCREENSHOT_DIR"
-    mkdir -p "$work"
-else
-    work="$(mktemp -d)"
-    trap 'rm -rf "$work"' EXIT
-fi
+name="screenshots"
+# shellcheck source=tests/chromium.sh
+source tests/chromium.sh
 
 q=(--quiet --force --report --out)
 "$bin" run --games 2000 --rotate-seats "${q[@]}" "$work/run" >/dev/null
@@ -58,52 +37,22 @@ for job in run sprt sweep league grade tune; do
         exit 1
     fi
     python3 - "$png" "$width" "$height" <<'PY'
-import struct, sys, zlib
+import sys
+
+sys.path.insert(0, "tests")
+from png import PngError, read_png
 
 path, want_w, want_h = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-data = open(path, "rb").read()
-assert data[:8] == b"\x89PNG\r\n\x1a\n", f"{path}: not a PNG"
-pos, idat, ihdr = 8, b"", None
-while pos < len(data):
-    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
-    body = data[pos + 8:pos + 8 + n]
-    if kind == b"IHDR":
-        ihdr = struct.unpack(">IIBBBBB", body)
-    elif kind == b"IDAT":
-        idat += body
-    pos += 12 + n
-w, h, depth, colour, _, _, interlace = ihdr
+try:
+    w, h, pixel = read_png(path)
+except PngError as e:
+    sys.exit(f"screenshots: {e}")
 assert (w, h) == (want_w, want_h), f"{path}: {w}x{h}, expected {want_w}x{want_h}"
-assert depth == 8 and colour in (2, 6) and interlace == 0, f"{path}: unexpected PNG format {ihdr}"
-bpp = 3 if colour == 2 else 4
-raw = zlib.decompress(idat)
-stride = w * bpp
-prev = bytearray(stride)
 ink = blue = 0
 colours = set()
-for y in range(h):
-    f = raw[y * (stride + 1)]
-    line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-    for i in range(stride):
-        a = line[i - bpp] if i >= bpp else 0
-        b = prev[i]
-        c = prev[i - bpp] if i >= bpp else 0
-        if f == 1:
-            line[i] = (line[i] + a) & 255
-        elif f == 2:
-            line[i] = (line[i] + b) & 255
-        elif f == 3:
-            line[i] = (line[i] + (a + b) // 2) & 255
-        elif f == 4:
-            p = a + b - c
-            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-            pr = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
-            line[i] = (line[i] + pr) & 255
-    prev = line
-    if y % 2:
-        continue
+for y in range(0, h, 2):
     for x in range(0, w, 2):
-        r, g, bl = line[x * bpp], line[x * bpp + 1], line[x * bpp + 2]
+        r, g, bl = pixel(x, y)
         if r + g + bl < 600:
             ink += 1
         if bl > r + 60 and bl > 120:

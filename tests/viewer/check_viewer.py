@@ -30,10 +30,11 @@ import base64
 import json
 import os
 import re
-import struct
 import subprocess
 import sys
-import zlib
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import png  # noqa: E402 (tests/png.py)
 
 COLOURS = {0: (0xD1, 0x23, 0x2F), 1: (0xF0, 0xB4, 0x00), 2: (0x1F, 0x5F, 0xBF), 3: (0x1B, 0x9A, 0x45)}
 BOARD_LEFT, BOARD_TOP = 16, 16  # where the page puts the 640 x 640 board (viewer.css)
@@ -237,45 +238,10 @@ def first_launch(game_path):
 
 
 def read_png(path):
-    data = open(path, "rb").read()
-    if data[:8] != b"\x89PNG\r\n\x1a\n":
-        fail(f"{path}: not a PNG")
-    pos, idat, ihdr = 8, b"", None
-    while pos < len(data):
-        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + n]
-        if kind == b"IHDR":
-            ihdr = struct.unpack(">IIBBBBB", body)
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + n
-    w, h, depth, colour, _, _, interlace = ihdr
-    if depth != 8 or colour not in (2, 6) or interlace != 0:
-        fail(f"{path}: unexpected PNG format {ihdr}")
-    bpp = 3 if colour == 2 else 4
-    raw = zlib.decompress(idat)
-    stride = w * bpp
-    rows, prev = [], bytearray(stride)
-    for y in range(h):
-        f = raw[y * (stride + 1)]
-        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):
-            a = line[i - bpp] if i >= bpp else 0
-            b = prev[i]
-            c = prev[i - bpp] if i >= bpp else 0
-            if f == 1:
-                line[i] = (line[i] + a) & 255
-            elif f == 2:
-                line[i] = (line[i] + b) & 255
-            elif f == 3:
-                line[i] = (line[i] + (a + b) // 2) & 255
-            elif f == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[i] = (line[i] + (a if pa <= pb and pa <= pc else (b if pb <= pc else c))) & 255
-        rows.append(line)
-        prev = line
-    return w, h, lambda x, y: tuple(rows[y][x * bpp:x * bpp + 3])
+    try:
+        return png.read_png(path)
+    except png.PngError as e:
+        fail(str(e))
 
 
 def check_picture(game_path, step, dom_path, png_path, width, height, script=True):

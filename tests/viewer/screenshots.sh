@@ -12,29 +12,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-if ! command -v chromium >/dev/null 2>&1; then
-    echo "viewer screenshots: installing chromium" >&2
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-fi
-if ! command -v python3 >/dev/null 2>&1; then
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-minimal >/dev/null
-fi
-
-if [[ -n "${AEROPLANE:-}" ]]; then
-    bin="$AEROPLANE"
-else
-    cargo build --release --locked -q
-    bin="${CARGO_TARGET_DIR:-target}/release/aeroplane"
-fi
-
-if [[ -n "${SCREENSHOT_DIR:-}" ]]; then
-    work="$SCREENSHOT_DIR"
-    mkdir -p "$work"
-else
-    work="$(mktemp -d)"
-    trap 'rm -rf "$work"' EXIT
-fi
+name="viewer screenshots"
+# shellcheck source=tests/chromium.sh
+source tests/chromium.sh
 check="python3 tests/viewer/check_viewer.py"
 width=1100
 height=700

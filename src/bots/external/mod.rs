@@ -502,10 +502,7 @@ impl Bot for ExternalBot {
     /// If the program fails: callers that can handle it use [`Bot::try_choose`] (as the
     /// runner and [`aeroplane_core::try_play_game`] do).
     fn choose(&mut self, game: &Game, roll: u8, moves: &[Move]) -> usize {
-        match self.try_choose(game, roll, moves) {
-            Ok(k) => k,
-            Err(e) => panic!("{e}"),
-        }
+        crate::bots::choose_or_panic(self, game, roll, moves)
     }
 
     /// Without the starting position, the program starts (or gets `new_game`) with the first

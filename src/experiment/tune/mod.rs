@@ -43,7 +43,7 @@ use aeroplane_core::Rules;
 
 use super::{
     Context, InvalidJob, JobEnd, JobError, Opening, Outcome, commit, fail, keep_finished,
-    read_finished, scan_checkpoint, tell_resumed, write_status,
+    opened_or_failed, read_finished, scan_checkpoint, tell_resumed, write_status,
 };
 use play::Kept;
 use state::{ConfirmState, TuneState};
@@ -398,8 +398,7 @@ impl TuneJob {
             return Err(InvalidJob::TuneSequential("cannot be split into shards").into());
         }
         let mut manifest = self.manifest();
-        manifest.unit_deals = ctx.exec.chunk_deals;
-        manifest.report = ctx.report;
+        ctx.stamp(&mut manifest);
         let planned = self.planned_games();
         let mut state = self.new_state();
         let played =
@@ -410,10 +409,7 @@ impl TuneJob {
             planned,
             notes,
         };
-        let Some(dir) = ctx.out else {
-            if ctx.resume {
-                return Err(InvalidJob::ResumeNeedsOut.into());
-            }
+        let Some(dir) = ctx.folder()? else {
             if !self.play_rest(ctx, &mut state, None, 0, &mut KeptGames::new())? {
                 return Ok(outcome(JobEnd::Interrupted, played(&state), Vec::new()));
             }
@@ -428,12 +424,7 @@ impl TuneJob {
                 .map(|c| (c, Kept::default(), KeptGames::new()))
                 .map_err(Opening::Failed)
         };
-        let (mut checkpoint, kept, mut finished) = match opened {
-            Ok(o) => o,
-            // Refused before anything was written: the folder is as it was.
-            Err(Opening::Refused(e)) => return Err(e),
-            Err(Opening::Failed(e)) => return Err(fail(dir, &mut manifest, 0, e)),
-        };
+        let (mut checkpoint, kept, mut finished) = opened_or_failed(dir, &mut manifest, opened)?;
         tell_resumed(ctx, played(&state) + finished.len() as u64, &notes);
         let driven = if kept.decided {
             Ok(true)

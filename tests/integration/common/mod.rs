@@ -1,5 +1,6 @@
-//! Shared helpers for the rule tests: a tiny position language, scripted rolls chosen by
-//! notation, and canonical renderings to compare against.
+//! Shared helpers: for the rule tests a tiny position language, scripted rolls chosen by
+//! notation, and canonical renderings to compare against; for the tests of the binary the
+//! command ([`aeroplane`]) and the files of a folder ([`files`]).
 //!
 //! Position text: clauses separated by `;`. A clause `red 14 3` gives seat red's planes (up to
 //! four; missing planes are in the hangar). Steps are numbers, `H` (hangar) or `C` (centre).
@@ -7,6 +8,9 @@
 //! roll to that seat (default: seat 0).
 
 #![allow(dead_code)]
+
+mod cli;
+pub use cli::{aeroplane, aeroplane_in, files};
 
 use aeroplane::{
     Action, Game, HANGAR, Move, Outcome, Preset, Rules, RulesBuilder, Seat, Setup, Status,
