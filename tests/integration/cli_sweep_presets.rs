@@ -5,15 +5,10 @@
 use std::fs;
 use std::path::Path;
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use predicates::prelude::*;
 use tempfile::TempDir;
 
-fn aeroplane() -> assert_cmd::Command {
-    let mut cmd = cargo_bin_cmd!("aeroplane");
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
-}
+use crate::common::aeroplane;
 
 const COMMON: [&str; 8] = [
     "--bots",
