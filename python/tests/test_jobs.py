@@ -188,7 +188,7 @@ def test_bad_input(in_repo, tmp_path):
     with pytest.raises(ValueError, match="give out=DIR"):
         aeroplane.run(games=10, report=True)
     with pytest.raises(ValueError, match="two distinct bots"):
-        aeroplane.run("greedy,random,random", sprt="elo0=0,elo1=10", games=10)
+        aeroplane.run("greedy,random,greedy", sprt="elo0=0,elo1=10", games=10)
     with pytest.raises(ValueError, match="sprt elo0"):
         aeroplane.run("greedy,random", sprt="elo0=zero", games=10)
     with pytest.raises(ValueError, match="chunk_size must be at least 1"):
