@@ -19,7 +19,7 @@ use aeroplane::analysis::{Axis, SprtConfig, variants};
 use aeroplane::bots::registry::BotSpec;
 use aeroplane::experiment::{
     self, Context, Job, JobEnd, JobError, LeagueJob, Outcome, Report, RunJob, SPRT_CHUNK_DEALS,
-    SprtJob, SweepJob,
+    SprtJob, SweepJob, SweepSpec,
 };
 use aeroplane::export::{DEFAULT_SORT, OutputDir, SortKey};
 use aeroplane::runner::{DEFAULT_CHUNK_DEALS, Exec, RunError, RunSpec};
@@ -665,18 +665,18 @@ pub fn sweep(
     check_players(lineup.specs.len())?;
     let compare = compare_arg(compare, count)?;
     let sort = SortKey::parse(sort.unwrap_or(DEFAULT_SORT));
-    let job = SweepJob::new(
+    let job = SweepJob::new(SweepSpec {
         rules_name,
         base,
         axes,
-        lineup.specs.clone(),
-        lineup.label.clone(),
-        opt_u64(seed, "seed", 1)?,
-        opt_u64(games, "games", 10_000)?,
+        lineup: lineup.specs.clone(),
+        bots_label: lineup.label.clone(),
+        seed: opt_u64(seed, "seed", 1)?,
+        deals: opt_u64(games, "games", 10_000)?,
         rotate_seats,
         compare,
         sort,
-    )
+    })
     .map_err(|e| job_error(&e))?;
     let exec = exec(threads, chunk_size, DEFAULT_CHUNK_DEALS)?;
     let output = Output {

@@ -7,7 +7,7 @@ use clap::Args;
 
 use aeroplane::analysis::{Axis, BASE_AXIS};
 use aeroplane::config::SweepConfigFile;
-use aeroplane::experiment::{self, SweepJob};
+use aeroplane::experiment::{self, SweepJob, SweepSpec};
 use aeroplane::export::DEFAULT_SORT;
 use aeroplane::export::{Manifest, SortKey};
 
@@ -181,21 +181,22 @@ fn resolve(args: &SweepArgs) -> anyhow::Result<SweepJob> {
             .unwrap_or(DEFAULT_SORT),
     );
     let m = manifest.as_ref().map(|(m, _, _)| m);
-    Ok(SweepJob::new(
+    Ok(SweepJob::new(SweepSpec {
         rules_name,
         base,
         axes,
         lineup,
-        bots,
-        a.seed.or(cfg.seed).or(m.map(|m| m.seed)).unwrap_or(1),
-        a.games
+        bots_label: bots,
+        seed: a.seed.or(cfg.seed).or(m.map(|m| m.seed)).unwrap_or(1),
+        deals: a
+            .games
             .or(cfg.games)
             .or(m.map(|m| m.games))
             .unwrap_or(10_000),
-        a.rotate().or(m.map(|m| m.rotate_seats)).unwrap_or(false),
+        rotate_seats: a.rotate().or(m.map(|m| m.rotate_seats)).unwrap_or(false),
         compare,
         sort,
-    )?)
+    })?)
 }
 
 /// Runs `aeroplane sweep`.

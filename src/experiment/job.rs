@@ -12,7 +12,7 @@ use super::merge::{Shards, Stop, merge};
 use super::run::SummaryJson;
 use super::{
     Context, InvalidJob, JobDef, JobError, LeagueJob, LeagueReport, Outcome, RunJob, RunReport,
-    SprtJob, SprtReport, SweepJob, SweepReport, TuneJob, TuneReport,
+    SprtJob, SprtReport, SweepJob, SweepReport, SweepSpec, TuneJob, TuneReport,
 };
 
 /// A job of any kind.
@@ -133,19 +133,20 @@ impl Job {
                             .map_err(|e| invalid(format!("sweep.vary `{t}`: {e}")))
                     })
                     .collect::<Result<Vec<_>, _>>()?;
-                Ok(Job::Sweep(SweepJob::new(
-                    m.rules_name.clone(),
-                    m.rules(file)?,
+                Ok(Job::Sweep(SweepJob::new(SweepSpec {
+                    rules_name: m.rules_name.clone(),
+                    base: m.rules(file)?,
                     axes,
-                    m.bot_specs(file)?,
-                    s.bots.clone(),
-                    m.seed,
-                    m.games,
-                    m.rotate_seats,
-                    s.compare
+                    lineup: m.bot_specs(file)?,
+                    bots_label: s.bots.clone(),
+                    seed: m.seed,
+                    deals: m.games,
+                    rotate_seats: m.rotate_seats,
+                    compare: s
+                        .compare
                         .map(|[a, b]| (a.saturating_sub(1), b.saturating_sub(1))),
-                    SortKey::parse(&s.sort),
-                )?))
+                    sort: SortKey::parse(&s.sort),
+                })?))
             }
             "league" => {
                 let l = m.league.as_ref().ok_or_else(|| {

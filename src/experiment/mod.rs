@@ -47,7 +47,7 @@ pub use setup::{
 pub use sprt::{SPRT_CHUNK_DEALS, SprtJob, SprtReport};
 pub use sweep::{
     COMPARE_HEADER, Comparison, EFFECTS_HEADER, SWEEP_HEADER, SweepJob, SweepReport, SweepRow,
-    axis_text, sweep_header,
+    SweepSpec, axis_text, sweep_header,
 };
 pub use tune::{TuneError, TuneJob, TuneReport, TuneSpec};
 pub use watch::write_report_page;

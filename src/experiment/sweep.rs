@@ -250,21 +250,46 @@ fn as_text<S: serde::Serializer>(k: &SortKey, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(k)
 }
 
+/// What a sweep is asked to play, before it is checked and expanded ([`SweepJob::new`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepSpec {
+    /// The base rules as named.
+    pub rules_name: String,
+    /// The base rules.
+    pub base: Rules,
+    /// The varied options, in product order (the first varies slowest).
+    pub axes: Vec<Axis>,
+    /// The lineup every variant plays.
+    pub lineup: Vec<BotSpec>,
+    /// The lineup as the user wrote it, for the title.
+    pub bots_label: String,
+    /// Master seed.
+    pub seed: u64,
+    /// Deals per variant.
+    pub deals: u64,
+    /// Play each deal once per rotation.
+    pub rotate_seats: bool,
+    /// Two variants (0-based, product order) to compare game by game.
+    pub compare: Option<(usize, usize)>,
+    /// The order of the printed table.
+    pub sort: SortKey,
+}
+
 impl SweepJob {
     /// Checks the sweep and expands its variants.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        rules_name: String,
-        base: Rules,
-        axes: Vec<Axis>,
-        lineup: Vec<BotSpec>,
-        bots_label: String,
-        seed: u64,
-        deals: u64,
-        rotate_seats: bool,
-        compare: Option<(usize, usize)>,
-        sort: SortKey,
-    ) -> Result<SweepJob, JobError> {
+    pub fn new(spec: SweepSpec) -> Result<SweepJob, JobError> {
+        let SweepSpec {
+            rules_name,
+            base,
+            axes,
+            lineup,
+            bots_label,
+            seed,
+            deals,
+            rotate_seats,
+            compare,
+            sort,
+        } = spec;
         if axes.is_empty() {
             return Err(InvalidJob::NothingToVary.into());
         }
