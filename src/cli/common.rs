@@ -424,6 +424,38 @@ pub fn load_lineup(text: &str, bots_dir: &Path) -> anyhow::Result<Vec<BotSpec>> 
     Ok(specs)
 }
 
+/// The checks before `aeroplane resume DIR` continues a solve or a training from its
+/// checkpoint: `record_file` (which a job of `aeroplane <what>` wrote, `complete` saying
+/// whether it is finished) must be unfinished, or finished with its checkpoint still there (a
+/// stop between the commit and the checkpoint's removal: the job is finished again from it,
+/// into identical files), and written by this version.
+pub fn check_resumable(
+    dir: &Path,
+    record_file: &str,
+    checkpoint_file: &str,
+    complete: bool,
+    version: &str,
+    what: &str,
+) -> anyhow::Result<()> {
+    let has_checkpoint = std::fs::symlink_metadata(dir.join(checkpoint_file)).is_ok();
+    if complete && !has_checkpoint {
+        // Taken and let go: what a stop after the commit left (a lock file, spares) goes.
+        drop(OutputDir::reopen(dir)?);
+        anyhow::bail!(
+            "{} holds a complete {what}: nothing to resume",
+            aeroplane::excerpt::path(dir)
+        );
+    }
+    if version != env!("CARGO_PKG_VERSION") {
+        anyhow::bail!(
+            "{} was written by aeroplane {version}, this is aeroplane {}: resume it with the version that started it",
+            dir.join(record_file).display(),
+            env!("CARGO_PKG_VERSION")
+        );
+    }
+    Ok(())
+}
+
 /// Opens the output directory, if one is asked for; `--report` needs one.
 pub fn open_out(
     out: Option<&Path>,

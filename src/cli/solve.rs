@@ -14,7 +14,7 @@ use aeroplane::solve::{
 };
 use aeroplane::{RuleOption, Setting};
 
-use super::common::{load_rules, open_out, print_written};
+use super::common::{check_resumable, load_rules, open_out, print_written};
 use super::signals::interrupt_flag;
 
 /// Arguments of `aeroplane solve`.
@@ -158,26 +158,14 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
 /// `aeroplane resume DIR` for a folder of `aeroplane solve`.
 pub fn resume(dir: &Path, quiet: bool) -> anyhow::Result<ExitCode> {
     let record = SolveRecord::load(dir)?;
-    let has_checkpoint =
-        std::fs::symlink_metadata(dir.join(aeroplane::solve::CHECKPOINT_FILE)).is_ok();
-    // Complete with its checkpoint still there: a stop between the commit and the removal of
-    // the checkpoint; the solve is finished again from it (identical files).
-    if record.status == SolveStatus::Complete && !has_checkpoint {
-        // Taken and let go: what a stop after the commit left (a lock file, spares) goes.
-        drop(aeroplane::export::OutputDir::reopen(dir)?);
-        anyhow::bail!(
-            "{} holds a complete solve: nothing to resume",
-            aeroplane::excerpt::path(dir)
-        );
-    }
-    if record.version != env!("CARGO_PKG_VERSION") {
-        anyhow::bail!(
-            "{} was written by aeroplane {}, this is aeroplane {}: resume it with the version that started it",
-            dir.join(SOLVE_FILE).display(),
-            record.version,
-            env!("CARGO_PKG_VERSION")
-        );
-    }
+    check_resumable(
+        dir,
+        SOLVE_FILE,
+        aeroplane::solve::CHECKPOINT_FILE,
+        record.status == SolveStatus::Complete,
+        &record.version,
+        "solve",
+    )?;
     let out = aeroplane::export::OutputDir::reopen(dir)?;
     execute(
         &record.job(),

@@ -14,7 +14,9 @@ use aeroplane::train::{
 };
 use aeroplane::{RuleOption, Setting};
 
-use super::common::{DEFAULT_BOTS_DIR, load_rules, open_out, print_written, test_game_hook};
+use super::common::{
+    DEFAULT_BOTS_DIR, check_resumable, load_rules, open_out, print_written, test_game_hook,
+};
 use super::progress::Progress;
 use super::signals::interrupt_flag;
 
@@ -134,23 +136,14 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
 /// `aeroplane resume DIR` for a folder of `aeroplane train`.
 pub fn resume(dir: &Path, quiet: bool, threads: usize) -> anyhow::Result<ExitCode> {
     let record = TrainRecord::load(dir)?;
-    let has_checkpoint =
-        std::fs::symlink_metadata(dir.join(aeroplane::train::CHECKPOINT_FILE)).is_ok();
-    if record.status == TrainStatus::Complete && !has_checkpoint {
-        drop(aeroplane::export::OutputDir::reopen(dir)?);
-        anyhow::bail!(
-            "{} holds a complete training: nothing to resume",
-            aeroplane::excerpt::path(dir)
-        );
-    }
-    if record.version != env!("CARGO_PKG_VERSION") {
-        anyhow::bail!(
-            "{} was written by aeroplane {}, this is aeroplane {}: resume it with the version that started it",
-            dir.join(TRAIN_FILE).display(),
-            record.version,
-            env!("CARGO_PKG_VERSION")
-        );
-    }
+    check_resumable(
+        dir,
+        TRAIN_FILE,
+        aeroplane::train::CHECKPOINT_FILE,
+        record.status == TrainStatus::Complete,
+        &record.version,
+        "training",
+    )?;
     let opponent =
         parse_bot(&record.job.opponent, Path::new(DEFAULT_BOTS_DIR)).context("the opponent")?;
     let out = aeroplane::export::OutputDir::reopen(dir)?;

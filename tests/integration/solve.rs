@@ -486,6 +486,25 @@ fn an_interrupted_solve_resumes_to_the_same_table() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("aeroplane resume"));
+    // Another version's solve is not resumed (its checkpoint's layout may differ).
+    let record_file = dir.join("solve.json");
+    let written = std::fs::read_to_string(&record_file).unwrap();
+    let version = format!("\"version\": \"{}\"", env!("CARGO_PKG_VERSION"));
+    assert!(written.contains(&version), "{written}");
+    std::fs::write(
+        &record_file,
+        written.replace(&version, "\"version\": \"0.0.1\""),
+    )
+    .unwrap();
+    aeroplane()
+        .arg("resume")
+        .arg(&dir)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "was written by aeroplane 0.0.1, this is aeroplane",
+        ));
+    std::fs::write(&record_file, written).unwrap();
     aeroplane()
         .arg("resume")
         .arg(&dir)

@@ -114,6 +114,26 @@ fn a_training_stopped_by_a_signal_resumes_to_the_same_files() {
         let after: u64 = after.parse().unwrap();
         assert_eq!(played, after.div_ceil(8) * 8, "{signal}");
         assert!(cut.join("train.checkpoint").exists());
+        if signal == "INT" {
+            // Another version's training is not resumed.
+            let record_file = cut.join("train.json");
+            let written = fs::read_to_string(&record_file).unwrap();
+            let version = format!("\"version\": \"{}\"", env!("CARGO_PKG_VERSION"));
+            assert!(written.contains(&version), "{written}");
+            fs::write(
+                &record_file,
+                written.replace(&version, "\"version\": \"0.0.1\""),
+            )
+            .unwrap();
+            let refused = aeroplane().arg("resume").arg(&cut).output().unwrap();
+            assert_eq!(refused.status.code(), Some(2));
+            let err = String::from_utf8_lossy(&refused.stderr);
+            assert!(
+                err.contains("was written by aeroplane 0.0.1, this is aeroplane"),
+                "{err}"
+            );
+            fs::write(&record_file, written).unwrap();
+        }
         aeroplane()
             .args(["resume", "-q", "--threads", "1"])
             .arg(&cut)
