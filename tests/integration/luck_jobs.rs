@@ -222,7 +222,10 @@ fn a_league_reports_luck_adjusted_scores_per_bot_and_pair() {
     );
     assert!(page.contains(&shown), "{shown} not in {page}");
     assert!(page.contains(&format!("--luck {NET2}")), "{page}");
-    assert!(!page.contains("problem"), "{page}");
+    assert!(
+        !page.contains("luck.csv row") && !page.contains("lacks the column"),
+        "{page}"
+    );
     assert!(!page_text(&plain).contains("Luck-adjusted"));
 
     // A damaged pairs_luck.csv is named on the page.
@@ -353,7 +356,10 @@ fn a_sweep_measures_each_variant_with_the_net_of_its_rules() {
         text(&h, r, "games")
     );
     assert!(page.contains(&shown), "{shown} not in {page}");
-    assert!(!page.contains("problem"), "{page}");
+    assert!(
+        !page.contains("luck.csv row") && !page.contains("lacks the column"),
+        "{page}"
+    );
     // The text output has a block per variant.
     let out = aeroplane()
         .args(SWEEP)
