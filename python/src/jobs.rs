@@ -732,7 +732,7 @@ pub fn league(
         opt_u64(seed, "seed", 1)?,
         bootstrap,
     )
-    .and_then(|j| Ok(j.with_luck(luck_nets(luck.into_iter().collect())?.pop())?))
+    .and_then(|j| j.with_luck(luck_nets(luck.into_iter().collect())?.pop()))
     .map_err(|e| job_error(&e))?;
     let exec = exec(threads, chunk_size, DEFAULT_CHUNK_DEALS)?;
     let output = Output {
