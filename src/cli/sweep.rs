@@ -20,7 +20,6 @@ use super::common::{DEFAULT_BOTS_DIR, JobArgs, Launch, launch, load_lineup, load
   aeroplane sweep --vary base=appfreegame,classic,chinese --vary overshoot=illegal,bounce --games 5000
   aeroplane sweep --rules classic --vary 'launch_rolls=[6];[5,6]' --bots greedy,greedy --compare 1,2
   aeroplane sweep --config configs/sweep.toml --out results/sweep --sort -turns_mean
-  aeroplane sweep --vary base=classic,chinese --bots greedy,expectimax --luck bots/nets/td-classic-2p.safetensors --luck bots/nets/td-chinese-2p.safetensors
   aeroplane sweep --manifest results/sweep/run.json --out results/sweep-again   (reproduce a sweep)")]
 pub struct SweepArgs {
     #[command(flatten)]
