@@ -75,7 +75,7 @@ fn main() -> anyhow::Result<()> {
             &parts,
             plan.every(0, 1),
             RunOptions {
-                luck: Some(&net),
+                luck: std::slice::from_ref(&net),
                 ..RunOptions::new(exec)
             },
             &mut |u| {

@@ -627,7 +627,7 @@ fn compare_arg(
 #[pyfunction]
 #[pyo3(signature = (vary, *, rules = None, bots = None, games = None, seed = None,
     rotate_seats = false, compare = None, sort = None, out = None, force = false, report = false,
-    threads = None, chunk_size = None, bots_dir = None))]
+    threads = None, chunk_size = None, bots_dir = None, luck = None))]
 pub fn sweep(
     py: Python<'_>,
     vary: &Bound<'_, PyAny>,
@@ -644,8 +644,10 @@ pub fn sweep(
     threads: Option<&Bound<'_, PyAny>>,
     chunk_size: Option<&Bound<'_, PyAny>>,
     bots_dir: Option<PathBuf>,
+    luck: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     let bots_dir = bots_dir.unwrap_or_else(|| PathBuf::from("bots"));
+    let nets = luck_nets(luck_paths(luck)?).map_err(|e| job_error(&e))?;
     let (base, rules_name) = rules_arg(rules)?;
     let axes = axes_arg(vary)?;
     if let Some(presets) = axes
@@ -677,6 +679,7 @@ pub fn sweep(
         compare,
         sort,
     })
+    .and_then(|j| j.with_luck(nets))
     .map_err(|e| job_error(&e))?;
     let exec = exec(threads, chunk_size, DEFAULT_CHUNK_DEALS)?;
     let output = Output {
@@ -693,7 +696,7 @@ pub fn sweep(
 #[pyfunction]
 #[pyo3(signature = (bots, *, rules = None, players = 4, games = None, seed = None,
     bootstrap = 200, out = None, force = false, report = false, threads = None,
-    chunk_size = None, bots_dir = None))]
+    chunk_size = None, bots_dir = None, luck = None))]
 pub fn league(
     py: Python<'_>,
     bots: &Bound<'_, PyAny>,
@@ -708,6 +711,7 @@ pub fn league(
     threads: Option<&Bound<'_, PyAny>>,
     chunk_size: Option<&Bound<'_, PyAny>>,
     bots_dir: Option<PathBuf>,
+    luck: Option<PathBuf>,
 ) -> PyResult<Py<PyAny>> {
     let bots_dir = bots_dir.unwrap_or_else(|| PathBuf::from("bots"));
     let (rules, rules_name) = rules_arg(Some(
@@ -728,6 +732,7 @@ pub fn league(
         opt_u64(seed, "seed", 1)?,
         bootstrap,
     )
+    .and_then(|j| j.with_luck(luck_nets(luck.into_iter().collect())?.pop()))
     .map_err(|e| job_error(&e))?;
     let exec = exec(threads, chunk_size, DEFAULT_CHUNK_DEALS)?;
     let output = Output {
@@ -736,4 +741,37 @@ pub fn league(
         report,
     };
     conduct(py, Job::League(job), exec, output, lineup)
+}
+
+/// The nets of `luck=`, loaded.
+fn luck_nets(
+    paths: Vec<PathBuf>,
+) -> Result<Vec<aeroplane::analysis::luck::LuckNet>, experiment::JobError> {
+    paths
+        .iter()
+        .map(|p| {
+            aeroplane::analysis::luck::LuckNet::load(&p.display().to_string()).map_err(|e| {
+                experiment::JobError::from(aeroplane::runner::RunError::Luck {
+                    net: p.display().to_string(),
+                    what: e.to_string(),
+                })
+            })
+        })
+        .collect()
+}
+
+/// A sweep's `luck=`: one net file, or a list of them (one per rule variant).
+fn luck_paths(luck: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<PathBuf>> {
+    match luck {
+        None => Ok(Vec::new()),
+        Some(l) if l.is_none() => Ok(Vec::new()),
+        Some(l) => match l.extract::<PathBuf>() {
+            Ok(p) => Ok(vec![p]),
+            Err(_) => l.extract::<Vec<PathBuf>>().map_err(|_| {
+                PyValueError::new_err(
+                    "luck: give a net file, or a list of net files (one per rule variant)",
+                )
+            }),
+        },
+    }
 }

@@ -53,6 +53,29 @@ impl LuckNet {
         })
     }
 
+    /// A meter for games of `rules` with `players` by the first of `nets` that fits them
+    /// (a job measures each part with the net of its rules), or why none can: the first net's
+    /// mismatch (with one net, exactly its own).
+    pub fn meter_of(
+        nets: &[LuckNet],
+        rules: &Rules,
+        players: usize,
+    ) -> Result<LuckMeter, LuckMismatch> {
+        let mut first = None;
+        for net in nets {
+            match net.meter(rules, players) {
+                Ok(m) => return Ok(m),
+                Err(e) => {
+                    first.get_or_insert(e);
+                }
+            }
+        }
+        Err(first.unwrap_or_else(|| LuckMismatch {
+            net: String::new(),
+            what: "no luck net given".into(),
+        }))
+    }
+
     /// A meter for games of `rules` with `players`, or why this net cannot measure them.
     pub fn meter(&self, rules: &Rules, players: usize) -> Result<LuckMeter, LuckMismatch> {
         LuckMeter::new(Arc::clone(&self.net), rules, players).map_err(|what| LuckMismatch {
@@ -284,7 +307,8 @@ pub struct Moments {
 }
 
 impl Moments {
-    fn add(&mut self, y: f64, l: f64) {
+    /// Counts one deal's sums: the result `y` and its luck `l`.
+    pub fn add(&mut self, y: f64, l: f64) {
         self.y += y;
         self.l += l;
         self.yy += y * y;
@@ -292,7 +316,8 @@ impl Moments {
         self.yl += y * l;
     }
 
-    fn merge(&mut self, o: &Moments) {
+    /// Adds another set of deals' sums.
+    pub fn merge(&mut self, o: &Moments) {
         self.y += o.y;
         self.l += o.l;
         self.yy += o.yy;
@@ -429,12 +454,16 @@ impl Adjusted {
     /// The figures of one entry's moments over `deals` deals and `games` games.
     pub fn new(m: &Moments, deals: u64, games: u64, z: f64) -> Adjusted {
         let t = games.max(1) as f64;
-        let plain = m.y / t;
-        let luck = m.l / t;
-        let adjusted = plain - luck;
         // The adjusted per-deal sums are y - l: Σ (y - l)² = Σ y² - 2 Σ y l + Σ l².
         let var_plain = clustered_var(m.y, m.yy, deals, games);
         let var_adj = clustered_var(m.y - m.l, m.yy - 2.0 * m.yl + m.ll, deals, games);
+        Adjusted::of(m.y / t, m.l / t, var_plain, var_adj, z)
+    }
+
+    /// The figures of a plain mean and its luck per result with the two estimators'
+    /// variances.
+    fn of(plain: f64, luck: f64, var_plain: Option<f64>, var_adj: Option<f64>, z: f64) -> Adjusted {
+        let adjusted = plain - luck;
         let interval =
             |mean: f64, v: Option<f64>| v.map(|v| (mean - z * v.sqrt(), mean + z * v.sqrt()));
         Adjusted {
@@ -448,6 +477,78 @@ impl Adjusted {
                 _ => None,
             },
         }
+    }
+}
+
+/// [`Moments`] of a measure whose number of results differs from deal to deal (a league's
+/// bot sits at tables of its pool, a pair of bots meets there, a different number of times):
+/// the sums over deals with each deal's count `n` of results. The mean is the ratio
+/// `Σ y / Σ n`, its variance the ratio estimator's, clustered by deal: with the same count in
+/// every deal it is [`Adjusted::new`]'s.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RatioMoments {
+    /// Deals with at least one result.
+    pub deals: u64,
+    /// Σ n (results).
+    pub n: f64,
+    /// Σ n².
+    pub nn: f64,
+    /// Σ n y.
+    pub ny: f64,
+    /// Σ n l.
+    pub nl: f64,
+    /// The sums of the results and their luck.
+    pub m: Moments,
+}
+
+impl RatioMoments {
+    /// Counts one deal: its `n` results summing to `y`, with luck summing to `l` (a deal
+    /// without results is not counted).
+    pub fn add(&mut self, n: u64, y: f64, l: f64) {
+        if n == 0 {
+            return;
+        }
+        let n = n as f64;
+        self.deals += 1;
+        self.n += n;
+        self.nn += n * n;
+        self.ny += n * y;
+        self.nl += n * l;
+        self.m.add(y, l);
+    }
+
+    /// Adds other deals' sums.
+    pub fn merge(&mut self, o: &RatioMoments) {
+        self.deals += o.deals;
+        self.n += o.n;
+        self.nn += o.nn;
+        self.ny += o.ny;
+        self.nl += o.nl;
+        self.m.merge(&o.m);
+    }
+
+    /// Results counted.
+    pub fn results(&self) -> u64 {
+        self.n as u64
+    }
+
+    /// The plain and adjusted figures, 95% intervals at `z`.
+    pub fn adjusted(&self, z: f64) -> Adjusted {
+        let t = self.n.max(1.0);
+        let (plain, luck) = (self.m.y / t, self.m.l / t);
+        // The ratio estimator's variance of `Σ a / Σ n` for per-deal sums `a`:
+        // k / (k - 1) Σ (a_d - r n_d)² / (Σ n)², the square expanded.
+        let var = |r: f64, aa: f64, na: f64| {
+            (self.deals >= 2).then(|| {
+                let k = self.deals as f64;
+                let ss = (aa - 2.0 * r * na + r * r * self.nn).max(0.0);
+                ss * k / (k - 1.0) / (t * t)
+            })
+        };
+        let m = &self.m;
+        let var_plain = var(plain, m.yy, self.ny);
+        let var_adj = var(plain - luck, m.yy - 2.0 * m.yl + m.ll, self.ny - self.nl);
+        Adjusted::of(plain, luck, var_plain, var_adj, z)
     }
 }
 

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args;
 
+use aeroplane::analysis::luck::LuckNet;
 use aeroplane::config::{RunConfigFile, parse_lineup};
 use aeroplane::experiment::{self, LeagueJob};
 use aeroplane::export::Manifest;
@@ -21,6 +22,7 @@ use super::common::{DEFAULT_BOTS_DIR, JobArgs, Launch, launch, load_rules};
 #[command(after_help = "Examples:
   aeroplane league --bots random,greedy,expectimax --games 500
   aeroplane league --bots random,greedy,expectimax,montecarlo --players 2 --games 1000 --out results/league
+  aeroplane league --bots greedy,expectimax,td-classic-2p --rules classic --players 2 --luck bots/nets/td-classic-2p.safetensors
   aeroplane league --manifest results/league/run.json --out results/league-again   (reproduce a league)")]
 pub struct LeagueArgs {
     #[command(flatten)]
@@ -36,6 +38,13 @@ pub struct LeagueArgs {
     /// bootstrap); the command line and --config override it.
     #[arg(long)]
     pub manifest: Option<std::path::PathBuf>,
+    /// Measure the luck of every roll with a td net of these rules and players (a
+    /// .safetensors file of `aeroplane train`, e.g. bots/nets/td-classic-2p.safetensors) and
+    /// report luck-adjusted win rates and scores per bot and head-to-head scores per pair
+    /// beside the plain ones (luck.csv, pairs_luck.csv, summary.json's `luck` and
+    /// `pair_luck`; docs/LUCK.md). The ratings are not adjusted. Never changes the games.
+    #[arg(long, value_name = "NET")]
+    pub luck: Option<std::path::PathBuf>,
 }
 
 /// Runs `aeroplane league`. A `--config` is a run config (its `bots` are the pool); the
@@ -105,17 +114,37 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<ExitCode> {
         (None, None, None) => ("appfreegame".into(), load_rules("appfreegame")?),
     };
     let m = manifest.as_ref().map(|(m, _, _)| m);
+    let players = args.players.or(m.map(|m| m.players)).unwrap_or(4);
+    let luck_file = match (&args.luck, m) {
+        (Some(p), _) => Some(p.display().to_string()),
+        (None, Some(m)) if m.luck.len() > 1 => anyhow::bail!(
+            "{}: its `luck` names {} nets; a league measures luck with one",
+            manifest.as_ref().map_or("", |(_, _, f)| f.as_str()),
+            m.luck.len()
+        ),
+        (None, Some(m)) => m.luck.first().cloned(),
+        (None, None) => None,
+    };
+    let luck = match luck_file {
+        Some(f) => {
+            let net = LuckNet::load(&f).context("--luck")?;
+            net.meter(&rules, players).context("--luck")?;
+            Some(net)
+        }
+        None => None,
+    };
     let job = LeagueJob::new(
         rules_name,
         rules,
         pool,
-        args.players.or(m.map(|m| m.players)).unwrap_or(4),
+        players,
         a.games.or(cfg.games).or(m.map(|m| m.games)).unwrap_or(1000),
         a.seed.or(cfg.seed).or(m.map(|m| m.seed)).unwrap_or(1),
         args.bootstrap
             .or(manifest.as_ref().map(|(_, l, _)| l.bootstrap))
             .unwrap_or(aeroplane::export::DEFAULT_BOOTSTRAP),
-    )?;
+    )?
+    .with_luck(luck)?;
     let out = a.out.clone().or(cfg.out.clone());
     let mut job = experiment::Job::League(job);
     experiment::attach_job_logs(&mut job, out.as_deref());

@@ -265,7 +265,7 @@ fn luck_net(
         .luck
         .as_ref()
         .map(|p| p.display().to_string())
-        .or(manifest.and_then(|m| m.luck.clone()));
+        .or(manifest.and_then(|m| m.luck.first().cloned()));
     let Some(f) = luck_file else {
         return Ok(None);
     };

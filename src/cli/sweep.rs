@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args;
 
+use aeroplane::analysis::luck::LuckNet;
 use aeroplane::analysis::{Axis, BASE_AXIS};
 use aeroplane::config::SweepConfigFile;
 use aeroplane::experiment::{self, SweepJob, SweepSpec};
@@ -44,6 +45,13 @@ pub struct SweepArgs {
     /// comparison, order); the command line and --config override it.
     #[arg(long)]
     pub manifest: Option<std::path::PathBuf>,
+    /// Measure the luck of every roll with td nets (.safetensors files of `aeroplane train`)
+    /// and report luck-adjusted win rates and scores per variant beside the plain ones
+    /// (luck.csv, summary.json's rows' `luck`; docs/LUCK.md). Repeatable: each variant is
+    /// measured by the first net of its own rules and players (a sweep over `base` takes one
+    /// per preset), and a variant no net fits is refused. Never changes the games.
+    #[arg(long, value_name = "NET")]
+    pub luck: Vec<std::path::PathBuf>,
 }
 
 /// `I,J`: two variants, each by its number (the `#` column and sweep.csv's `index`, which
@@ -181,6 +189,15 @@ fn resolve(args: &SweepArgs) -> anyhow::Result<SweepJob> {
             .unwrap_or(DEFAULT_SORT),
     );
     let m = manifest.as_ref().map(|(m, _, _)| m);
+    let luck_files: Vec<String> = if args.luck.is_empty() {
+        m.map(|m| m.luck.clone()).unwrap_or_default()
+    } else {
+        args.luck.iter().map(|p| p.display().to_string()).collect()
+    };
+    let luck = luck_files
+        .iter()
+        .map(|f| LuckNet::load(f).context("--luck"))
+        .collect::<anyhow::Result<Vec<_>>>()?;
     Ok(SweepJob::new(SweepSpec {
         rules_name,
         base,
@@ -196,7 +213,8 @@ fn resolve(args: &SweepArgs) -> anyhow::Result<SweepJob> {
         rotate_seats: a.rotate().or(m.map(|m| m.rotate_seats)).unwrap_or(false),
         compare,
         sort,
-    })?)
+    })?
+    .with_luck(luck)?)
 }
 
 /// Runs `aeroplane sweep`.

@@ -22,6 +22,33 @@ pub enum InvalidJob {
         /// The sweep's variants.
         variants: usize,
     },
+    /// No luck net given to a sweep fits one of its variants (each variant is measured by the
+    /// net of its own rules and players).
+    #[error(
+        "the setting `luck`: no net given fits variant {index} `{variant}` ({players} players): {why}; each variant is measured by a net of its own rules and players, so give one net per rule variant (`--luck` repeated), or sweep without luck"
+    )]
+    SweepLuck {
+        /// The variant's number (from 1).
+        index: usize,
+        /// Its label.
+        variant: String,
+        /// Its players.
+        players: usize,
+        /// Why each net given does not fit it.
+        why: String,
+    },
+    /// A luck net given to a sweep that fits none of its variants.
+    #[error(
+        "the setting `luck`: the net {net} fits none of the sweep's variants (it is for {players} players and its own rules: {why}); give only nets of the variants' rules"
+    )]
+    SweepLuckUnused {
+        /// The net file.
+        net: String,
+        /// The net's players.
+        players: usize,
+        /// Why it does not fit the first variant.
+        why: String,
+    },
     /// The column to sort by is not in the table.
     #[error("the setting `sort`: {0}")]
     Sort(NoSuchColumn),

@@ -11,8 +11,8 @@ use crate::runner::RunSpec;
 use super::merge::{Shards, Stop, merge};
 use super::run::SummaryJson;
 use super::{
-    Context, InvalidJob, JobDef, JobError, LeagueJob, LeagueReport, Outcome, RunJob, RunReport,
-    SprtJob, SprtReport, SweepJob, SweepReport, SweepSpec, TuneJob, TuneReport,
+    Context, InvalidJob, JobError, LeagueJob, LeagueReport, Outcome, RunJob, RunReport, SprtJob,
+    SprtReport, SweepJob, SweepReport, SweepSpec, TuneJob, TuneReport,
 };
 
 /// A job of any kind.
@@ -92,12 +92,7 @@ impl Job {
                             .test
                             .parse()
                             .map_err(|e| invalid(format!("sprt.test: {e}")))?;
-                        let luck = m
-                            .luck
-                            .as_deref()
-                            .map(crate::analysis::luck::LuckNet::load)
-                            .transpose()
-                            .map_err(|e| invalid(format!("luck: {e}")))?;
+                        let luck = one_luck_net(m, file)?;
                         Ok(Job::Sprt(
                             SprtJob::new(spec, m.rules_name.clone(), config, s.chunk_deals)?
                                 .with_luck(luck),
@@ -112,12 +107,7 @@ impl Job {
                             .log_positions
                             .unwrap_or(crate::decision_log::DEFAULT_LOG_POSITIONS),
                         recover: m.recover,
-                        luck: m
-                            .luck
-                            .as_deref()
-                            .map(crate::analysis::luck::LuckNet::load)
-                            .transpose()
-                            .map_err(|e| invalid(format!("luck: {e}")))?,
+                        luck: one_luck_net(m, file)?,
                     })),
                 }
             }
@@ -133,34 +123,40 @@ impl Job {
                             .map_err(|e| invalid(format!("sweep.vary `{t}`: {e}")))
                     })
                     .collect::<Result<Vec<_>, _>>()?;
-                Ok(Job::Sweep(SweepJob::new(SweepSpec {
-                    rules_name: m.rules_name.clone(),
-                    base: m.rules(file)?,
-                    axes,
-                    lineup: m.bot_specs(file)?,
-                    bots_label: s.bots.clone(),
-                    seed: m.seed,
-                    deals: m.games,
-                    rotate_seats: m.rotate_seats,
-                    compare: s
-                        .compare
-                        .map(|[a, b]| (a.saturating_sub(1), b.saturating_sub(1))),
-                    sort: SortKey::parse(&s.sort),
-                })?))
+                Ok(Job::Sweep(
+                    SweepJob::new(SweepSpec {
+                        rules_name: m.rules_name.clone(),
+                        base: m.rules(file)?,
+                        axes,
+                        lineup: m.bot_specs(file)?,
+                        bots_label: s.bots.clone(),
+                        seed: m.seed,
+                        deals: m.games,
+                        rotate_seats: m.rotate_seats,
+                        compare: s
+                            .compare
+                            .map(|[a, b]| (a.saturating_sub(1), b.saturating_sub(1))),
+                        sort: SortKey::parse(&s.sort),
+                    })?
+                    .with_luck(luck_nets(m, file)?)?,
+                ))
             }
             "league" => {
                 let l = m.league.as_ref().ok_or_else(|| {
                     invalid("a league's manifest needs its `league` section".into())
                 })?;
-                Ok(Job::League(LeagueJob::new(
-                    m.rules_name.clone(),
-                    m.rules(file)?,
-                    m.bot_specs(file)?,
-                    m.players,
-                    m.games,
-                    m.seed,
-                    l.bootstrap,
-                )?))
+                Ok(Job::League(
+                    LeagueJob::new(
+                        m.rules_name.clone(),
+                        m.rules(file)?,
+                        m.bot_specs(file)?,
+                        m.players,
+                        m.games,
+                        m.seed,
+                        l.bootstrap,
+                    )?
+                    .with_luck(one_luck_net(m, file)?)?,
+                ))
             }
             "tune" => Ok(Job::Tune(Box::new(TuneJob::from_manifest(m, file)?))),
             other => Err(invalid(format!("unknown command `{other}`"))),
@@ -274,33 +270,52 @@ impl Job {
             Job::Sweep(j) => {
                 let mut f = j.new_fold();
                 let kept = |part: usize| j.keeps(part);
-                let def = JobDef {
-                    manifest: j.manifest(),
-                    parts: j.parts(),
-                    rows_for: &kept,
-                    per_game: false,
-                    recover: false,
-                    log: None,
-                    luck: None,
-                };
-                merge(out, group, def, stop, &mut f, |f, o, _| j.report(f, o))?.map(Report::Sweep)
+                merge(out, group, j.def(&kept), stop, &mut f, |f, o, _| {
+                    j.report(f, o)
+                })?
+                .map(Report::Sweep)
             }
             Job::League(j) => {
                 let mut f = j.new_fold();
-                let def = JobDef {
-                    manifest: j.manifest(),
-                    parts: j.parts(),
-                    rows_for: &|_| true,
-                    per_game: false,
-                    recover: false,
-                    log: None,
-                    luck: None,
-                };
-                merge(out, group, def, stop, &mut f, |f, o, _| {
+                merge(out, group, j.def(), stop, &mut f, |f, o, _| {
                     j.report(f, o, interrupt)
                 })?
                 .map(Report::League)
             }
         })
     }
+}
+
+/// The luck nets a manifest names, loaded (a sweep's, one per rule variant or more).
+fn luck_nets(m: &Manifest, file: &str) -> Result<Vec<crate::analysis::luck::LuckNet>, JobError> {
+    m.luck
+        .iter()
+        .map(|n| {
+            crate::analysis::luck::LuckNet::load(n).map_err(|e| {
+                JobError::from(InvalidJob::Manifest {
+                    file: file.to_string(),
+                    what: format!("luck: {e}"),
+                })
+            })
+        })
+        .collect()
+}
+
+/// The one luck net of a run's or a league's manifest, loaded, if it names one.
+fn one_luck_net(
+    m: &Manifest,
+    file: &str,
+) -> Result<Option<crate::analysis::luck::LuckNet>, JobError> {
+    if m.luck.len() > 1 {
+        return Err(InvalidJob::Manifest {
+            file: file.to_string(),
+            what: format!(
+                "luck names {} nets; a {} measures luck with one (only a sweep takes one per rule variant)",
+                m.luck.len(),
+                m.command
+            ),
+        }
+        .into());
+    }
+    Ok(luck_nets(m, file)?.pop())
 }

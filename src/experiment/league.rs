@@ -20,6 +20,7 @@
 
 use serde::Serialize;
 
+use crate::analysis::luck::{Adjusted, LuckLine, LuckNet, LuckReport, RatioMoments, score_of};
 use crate::analysis::ratings::{
     DealTally, Finish, FitOptions, MIN_REPLICATES, RatingsError, bootstrap_deals_until, fit_until,
 };
@@ -64,6 +65,28 @@ pub const PAIRS_HEADER: [&str; 8] = [
     "deals",
 ];
 
+/// Columns of `pairs_luck.csv` (leagues measured with `--luck NET`; docs/LUCK.md), one row per
+/// ordered pair of distinct bots that met, in `pairs.csv`'s order: `score` the head-to-head score
+/// of `bot` against `opponent` (as `pairs.csv`'s, ties half), `score_luck` the pair's mean luck
+/// per meeting (half the difference of the two seats' score luck: at 2-player tables the
+/// run's score luck), `adjusted_score = score - score_luck` exactly (full precision), its 95%
+/// normal interval clustered by deal (`adjusted_score_low`, `_high`), the plain score's by the
+/// same method (`score_low_normal`, `_high`) and the variance ratio (plain over adjusted).
+pub const PAIRS_LUCK_HEADER: [&str; 12] = [
+    "bot",
+    "opponent",
+    "met",
+    "deals",
+    "score",
+    "score_luck",
+    "adjusted_score",
+    "adjusted_score_low",
+    "adjusted_score_high",
+    "score_low_normal",
+    "score_high_normal",
+    "score_variance_ratio",
+];
+
 /// How the schedule is written in the manifest.
 const SCHEDULE: &str = "table t seats pool bot (t + k) mod K in the k-th seat in play, seats rotated, deals t*games..(t+1)*games";
 
@@ -84,6 +107,9 @@ pub struct LeagueJob {
     pub seed: u64,
     /// Bootstrap resamples.
     pub bootstrap: u32,
+    /// Measure every roll's luck with this net and report luck-adjusted win rates, scores
+    /// and head-to-head scores beside the plain ones (docs/LUCK.md).
+    pub luck: Option<LuckNet>,
     tables: Vec<Vec<usize>>,
     parts: Vec<RunSpec>,
 }
@@ -200,6 +226,21 @@ impl PairDeals {
     }
 }
 
+/// One ordered pair's luck-adjusted head-to-head score.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PairLuck {
+    /// The bot.
+    pub bot: String,
+    /// Its opponent.
+    pub opponent: String,
+    /// Meetings (pairs of seats, one bot in each, in one game).
+    pub met: u64,
+    /// Deals in which they met (the clusters of the intervals).
+    pub deals: u64,
+    /// The score (ties half) and its luck-adjusted figure.
+    pub score: Adjusted,
+}
+
 /// What a league found.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LeagueReport {
@@ -213,6 +254,14 @@ pub struct LeagueReport {
     pub rows: Vec<LeagueRow>,
     /// Every ordered pair, rows in league order.
     pub pairs: Vec<PairRow>,
+    /// The luck-adjusted win rates and scores per bot, in league order (leagues that measure
+    /// luck; the ratings are not adjusted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub luck: Option<LuckReport>,
+    /// The luck-adjusted head-to-head scores per ordered pair that met, in `pairs`' order
+    /// (leagues that measure luck).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub pair_luck: Vec<PairLuck>,
 }
 
 /// The most bots a league's pool may hold.
@@ -288,9 +337,21 @@ impl LeagueJob {
             deals,
             seed,
             bootstrap,
+            luck: None,
             tables,
             parts,
         })
+    }
+
+    /// The same league, measuring every roll's luck with `net` (none: without); a net of
+    /// other rules or players is refused.
+    pub fn with_luck(mut self, net: Option<LuckNet>) -> Result<LeagueJob, JobError> {
+        if let Some(n) = &net {
+            n.meter(&self.rules, self.players)
+                .map_err(crate::runner::RunError::from)?;
+        }
+        self.luck = net;
+        Ok(self)
     }
 
     /// The job's parts: one rotated run per table.
@@ -326,6 +387,7 @@ impl LeagueJob {
         m.first_game = 0;
         m.games = self.deals;
         m.games_planned = self.total_games();
+        m.luck = self.luck.iter().map(|l| l.file.clone()).collect();
         m.league = Some(LeagueSection {
             bootstrap: self.bootstrap,
             tables: self
@@ -355,21 +417,26 @@ impl LeagueJob {
     }
 
     /// Plays every table and fits the ratings; with an output directory, writes run.json, the
-    /// checkpoint while it runs, league.csv, pairs.csv and summary.json.
+    /// checkpoint while it runs, league.csv, pairs.csv (with a luck net luck.csv and
+    /// pairs_luck.csv) and summary.json.
     pub fn execute(&self, ctx: &Context<'_>) -> Result<Outcome<LeagueReport>, JobError> {
         let mut fold = self.new_fold();
-        let def = JobDef {
+        conduct(ctx, self.def(), &mut fold, |f, out, _| {
+            self.report(f, out, ctx.interrupt)
+        })
+    }
+
+    /// What the lifecycle needs of the league.
+    pub(crate) fn def(&self) -> JobDef<'_> {
+        JobDef {
             manifest: self.manifest(),
             parts: &self.parts,
             rows_for: &|_| true,
             per_game: false,
             recover: false,
             log: None,
-            luck: None,
-        };
-        conduct(ctx, def, &mut fold, |f, out, _| {
-            self.report(f, out, ctx.interrupt)
-        })
+            luck: self.luck.as_slice(),
+        }
     }
 
     pub(crate) fn new_fold(&self) -> LeagueFold {
@@ -379,6 +446,7 @@ impl LeagueJob {
             deals: DealTally::new(k),
             counts: vec![BotCounts::default(); k],
             by_deal: vec![PairDeals::default(); k * k],
+            luck: self.luck.as_ref().map(|_| LeagueLuck::new(k)),
             error: None,
         }
     }
@@ -431,6 +499,10 @@ impl LeagueJob {
                 }
             })
             .collect();
+        let luck = match (&self.luck, &fold.luck) {
+            (Some(net), Some(l)) => Some(l.report(net, &names, &order)),
+            _ => None,
+        };
         let matrix = games.pairs();
         let mut pairs = Vec::new();
         for &a in &order {
@@ -454,10 +526,16 @@ impl LeagueJob {
             players: self.players,
             rows,
             pairs,
+            luck: luck.as_ref().map(|l| l.0.clone()),
+            pair_luck: luck.map(|l| l.1).unwrap_or_default(),
         };
         if let Some(dir) = out {
             for t in report.tables() {
                 dir.write_table(&t)?;
+            }
+            if let Some(l) = &report.luck {
+                dir.write_table(&crate::export::luck_table(l))?;
+                dir.write_table(&report.pairs_luck_table())?;
             }
             dir.write_json(
                 "summary.json",
@@ -485,6 +563,8 @@ pub(crate) struct LeagueFold {
     counts: Vec<BotCounts>,
     /// Per ordered pair `a * k + b`: meetings and points, summed by deal.
     by_deal: Vec<PairDeals>,
+    /// The luck of the units folded (leagues that measure it).
+    luck: Option<LeagueLuck>,
     error: Option<crate::analysis::ratings::RatingsError>,
 }
 
@@ -502,6 +582,189 @@ pub(crate) struct LeagueRecord {
     bad_ranks: Option<Vec<u8>>,
     /// Per ordered pair that met (`a * k + b`): its meetings and points summed by deal.
     pairs: Vec<(usize, PairDeals)>,
+    /// Its luck (leagues that measure it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    luck: Option<LuckRecord>,
+}
+
+/// A league's luck, by deal of a table (the unit of randomisation: tables use distinct deals):
+/// per pool bot, the moments of its wins and scores and their net luck; per ordered pair of
+/// bots, of its head-to-head points and the pair's luck (half the difference of the two
+/// seats' score luck).
+pub(crate) struct LeagueLuck {
+    deals: u64,
+    rolls: u64,
+    win: Vec<RatioMoments>,
+    score: Vec<RatioMoments>,
+    pairs: Vec<RatioMoments>,
+}
+
+/// A unit's luck in a checkpoint record: deals and rolls, per bot that played `(bot, win
+/// moments, score moments)`, per ordered pair that met `(a * k + b, moments)`.
+#[derive(serde::Serialize, serde::Deserialize)]
+pub(crate) struct LuckRecord {
+    deals: u64,
+    rolls: u64,
+    bots: Vec<(usize, RatioMoments, RatioMoments)>,
+    pairs: Vec<(usize, RatioMoments)>,
+}
+
+impl LeagueLuck {
+    fn new(k: usize) -> LeagueLuck {
+        LeagueLuck {
+            deals: 0,
+            rolls: 0,
+            win: vec![RatioMoments::default(); k],
+            score: vec![RatioMoments::default(); k],
+            pairs: vec![RatioMoments::default(); k * k],
+        }
+    }
+
+    /// The luck of a unit of table `members` from its rows and their games' luck.
+    fn of_unit(unit: &UnitResult, members: &[usize], k: usize) -> LuckRecord {
+        let players = members.len();
+        let mut acc = LeagueLuck::new(k);
+        // This deal's sums per bot (seats, win, win luck, score, score luck) and per pair
+        // (meetings, points, luck).
+        let mut bots = vec![(0u64, 0.0, 0.0, 0.0, 0.0); k];
+        let mut pairs: std::collections::BTreeMap<usize, (u64, f64, f64)> = Default::default();
+        let flush = |bots: &mut Vec<(u64, f64, f64, f64, f64)>,
+                     pairs: &mut std::collections::BTreeMap<usize, (u64, f64, f64)>,
+                     acc: &mut LeagueLuck| {
+            for (b, t) in bots.iter_mut().enumerate() {
+                acc.win[b].add(t.0, t.1, t.2);
+                acc.score[b].add(t.0, t.3, t.4);
+                *t = (0, 0.0, 0.0, 0.0, 0.0);
+            }
+            for (i, (n, y, l)) in std::mem::take(pairs) {
+                acc.pairs[i].add(n, y, l);
+            }
+            acc.deals += 1;
+        };
+        let mut deal = None;
+        for (row, gl) in unit.rows.iter().zip(&unit.game_luck) {
+            if deal.is_some_and(|d| d != row.deal) {
+                flush(&mut bots, &mut pairs, &mut acc);
+            }
+            deal = Some(row.deal);
+            let ranks = &row.played.record.ranks;
+            acc.rolls += gl.rolls.iter().map(|&r| u64::from(r)).sum::<u64>();
+            // The seats in play with their pool bot and score luck.
+            let seats: Vec<(Seat, usize, f64)> = Seat::in_play(players)
+                .iter()
+                .filter_map(|&s| {
+                    let entry = row.played.bot_at_seat[s.index()];
+                    (entry != NO_BOT).then(|| (s, members[entry as usize], gl.net(s, players).1))
+                })
+                .collect();
+            for &(s, b, ls) in &seats {
+                let t = &mut bots[b];
+                t.0 += 1;
+                t.1 += f64::from(u8::from(ranks[s.index()] == 1));
+                t.2 += gl.net(s, players).0;
+                t.3 += score_of(ranks, s, players);
+                t.4 += ls;
+            }
+            for &(s, a, la) in &seats {
+                for &(o, b, lb) in &seats {
+                    if a == b {
+                        continue;
+                    }
+                    let (ra, rb) = (ranks[s.index()], ranks[o.index()]);
+                    let points = match (ra, rb) {
+                        (0, 0) => 0.5,
+                        (0, _) => 0.0,
+                        (_, 0) => 1.0,
+                        _ => f64::from(u8::from(ra < rb)),
+                    };
+                    let p = pairs.entry(a * k + b).or_default();
+                    p.0 += 1;
+                    p.1 += points;
+                    p.2 += (la - lb) / 2.0;
+                }
+            }
+        }
+        if deal.is_some() {
+            flush(&mut bots, &mut pairs, &mut acc);
+        }
+        LuckRecord {
+            deals: acc.deals,
+            rolls: acc.rolls,
+            bots: (0..k)
+                .filter(|&b| acc.win[b].deals > 0)
+                .map(|b| (b, acc.win[b], acc.score[b]))
+                .collect(),
+            pairs: acc
+                .pairs
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.deals > 0)
+                .map(|(i, p)| (i, *p))
+                .collect(),
+        }
+    }
+
+    fn merge(&mut self, r: &LuckRecord) {
+        self.deals += r.deals;
+        self.rolls += r.rolls;
+        for (b, w, s) in &r.bots {
+            if let (Some(a), Some(c)) = (self.win.get_mut(*b), self.score.get_mut(*b)) {
+                a.merge(w);
+                c.merge(s);
+            }
+        }
+        for (i, p) in &r.pairs {
+            if let Some(a) = self.pairs.get_mut(*i) {
+                a.merge(p);
+            }
+        }
+    }
+
+    /// The per-bot report (in `order`) and the pairs' figures (in `pairs.csv`'s order).
+    fn report(
+        &self,
+        net: &LuckNet,
+        names: &[String],
+        order: &[usize],
+    ) -> (LuckReport, Vec<PairLuck>) {
+        let z = z_for(0.95);
+        let k = names.len();
+        let bots = order
+            .iter()
+            .map(|&b| LuckLine {
+                index: b,
+                name: names[b].clone(),
+                games: self.win[b].results(),
+                win_rate: self.win[b].adjusted(z),
+                score: self.score[b].adjusted(z),
+            })
+            .collect();
+        let mut pairs = Vec::new();
+        for &a in order {
+            for &b in order {
+                let p = &self.pairs[a * k + b];
+                if a != b && p.deals > 0 {
+                    pairs.push(PairLuck {
+                        bot: names[a].clone(),
+                        opponent: names[b].clone(),
+                        met: p.results(),
+                        deals: p.deals,
+                        score: p.adjusted(z),
+                    });
+                }
+            }
+        }
+        (
+            LuckReport {
+                net: net.file.clone(),
+                net_checksum: format!("{:016x}", net.net.checksum()),
+                deals: self.deals,
+                rolls: self.rolls,
+                bots,
+            },
+            pairs,
+        )
+    }
 }
 
 impl Fold for LeagueFold {
@@ -602,6 +865,10 @@ impl Fold for LeagueFold {
             counts,
             bad_ranks,
             pairs,
+            luck: self
+                .luck
+                .as_ref()
+                .map(|_| LeagueLuck::of_unit(unit, members, k)),
         }
     }
 
@@ -620,7 +887,15 @@ impl Fold for LeagueFold {
                 self.counts.len()
             ));
         }
-        Ok(())
+        match (&self.luck, &record.luck) {
+            (Some(_), None) => Err("it has no luck figures, and the league measures luck".into()),
+            (None, Some(_)) => Err("it has luck figures, and the league measures none".into()),
+            (Some(_), Some(l)) if l.deals != unit.deals => Err(format!(
+                "its luck counts {} deals where the unit has {}",
+                l.deals, unit.deals
+            )),
+            _ => Ok(()),
+        }
     }
 
     fn fold(&mut self, _: &Unit, record: LeagueRecord) -> Flow {
@@ -647,6 +922,9 @@ impl Fold for LeagueFold {
             if let Some(acc) = self.by_deal.get_mut(*i) {
                 acc.merge(p);
             }
+        }
+        if let (Some(a), Some(l)) = (self.luck.as_mut(), record.luck.as_ref()) {
+            a.merge(l);
         }
         for (a, b) in self.counts.iter_mut().zip(&record.counts) {
             a.games += b.games;
@@ -694,6 +972,79 @@ impl LeagueReport {
             ]);
         }
         [league, pairs]
+    }
+
+    /// `pairs_luck.csv` (leagues that measure luck): see [`PAIRS_LUCK_HEADER`].
+    pub fn pairs_luck_table(&self) -> Table {
+        let mut t = Table::new("pairs_luck.csv", &PAIRS_LUCK_HEADER);
+        for p in &self.pair_luck {
+            let a = &p.score;
+            let mut row = vec![
+                Cell::text(p.bot.clone()),
+                Cell::text(p.opponent.clone()),
+                Cell::int(p.met),
+                Cell::int(p.deals),
+            ];
+            row.extend(crate::export::luck_cells(a));
+            t.push(row);
+        }
+        t
+    }
+
+    /// The text block of the luck-adjusted results (leagues that measure luck): per bot, then
+    /// per pair.
+    fn write_luck(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let Some(l) = &self.luck else {
+            return Ok(());
+        };
+        l.write_text(out)?;
+        writeln!(
+            out,
+            "(the ratings are not adjusted: a Plackett-Luce fit is not a mean of the games)\n\
+             luck-adjusted head to head (score of the first against the second, ties half; the \
+             pair's luck: half the difference of the two seats' score luck):"
+        )?;
+        let iv = |i: Option<(f64, f64)>| match i {
+            Some((lo, hi)) => format!("[{lo:.4}, {hi:.4}]"),
+            None => "-".to_string(),
+        };
+        let w = self
+            .rows
+            .iter()
+            .map(|r| r.bot.len())
+            .max()
+            .unwrap_or(3)
+            .clamp(3, crate::export::MAX_COLUMN_WIDTH);
+        writeln!(
+            out,
+            "  {:<w$}    {:<w$}  {:>8} {:>9} {:>8} {:<18} {:>9}",
+            "bot", "opponent", "score", "luck", "adj", "interval", "var ratio"
+        )?;
+        for (i, a) in self.rows.iter().enumerate() {
+            for b in &self.rows[i + 1..] {
+                let Some(p) = self
+                    .pair_luck
+                    .iter()
+                    .find(|p| p.bot == a.bot && p.opponent == b.bot)
+                else {
+                    continue;
+                };
+                let s = &p.score;
+                writeln!(
+                    out,
+                    "  {:<w$} vs {:<w$}  {:>8.4} {:>+9.4} {:>8.4} {:<18} {:>9}",
+                    a.bot,
+                    b.bot,
+                    s.plain,
+                    s.luck,
+                    s.adjusted,
+                    iv(s.interval),
+                    s.variance_ratio
+                        .map_or("-".to_string(), |r| format!("{r:.2}x")),
+                )?;
+            }
+        }
+        Ok(())
     }
 
     /// The text report: the ratings, then the head-to-head matrix.
@@ -805,7 +1156,7 @@ impl LeagueReport {
                 }
             }
         }
-        Ok(())
+        self.write_luck(out)
     }
 }
 

@@ -236,8 +236,9 @@ pub(crate) struct JobDef<'a> {
     pub recover: bool,
     /// The decision log the job writes, if any.
     pub log: Option<LogDef>,
-    /// The net the job measures every roll's luck with, if any.
-    pub luck: Option<&'a crate::analysis::luck::LuckNet>,
+    /// The nets the job measures every roll's luck with, each part by the first that fits its
+    /// rules and players (none: no luck measured).
+    pub luck: &'a [crate::analysis::luck::LuckNet],
 }
 
 impl JobDef<'_> {
@@ -643,7 +644,7 @@ fn resume_folder<F: Fold>(
     } else {
         let rest = units.skip(kept.units);
         let finished = read_finished(dir, &scan, ctx, notes, |g| rest.hold_game(g.part, g.game));
-        if def.luck.is_some() && !finished.is_empty() {
+        if !def.luck.is_empty() && !finished.is_empty() {
             // A kept game carries no luck: it is played again (the same game) to measure it,
             // so it is neither restored nor counted as progress.
             notes.pop();

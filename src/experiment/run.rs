@@ -257,7 +257,7 @@ impl RunJob {
         m.recover = self.recover;
         m.log_games = self.log_games.clone();
         m.log_positions = self.log_games.as_ref().map(|_| self.log_positions);
-        m.luck = self.luck.as_ref().map(|l| l.file.clone());
+        m.luck = self.luck.iter().map(|l| l.file.clone()).collect();
         m
     }
 
@@ -290,7 +290,7 @@ impl RunJob {
                 Some(name) => Some(super::LogDef::new(name, &self.spec, self.log_positions)?),
                 None => None,
             },
-            luck: self.luck.as_ref(),
+            luck: self.luck.as_slice(),
         })
     }
 

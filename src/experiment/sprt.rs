@@ -102,7 +102,7 @@ impl SprtJob {
     /// The job's manifest (status running).
     pub fn manifest(&self) -> Manifest {
         let mut m = Manifest::new(&self.spec, &self.rules_name, false);
-        m.luck = self.luck.as_ref().map(|l| l.file.clone());
+        m.luck = self.luck.iter().map(|l| l.file.clone()).collect();
         m.sprt = Some(SprtSection {
             test: self.config.to_string(),
             chunk_deals: self.chunk_deals,
@@ -137,7 +137,7 @@ impl SprtJob {
             per_game: false,
             recover: false,
             log: None,
-            luck: self.luck.as_ref(),
+            luck: self.luck.as_slice(),
         }
     }
 

@@ -8,6 +8,7 @@
 use serde::Serialize;
 
 use crate::analysis::Summary;
+use crate::analysis::luck::{LuckNet, LuckReport, LuckTally};
 use crate::analysis::multiple::{benjamini_hochberg, holm};
 use crate::analysis::paired::ProportionSummary;
 use crate::analysis::{Axis, PairedIndicators, PairedSummary, PairedSums, Variant, variants};
@@ -170,6 +171,12 @@ pub struct SweepJob {
     pub compare: Option<(usize, usize)>,
     /// The order of the printed table.
     pub sort: SortKey,
+    /// Measure every roll's luck, each variant's by the net of its rules and players (the
+    /// first of these that fits), and report luck-adjusted results per variant (docs/LUCK.md);
+    /// empty: no luck measured.
+    pub luck: Vec<LuckNet>,
+    /// Per variant, the net (of `luck`) that measures it.
+    luck_of: Vec<usize>,
     variants: Vec<Variant>,
     parts: Vec<RunSpec>,
     /// The main effects' axes (those with at least two values).
@@ -205,6 +212,9 @@ pub struct SweepRow {
     pub chi2_p_holm: Option<PValue>,
     /// `chi2_p` adjusted by Benjamini-Hochberg.
     pub chi2_p_bh: Option<PValue>,
+    /// The variant's luck-adjusted figures per lineup entry (sweeps that measure luck).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub luck: Option<LuckReport>,
 }
 
 /// A paired comparison of two variants over the shared deals.
@@ -358,12 +368,58 @@ impl SweepJob {
             rotate_seats,
             compare,
             sort,
+            luck: Vec::new(),
+            luck_of: Vec::new(),
             variants: all,
             parts,
             effect_axes,
             of_variant,
             deal_effects,
         })
+    }
+
+    /// The same sweep, measuring every roll's luck: each variant by the first of `nets` that
+    /// fits its rules and players (none: without luck). A variant no net fits is refused,
+    /// naming it and why each net does not fit; so is a net that fits no variant.
+    pub fn with_luck(mut self, nets: Vec<LuckNet>) -> Result<SweepJob, JobError> {
+        let mut luck_of = Vec::with_capacity(self.parts.len());
+        if !nets.is_empty() {
+            for (i, spec) in self.parts.iter().enumerate() {
+                let (rules, players) = (&spec.rules, spec.players());
+                match nets.iter().position(|n| n.meter(rules, players).is_ok()) {
+                    Some(n) => luck_of.push(n),
+                    None => {
+                        let why: Vec<String> = nets
+                            .iter()
+                            .filter_map(|n| n.meter(rules, players).err())
+                            .map(|e| e.to_string())
+                            .collect();
+                        return Err(InvalidJob::SweepLuck {
+                            index: i + 1,
+                            variant: self.variants[i].label(),
+                            players,
+                            why: why.join("; "),
+                        }
+                        .into());
+                    }
+                }
+            }
+            if let Some(n) = (0..nets.len()).find(|n| !luck_of.contains(n)) {
+                let spec = &self.parts[0];
+                return Err(InvalidJob::SweepLuckUnused {
+                    net: nets[n].file.clone(),
+                    players: nets[n].net.players,
+                    why: nets[n]
+                        .meter(&spec.rules, spec.players())
+                        .err()
+                        .map_or_else(String::new, |e| e.what),
+                }
+                .into());
+            }
+        }
+        self.luck = nets;
+        self.luck_of = luck_of;
+        Ok(self)
     }
 
     /// The variants, in product order.
@@ -392,6 +448,7 @@ impl SweepJob {
         m.command = "sweep".into();
         m.rules = serde_json::to_value(self.base).expect("rules serialize");
         m.games_planned = self.total_games();
+        m.luck = self.luck.iter().map(|l| l.file.clone()).collect();
         m.sweep = Some(SweepSection {
             bots: self.bots_label.clone(),
             vary: self.axes.iter().map(axis_text).collect(),
@@ -423,20 +480,27 @@ impl SweepJob {
     }
 
     /// Plays every variant; with an output directory, writes run.json, the checkpoint while it
-    /// runs, sweep.csv, compare.csv (with a comparison) and summary.json.
+    /// runs, sweep.csv, compare.csv (with a comparison), luck.csv (with luck nets) and
+    /// summary.json.
     pub fn execute(&self, ctx: &Context<'_>) -> Result<Outcome<SweepReport>, JobError> {
         let mut fold = self.new_fold();
         let kept = |part: usize| self.keeps(part);
-        let def = JobDef {
+        conduct(ctx, self.def(&kept), &mut fold, |f, out, _| {
+            self.report(f, out)
+        })
+    }
+
+    /// What the lifecycle needs of the sweep, its games kept as rows where `kept` says.
+    pub(crate) fn def<'a>(&'a self, kept: &'a (dyn Fn(usize) -> bool + Sync)) -> JobDef<'a> {
+        JobDef {
             manifest: self.manifest(),
             parts: &self.parts,
-            rows_for: &kept,
+            rows_for: kept,
             per_game: false,
             recover: false,
             log: None,
-            luck: None,
-        };
-        conduct(ctx, def, &mut fold, |f, out, _| self.report(f, out))
+            luck: &self.luck,
+        }
     }
 
     /// Whether a variant's games are read: for the paired comparison, or for the main
@@ -468,6 +532,7 @@ impl SweepJob {
             deal_effects: self.deal_effects,
             per_deal: self.parts[0].games_per_deal() as usize,
             effects,
+            luck: (!self.luck.is_empty()).then(|| vec![LuckTally::default(); self.parts.len()]),
         }
     }
 
@@ -497,6 +562,10 @@ impl SweepJob {
             .enumerate()
             .map(|(i, (v, t))| {
                 let summary = Summary::new(t, &names);
+                let luck = fold.luck.as_ref().map(|l| {
+                    let net = &self.luck[self.luck_of[i]];
+                    LuckReport::new(&l[i], &names, &net.file, net.net.checksum())
+                });
                 SweepRow {
                     index: i + 1,
                     variant: v.label(),
@@ -504,6 +573,7 @@ impl SweepJob {
                     summary,
                     chi2_p_holm: None,
                     chi2_p_bh: None,
+                    luck,
                 }
             })
             .collect();
@@ -604,6 +674,9 @@ impl SweepJob {
             if let Some(t) = report.effects_table() {
                 dir.write_table(&t)?;
             }
+            if let Some(t) = report.luck_table() {
+                dir.write_table(&t)?;
+            }
             dir.write_json(
                 "summary.json",
                 &SummaryJson::new("sweep", &report).in_dir(dir),
@@ -622,6 +695,8 @@ pub(crate) struct SweepFold {
     deal_effects: bool,
     per_deal: usize,
     effects: EffectsFold,
+    /// Per variant, the luck of the units folded (sweeps that measure it).
+    luck: Option<Vec<LuckTally>>,
 }
 
 /// One unit of a sweep: its tally, for a compared variant its games' outcomes, and for the
@@ -633,6 +708,9 @@ pub(crate) struct SweepRecord {
     outcomes: Vec<(bool, u32)>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     deals: Vec<DealOutcome>,
+    /// Its luck (sweeps that measure it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    luck: Option<LuckTally>,
 }
 
 impl Fold for SweepFold {
@@ -675,6 +753,7 @@ impl Fold for SweepFold {
             tally: unit.tally.clone(),
             outcomes,
             deals,
+            luck: unit.luck.clone(),
         }
     }
 
@@ -702,10 +781,21 @@ impl Fold for SweepFold {
                 record.outcomes.len()
             ));
         }
-        Ok(())
+        match (&self.luck, &record.luck) {
+            (Some(_), None) => Err("it has no luck figures, and the sweep measures luck".into()),
+            (None, Some(_)) => Err("it has luck figures, and the sweep measures none".into()),
+            (Some(_), Some(l)) if l.deals != unit.deals => Err(format!(
+                "its luck counts {} deals where the unit has {}",
+                l.deals, unit.deals
+            )),
+            _ => Ok(()),
+        }
     }
 
     fn fold(&mut self, unit: &Unit, record: SweepRecord) -> Flow {
+        if let (Some(a), Some(l)) = (self.luck.as_mut(), record.luck.as_ref()) {
+            a[unit.part].merge(l);
+        }
         self.tallies[unit.part].merge(&record.tally);
         self.outcomes[unit.part].extend(record.outcomes);
         self.effects.add(unit.part, unit.first_deal, &record.deals);
@@ -839,6 +929,24 @@ impl SweepReport {
             t.push(r.cells(&self.options));
         }
         t
+    }
+
+    /// `luck.csv` of a sweep that measures luck: per variant (`index`, `variant`), one row per
+    /// lineup entry with a run's luck.csv columns.
+    pub fn luck_table(&self) -> Option<Table> {
+        let first = self.rows.first()?.luck.as_ref()?;
+        let mut header = vec!["index", "variant"];
+        header.extend(crate::export::luck_table(first).header.iter().copied());
+        let mut t = Table::new("luck.csv", &header);
+        for row in &self.rows {
+            let Some(l) = &row.luck else { continue };
+            for cells in crate::export::luck_table(l).rows {
+                let mut r = vec![Cell::int(row.index as u64), Cell::text(row.variant.clone())];
+                r.extend(cells);
+                t.push(r);
+            }
+        }
+        Some(t)
     }
 
     /// `effects.csv`, when some option has two or more values.
@@ -1004,6 +1112,23 @@ impl SweepReport {
 
     /// The text report: the variants in the report's order, then the comparison.
     pub fn write_text(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        self.write_plain(w)?;
+        self.write_luck(w)
+    }
+
+    /// The luck-adjusted figures per variant (sweeps that measure luck), in product order.
+    fn write_luck(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        for row in &self.rows {
+            if let Some(l) = &row.luck {
+                write!(w, "\nvariant #{} {}:", row.index, row.variant)?;
+                l.write_text(w)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The plain report: the table, its notes, the effects and the comparison.
+    fn write_plain(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
         let table = self.table();
         let order = table
             .sorted_order(&self.sort)

@@ -1,7 +1,7 @@
 //! `luck.csv`: a run's luck-adjusted results ([`crate::analysis::luck`]) as a table.
 
 use super::table::{Cell, Table};
-use crate::analysis::luck::LuckReport;
+use crate::analysis::luck::{Adjusted, LuckReport};
 
 /// `luck.csv`: one row per lineup entry of a run's luck report.
 pub fn luck_table(report: &LuckReport) -> Table {
@@ -29,13 +29,6 @@ pub fn luck_table(report: &LuckReport) -> Table {
             "score_variance_ratio",
         ],
     );
-    // Full precision (the shortest text that reads back as the same f64), so that
-    // `adjusted = plain - luck` holds exactly in the file.
-    let full = |v: f64| Cell {
-        text: format!("{v}"),
-        value: Some(v),
-    };
-    let opt = |v: Option<f64>| Cell::fixed(v);
     for b in &report.bots {
         let mut row = vec![
             Cell::int(b.index as u64),
@@ -43,18 +36,31 @@ pub fn luck_table(report: &LuckReport) -> Table {
             Cell::int(b.games),
         ];
         for a in [&b.win_rate, &b.score] {
-            row.extend([
-                full(a.plain),
-                full(a.luck),
-                full(a.adjusted),
-                opt(a.interval.map(|i| i.0)),
-                opt(a.interval.map(|i| i.1)),
-                opt(a.plain_interval.map(|i| i.0)),
-                opt(a.plain_interval.map(|i| i.1)),
-                opt(a.variance_ratio),
-            ]);
+            row.extend(luck_cells(a));
         }
         t.push(row);
     }
     t
+}
+
+/// One measure's eight cells in luck.csv's order: plain, luck, adjusted, the adjusted
+/// interval, the plain interval (normal, the same method) and the variance ratio. The first
+/// three at full precision (the shortest text that reads back as the same f64), so that
+/// `adjusted = plain - luck` holds exactly in the file.
+pub fn luck_cells(a: &Adjusted) -> [Cell; 8] {
+    let full = |v: f64| Cell {
+        text: format!("{v}"),
+        value: Some(v),
+    };
+    let opt = |v: Option<f64>| Cell::fixed(v);
+    [
+        full(a.plain),
+        full(a.luck),
+        full(a.adjusted),
+        opt(a.interval.map(|i| i.0)),
+        opt(a.interval.map(|i| i.1)),
+        opt(a.plain_interval.map(|i| i.0)),
+        opt(a.plain_interval.map(|i| i.1)),
+        opt(a.variance_ratio),
+    ]
 }

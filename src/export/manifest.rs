@@ -86,9 +86,11 @@ pub struct Manifest {
     /// With `log_games`: the position is on every `log_positions`-th decision line of a game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub log_positions: Option<u32>,
-    /// The net file every roll's luck was measured with (`run --luck`; docs/LUCK.md).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub luck: Option<String>,
+    /// The net files every roll's luck was measured with (`--luck`; docs/LUCK.md): one for a
+    /// run or a league (written as a string), one or more for a sweep (each variant measured
+    /// by the net of its rules; written as a list when more than one).
+    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "one_or_many")]
+    pub luck: Vec<String>,
     /// Whether a failing bot program forfeited its game instead of stopping the job (`run
     /// --recover`; the `forfeits` columns).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -374,7 +376,7 @@ impl Manifest {
             per_game,
             log_games: None,
             log_positions: None,
-            luck: None,
+            luck: Vec::new(),
             recover: false,
             report: false,
             unit_deals: 0,
@@ -568,5 +570,32 @@ fn json_to_toml(v: &serde_json::Value) -> toml::Value {
         serde_json::Value::String(s) => toml::Value::String(s.clone()),
         serde_json::Value::Bool(b) => toml::Value::Boolean(*b),
         other => toml::Value::String(other.to_string()),
+    }
+}
+
+/// A list of strings written as one string when it holds one, as a list otherwise (the
+/// manifest's `luck`: a run's one net stays a string); either is read.
+mod one_or_many {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(String),
+        Many(Vec<String>),
+    }
+
+    pub fn serialize<S: Serializer>(v: &[String], s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            [one] => one.serialize(s),
+            many => many.serialize(s),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+        Ok(match OneOrMany::deserialize(d)? {
+            OneOrMany::One(s) => vec![s],
+            OneOrMany::Many(v) => v,
+        })
     }
 }

@@ -35,7 +35,7 @@ pub use kept_games::{
     kept_used_note, read_kept_games, read_kept_lines, write_kept_games, write_kept_lines,
 };
 pub use log_file::LogFile;
-pub use luck::luck_table;
+pub use luck::{luck_cells, luck_table};
 pub use manifest::{
     ConfirmSection, DEFAULT_BOOTSTRAP, DEFAULT_SORT, JobStatus, LeagueSection, MANIFEST_FILE,
     MANIFEST_FORMAT, Manifest, ManifestBot, ManifestError, MergeSection, ShardSection, SprtSection,

@@ -117,6 +117,9 @@ impl Manifest {
                     // `--sort=-x`: a value starting with `-` must be attached.
                     args.push(format!("--sort={sort}"));
                 }
+                for net in &self.luck {
+                    pair(&mut args, "--luck", net.clone());
+                }
             }
             "league" => {
                 pair(&mut args, "--rules", rules_arg);
@@ -130,6 +133,9 @@ impl Manifest {
                     .filter(|l| l.bootstrap != DEFAULT_BOOTSTRAP)
                 {
                     pair(&mut args, "--bootstrap", l.bootstrap.to_string());
+                }
+                for net in &self.luck {
+                    pair(&mut args, "--luck", net.clone());
                 }
             }
             _ => {
@@ -156,7 +162,7 @@ impl Manifest {
                 if self.recover {
                     args.push(w("--recover"));
                 }
-                if let Some(net) = &self.luck {
+                for net in &self.luck {
                     pair(&mut args, "--luck", net.clone());
                 }
             }

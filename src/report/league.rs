@@ -309,6 +309,70 @@ pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
         }
         None => page.note("pairs.csv is missing or unreadable: no head-to-head scores."),
     }
+    run::luck(&mut page, f);
+    if f.csv("luck.csv").is_some() {
+        page.note("The ratings are not adjusted for luck: a Plackett-Luce fit is not a mean of the games, so the control variate does not apply to it. The win rates and scores above and the head-to-head scores below are.");
+    }
+    pairs_luck(&mut page, f);
     run::reproduce(&mut page, f);
     Ok(page.finish(&run::footer(f), &f.problems()))
+}
+
+/// The luck-adjusted head-to-head scores of a league measured with `--luck NET`
+/// (pairs_luck.csv): per ordered pair that met, the plain and the adjusted score with their
+/// intervals and the variance ratio.
+fn pairs_luck(page: &mut Page, f: &Folder) {
+    let Some(l) = f.csv("pairs_luck.csv") else {
+        return;
+    };
+    let sound = check::table(f, "pairs_luck.csv", &l);
+    page.h3("Luck-adjusted head to head");
+    page.p("A meeting's luck for the bot against its opponent is half the difference of the two seats' score luck (at 2-player tables, exactly a run's score luck); the adjusted score is the score minus that luck, unbiased whatever the net. 95% intervals normal, clustered by deal (docs/LUCK.md).");
+    if sound.iter().any(|ok| !ok) {
+        page.note("pairs_luck.csv holds values no league can have: see the problems above.");
+    }
+    let iv = |r: &super::load::Row<'_>, x: &str, lo: &str, hi: &str| {
+        r.num(x)
+            .map_or("?".to_string(), |v| match (r.num(lo), r.num(hi)) {
+                (Some(a), Some(b)) => format!("{v:.3} [{a:.3}, {b:.3}]"),
+                _ => format!("{v:.3}"),
+            })
+    };
+    let rows = l
+        .rows()
+        .zip(&sound)
+        .filter(|(_, ok)| **ok)
+        .map(|(r, _)| {
+            vec![
+                td(r.text("bot")),
+                td(r.text("opponent")),
+                tn(r.text("met")),
+                tn(iv(&r, "score", "score_low_normal", "score_high_normal")),
+                tn(r.num("score_luck")
+                    .map_or("?".into(), |v| format!("{v:+.3}"))),
+                tn(iv(
+                    &r,
+                    "adjusted_score",
+                    "adjusted_score_low",
+                    "adjusted_score_high",
+                )),
+                tn(r.num("score_variance_ratio")
+                    .map_or("-".into(), |v| format!("{v:.2}x"))),
+            ]
+        })
+        .collect();
+    page.table_keyed(
+        &[
+            "bot",
+            "opponent",
+            "met",
+            "score [95%]",
+            "its luck",
+            "adjusted score [95%]",
+            "variance ratio",
+        ],
+        rows,
+        None,
+        2,
+    );
 }

@@ -55,9 +55,15 @@ fn limits(name: &str) -> Limits {
             bytes: 64 * MIB,
             rows: crate::analysis::vary::MAX_VARIANTS,
         },
-        "pairs.csv" => Limits {
+        "pairs.csv" | "pairs_luck.csv" => Limits {
             bytes: 64 * MIB,
             rows: 256 * 255,
+        },
+        // A run's: one row per lineup entry; a league's, one per bot; a sweep's, one per
+        // variant and lineup entry.
+        "luck.csv" => Limits {
+            bytes: 64 * MIB,
+            rows: crate::analysis::vary::MAX_VARIANTS * 4,
         },
         "effects.csv" => Limits {
             bytes: 64 * MIB,

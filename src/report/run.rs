@@ -424,18 +424,48 @@ fn seats_section(
     Ok(())
 }
 
-/// The luck-adjusted results of a run measured with `--luck NET` (luck.csv): per bot, the
-/// plain and the adjusted win rate and score with their intervals, and the variance ratio.
-fn luck(page: &mut Page, f: &Folder) {
+/// The luck nets run.json names (`luck`: one net as a string, a sweep's several as a list).
+pub(crate) fn luck_nets(f: &Folder) -> Option<String> {
+    match f.manifest_field("luck")? {
+        Value::String(s) => Some(s.clone()),
+        Value::Array(a) => Some(
+            a.iter()
+                .filter_map(Value::as_str)
+                .collect::<Vec<_>>()
+                .join(", "),
+        ),
+        _ => None,
+    }
+}
+
+/// The luck-adjusted results of a job measured with `--luck NET` (luck.csv): per bot (and per
+/// variant, for a sweep's, whose luck.csv has a `variant` column), the plain and the adjusted
+/// win rate and score with their intervals, and the variance ratio.
+pub(crate) fn luck(page: &mut Page, f: &Folder) {
     let Some(l) = f.csv("luck.csv") else {
         return;
     };
     let sound = check::table(f, "luck.csv", &l);
     page.h2("luck", "Luck-adjusted results");
-    let net = f.manifest_field("luck").and_then(Value::as_str);
+    let net = luck_nets(f);
+    let by_variant = l.has("variant");
+    // A sweep's rows name their variant first.
+    let first = |r: &Row<'_>, mut cells: Vec<super::html::Td>| {
+        if by_variant {
+            cells.insert(0, td(r.text("variant")));
+        }
+        cells
+    };
+    let head = |cols: &[&'static str]| -> Vec<&'static str> {
+        let mut h = cols.to_vec();
+        if by_variant {
+            h.insert(0, "variant");
+        }
+        h
+    };
     page.p(&format!(
         "Each roll's luck for the seat that rolls is the net's value of the position after the roll (its best move for that roll) minus the mean of that over the six faces; a game's luck for a bot is the sum over its rolls. The adjusted figure is the result minus the luck, a control variate: unbiased whatever the net, and the better the net the narrower its interval. The variance ratio is how many games the adjustment saves for the same interval width (2.00x: half the games). Net: {}; 95% intervals normal, clustered by deal (docs/LUCK.md).",
-        net.unwrap_or("not recorded")
+        net.as_deref().unwrap_or("not recorded")
     ));
     if sound.iter().any(|ok| !ok) {
         page.note("luck.csv holds values no run can have: see the problems above.");
@@ -458,35 +488,38 @@ fn luck(page: &mut Page, f: &Folder) {
     let rows = good
         .iter()
         .map(|r| {
-            vec![
-                td(r.text("name")),
-                tn(r.text("games")),
-                tn(interval(
-                    r,
-                    "win_rate",
-                    "win_rate_low_normal",
-                    "win_rate_high_normal",
-                )),
-                tn(signed(r, "win_luck")),
-                tn(interval(
-                    r,
-                    "adjusted_win_rate",
-                    "adjusted_win_rate_low",
-                    "adjusted_win_rate_high",
-                )),
-                tn(ratio(r, "win_variance_ratio")),
-            ]
+            first(
+                r,
+                vec![
+                    td(r.text("name")),
+                    tn(r.text("games")),
+                    tn(interval(
+                        r,
+                        "win_rate",
+                        "win_rate_low_normal",
+                        "win_rate_high_normal",
+                    )),
+                    tn(signed(r, "win_luck")),
+                    tn(interval(
+                        r,
+                        "adjusted_win_rate",
+                        "adjusted_win_rate_low",
+                        "adjusted_win_rate_high",
+                    )),
+                    tn(ratio(r, "win_variance_ratio")),
+                ],
+            )
         })
         .collect();
     page.table(
-        &[
+        &head(&[
             "bot",
             "games",
             "win rate [95%]",
             "its luck",
             "adjusted win rate [95%]",
             "variance ratio",
-        ],
+        ]),
         rows,
         None,
     );
@@ -503,33 +536,36 @@ fn luck(page: &mut Page, f: &Folder) {
         let rows = good
             .iter()
             .map(|r| {
-                vec![
-                    td(r.text("name")),
-                    tn(interval(
-                        r,
-                        "score",
-                        "score_low_normal",
-                        "score_high_normal",
-                    )),
-                    tn(signed(r, "score_luck")),
-                    tn(interval(
-                        r,
-                        "adjusted_score",
-                        "adjusted_score_low",
-                        "adjusted_score_high",
-                    )),
-                    tn(ratio(r, "score_variance_ratio")),
-                ]
+                first(
+                    r,
+                    vec![
+                        td(r.text("name")),
+                        tn(interval(
+                            r,
+                            "score",
+                            "score_low_normal",
+                            "score_high_normal",
+                        )),
+                        tn(signed(r, "score_luck")),
+                        tn(interval(
+                            r,
+                            "adjusted_score",
+                            "adjusted_score_low",
+                            "adjusted_score_high",
+                        )),
+                        tn(ratio(r, "score_variance_ratio")),
+                    ],
+                )
             })
             .collect();
         page.table(
-            &[
+            &head(&[
                 "bot",
                 "score [95%]",
                 "its luck",
                 "adjusted score [95%]",
                 "variance ratio",
-            ],
+            ]),
             rows,
             None,
         );

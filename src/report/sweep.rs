@@ -255,6 +255,7 @@ pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
     per_bot(&mut page, f, &rows, &sound)?;
     effects(&mut page, f, fair, players)?;
     comparison(&mut page, f)?;
+    run::luck(&mut page, f);
     run::reproduce(&mut page, f);
     Ok(page.finish(&run::footer(f), &f.problems()))
 }

@@ -428,6 +428,9 @@ pub struct UnitResult {
     pub log: Vec<u8>,
     /// The unit's luck, when the job measures it ([`LuckNet`]).
     pub luck: Option<LuckTally>,
+    /// Each row's game luck, in row order (index: row), when the job measures luck and keeps
+    /// the part's rows; empty otherwise.
+    pub game_luck: Vec<GameLuck>,
     /// Each game's result and the end of its log bytes: what the unit is kept as when a stop
     /// comes before it can be delivered.
     pub(crate) games: UnitGames,
@@ -499,9 +502,10 @@ pub struct RunOptions<'a> {
     /// Write every game's decisions in the decision log's style ([`UnitResult::log`]);
     /// without it, games are played unwatched.
     pub log: Option<LogStyle>,
-    /// Measure every roll's luck by this net ([`UnitResult::luck`]; games kept at a stop are
+    /// Measure every roll's luck ([`UnitResult::luck`]), each part's by the first of these
+    /// nets that fits its rules and players (none: no luck measured; games kept at a stop are
     /// then played again, which gives the same games, so that their luck is measured too).
-    pub luck: Option<&'a LuckNet>,
+    pub luck: &'a [LuckNet],
     /// Games finished at an earlier stop: used in place of playing them. When the run ends
     /// the games of units delivered are dropped from it and, after an interrupt, every game
     /// finished but not delivered (of units in flight, and of units finished after one that
@@ -586,7 +590,7 @@ struct How<'a> {
     exec: Exec,
     rows_for: &'a (dyn Fn(usize) -> bool + Sync),
     log: Option<LogStyle>,
-    luck: Option<&'a LuckNet>,
+    luck: &'a [LuckNet],
     progress: &'a AtomicU64,
     interrupt: Option<&'a AtomicBool>,
 }
@@ -610,9 +614,9 @@ fn execute_at(
         progress,
         interrupt,
     } = how;
-    if let Some(l) = luck {
+    if !luck.is_empty() {
         for spec in parts {
-            l.meter(&spec.rules, spec.players())?;
+            LuckNet::meter_of(luck, &spec.rules, spec.players())?;
         }
     }
     let interrupted = || interrupt.is_some_and(|i| i.load(Ordering::Relaxed));
@@ -698,6 +702,7 @@ fn execute_at(
                             forfeits: played.forfeits,
                             log: played.log,
                             luck: played.luck,
+                            game_luck: played.game_luck,
                             games: played.games,
                         })),
                         Ok(Err(stopped)) => Done::Stopped(stopped),
@@ -797,8 +802,8 @@ struct Worker<'a> {
     bots: Vec<Box<dyn Bot>>,
     /// The decision log's writer, when the job logs its decisions.
     log: Option<LogEncoder>,
-    /// The net that measures luck, when the job measures it.
-    luck_net: Option<&'a LuckNet>,
+    /// The nets that measure luck (none when the job measures none).
+    luck_net: &'a [LuckNet],
     /// Its meter for the rules and players of the part played.
     luck: Option<(Rules, usize, LuckMeter)>,
 }
@@ -823,6 +828,7 @@ struct UnitPlayed {
     forfeits: Vec<ForfeitNote>,
     log: Vec<u8>,
     luck: Option<LuckTally>,
+    game_luck: Vec<GameLuck>,
     games: UnitGames,
 }
 
@@ -859,14 +865,15 @@ impl Worker<'_> {
         };
         let mut games = [empty_played(); 4];
         let mut lucks = [GameLuck::default(); 4];
-        let mut luck_tally = self.luck_net.map(|_| LuckTally::default());
-        if let Some(net) = self.luck_net {
+        let mut luck_tally = (!self.luck_net.is_empty()).then(LuckTally::default);
+        let mut game_luck = Vec::new();
+        if !self.luck_net.is_empty() {
             let key = (spec.rules, spec.players());
             if self.luck.as_ref().is_none_or(|(r, p, _)| (*r, *p) != key) {
                 self.luck = Some((
                     spec.rules,
                     spec.players(),
-                    net.meter(&spec.rules, spec.players())?,
+                    LuckNet::meter_of(self.luck_net, &spec.rules, spec.players())?,
                 ));
             }
         }
@@ -918,6 +925,9 @@ impl Worker<'_> {
             if let Some(l) = luck_tally.as_mut() {
                 l.add_deal(&games[..n], &lucks[..n], spec.players());
             }
+            if job.want_rows && luck_tally.is_some() {
+                game_luck.extend_from_slice(&lucks[..n]);
+            }
             if job.want_rows {
                 rows.extend(games[..n].iter().enumerate().map(|(r, p)| GameRow {
                     game: spec.game_index(deal, r as u64),
@@ -934,6 +944,7 @@ impl Worker<'_> {
             forfeits,
             log,
             luck: luck_tally,
+            game_luck,
             games: done,
         }))
     }

@@ -43,6 +43,7 @@ mod grade;
 mod grade_net;
 mod layers;
 mod luck;
+mod luck_jobs;
 mod perft;
 mod properties;
 mod rules;
