@@ -433,6 +433,14 @@
     return out;
   }
 
+  // For tests/web/page_test.js: whether the page waits for a person (or the game is over), the
+  // state, the rolls played.
+  window.aeroplanePage = {
+    idle: function () { return !!state && !busy && (state.phase === 'over' || state.person_to_move); },
+    state: function () { return state; },
+    rolls: function () { return JSON.parse(game.rolls(0)); }
+  };
+
   wasm({ module_or_path: bytes(window.AEROPLANE_WASM_BASE64) }).then(function () {
     var sel = $('rules-preset');
     JSON.parse(wasm.presets()).forEach(function (p) { sel.appendChild(html('option', { value: p }, p)); });
