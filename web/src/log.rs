@@ -130,7 +130,7 @@ pub fn decision_line(
         "[0,{seat},{bot},{roll},\"{}\",{action},\"{forced}\"",
         legal_digits(moves)
     );
-    let key = decision.is_multiple_of(LOG_POSITIONS);
+    let key = decision % LOG_POSITIONS == 0;
     match values.filter(|v| v.len() == moves.len()) {
         Some(values) => {
             let mut order: Vec<usize> = (0..moves.len()).collect();
