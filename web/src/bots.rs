@@ -18,9 +18,19 @@ pub const BOTS: &[(&str, &str)] = &[
 ];
 
 /// The bot a configuration names, with its lineup `kind` (as `aeroplane run` writes it in a
-/// decision log's header). An unknown name is an error listing the names there are.
+/// decision log's header). A name is a bot's kind, then, for a bot with parameters, its
+/// parameters as `aeroplane run --bots` spells them (`kind:key=value,...`, e.g. a search bot's
+/// depth or iterations: its budget, never a clock). An unknown name is an error listing the
+/// names there are.
 pub fn bot(name: &str) -> Result<(Box<dyn Bot>, String), String> {
-    let (bot, kind): (Box<dyn Bot>, &str) = match name {
+    let (kind, params) = name.split_once(':').unwrap_or((name, ""));
+    if !params.is_empty() && matches!(kind, "greedy" | "random") {
+        return Err(format!(
+            "the bot `{kind}` takes no parameters, not `{}`",
+            aeroplane_core::excerpt::excerpt(params)
+        ));
+    }
+    let (bot, kind): (Box<dyn Bot>, &str) = match kind {
         "greedy" => (Box::new(Greedy), "greedy"),
         "random" => (Box::new(RandomBot::default()), "random"),
         _ => {
