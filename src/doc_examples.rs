@@ -34,6 +34,9 @@ pub struct Analysis;
 #[doc = include_str!("../docs/guide/cluster.md")]
 pub struct GuideCluster;
 
+#[doc = include_str!("../docs/guide/browser.md")]
+pub struct GuideBrowser;
+
 #[doc = include_str!("../docs/guide/cookbook.md")]
 pub struct GuideCookbook;
 

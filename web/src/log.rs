@@ -1,0 +1,379 @@
+//! A page game as a decision log (docs/LOG.md, schema version 2, plain `.jsonl`): the file the
+//! page downloads and `aeroplane replay --log FILE --game 0` reads. The lines are byte for byte
+//! what `aeroplane run --log-games` writes for the same game (`tests/web/node_test.js` compares
+//! them): a header, one line per decision (a roll with two or more legal moves), a result line.
+//! A person's seat is a lineup entry of kind [`PERSON`](crate::bots::PERSON).
+//!
+//! [`parse`] reads such a log back for the page's upload, every line checked.
+
+use aeroplane_core::{ActionId, Game, GameRecord, Move, NUM_ACTIONS, Rules};
+use serde::{Deserialize, Serialize};
+
+/// The header's `format`.
+pub const FORMAT: &str = "aeroplane-decisions";
+/// The schema version written and read.
+pub const VERSION: u32 = 2;
+/// A decision line's elements, in order.
+pub const DECISION_FIELDS: [&str; 9] = [
+    "game", "seat", "bot", "roll", "legal", "action", "forced", "values", "position",
+];
+/// The position is written on decision lines 0, K, 2K, ... of the game (`run`'s default K).
+pub const LOG_POSITIONS: u32 = 32;
+
+/// A lineup entry of the header.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HeaderBot {
+    /// The bot's name (`person` for a person).
+    pub name: String,
+    /// Its kind.
+    pub kind: String,
+}
+
+/// The first line: the rules, the seats and their players, the seed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// [`VERSION`].
+    pub version: u32,
+    /// [`DECISION_FIELDS`].
+    pub decision_fields: Vec<String>,
+    /// [`LOG_POSITIONS`].
+    pub log_positions: Option<u32>,
+    /// The version of the program that wrote it.
+    pub tool_version: String,
+    /// The rules.
+    pub rules: Rules,
+    /// Number of players.
+    pub players: usize,
+    /// The seats in play.
+    pub seats: Vec<usize>,
+    /// One entry per seat in play, in seat order.
+    pub bots: Vec<HeaderBot>,
+    /// The seed: the dice are game 0's seeded dice.
+    pub seed: u64,
+    /// Always 0.
+    pub first_deal: u64,
+    /// Always 1.
+    pub deals: u64,
+    /// Always false.
+    pub rotate_seats: bool,
+}
+
+impl Header {
+    /// The header of a page game.
+    pub fn new(rules: Rules, seats: Vec<usize>, bots: Vec<HeaderBot>, seed: u64) -> Header {
+        Header {
+            format: FORMAT.to_string(),
+            version: VERSION,
+            decision_fields: DECISION_FIELDS.iter().map(|s| s.to_string()).collect(),
+            log_positions: Some(LOG_POSITIONS),
+            tool_version: env!("CARGO_PKG_VERSION").to_string(),
+            rules,
+            players: seats.len(),
+            seats,
+            bots,
+            seed,
+            first_deal: 0,
+            deals: 1,
+            rotate_seats: false,
+        }
+    }
+
+    /// The header line, with its newline.
+    pub fn line(&self) -> String {
+        let mut s = serde_json::to_string(self).expect("a header serializes");
+        s.push('\n');
+        s
+    }
+}
+
+/// A value as `run` writes it: the shortest decimal that reads back as the same `f32`, `null`
+/// when not finite.
+fn value(out: &mut String, v: f32) {
+    if v.is_finite() {
+        out.push_str(&v.to_string());
+    } else {
+        out.push_str("null");
+    }
+}
+
+/// The legal action ids of `moves`, ascending, as digits.
+fn legal_digits(moves: &[Move]) -> String {
+    let mut bits = 0u8;
+    for m in moves {
+        bits |= 1 << ActionId::of_move(m).index();
+    }
+    (0..NUM_ACTIONS as u8)
+        .filter(|&i| bits & (1 << i) != 0)
+        .map(|i| char::from(b'0' + i))
+        .collect()
+}
+
+/// One decision line (with its newline). `decision` counts the game's decision lines before
+/// it (every [`LOG_POSITIONS`]-th, the first included, carries the position); `values` are the
+/// bot's, in `moves`' order.
+#[allow(clippy::too_many_arguments)]
+pub fn decision_line(
+    game: &Game,
+    bot: usize,
+    roll: u8,
+    moves: &[Move],
+    chosen: usize,
+    forced: &str,
+    values: Option<&[f32]>,
+    decision: u32,
+) -> String {
+    let seat = game.to_move().index();
+    let action = ActionId::of_move(&moves[chosen]).index();
+    let mut s = format!(
+        "[0,{seat},{bot},{roll},\"{}\",{action},\"{forced}\"",
+        legal_digits(moves)
+    );
+    let key = decision % LOG_POSITIONS == 0;
+    match values.filter(|v| v.len() == moves.len()) {
+        Some(values) => {
+            let mut order: Vec<usize> = (0..moves.len()).collect();
+            order.sort_by_key(|&k| ActionId::of_move(&moves[k]).index());
+            s.push_str(",[");
+            for (i, &k) in order.iter().enumerate() {
+                if i > 0 {
+                    s.push(',');
+                }
+                value(&mut s, values[k]);
+            }
+            s.push(']');
+        }
+        None if key => s.push_str(",null"),
+        None => {}
+    }
+    if key {
+        let mut at = *game;
+        at.apply_roll(roll)
+            .expect("a decision's roll is a legal roll with moves");
+        s.push_str(&format!(",\"{at}\""));
+    }
+    s.push_str("]\n");
+    s
+}
+
+/// The result line (with its newline) of a game that ended in `last`.
+pub fn result_line(
+    last: &Game,
+    bot_at_seat: &[Option<usize>; 4],
+    forced: &str,
+    record: &GameRecord,
+) -> String {
+    let opt = |v: Option<String>| v.unwrap_or_else(|| "null".to_string());
+    let bots: Vec<String> = bot_at_seat
+        .iter()
+        .map(|b| opt(b.map(|b| b.to_string())))
+        .collect();
+    let ranks: Vec<String> = record
+        .ranks
+        .iter()
+        .map(|&r| opt((r != 0).then(|| r.to_string())))
+        .collect();
+    let mut s = format!(
+        "{{\"game\":0,\"deal\":0,\"rotation\":0,\"bots\":[{}],\"forced\":\"{forced}\",\"winner\":{},\"ranks\":[{}],\"turns\":{}",
+        bots.join(","),
+        opt(record.winner.map(|w| w.index().to_string())),
+        ranks.join(","),
+        record.counters[aeroplane_core::Counter::Turns]
+    );
+    if record.unfinished {
+        s.push_str(",\"unfinished\":true");
+    }
+    s.push_str(&format!(",\"position\":\"{last}\"}}\n"));
+    s
+}
+
+/// A decision line read back.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    /// The line number (1 is the header).
+    pub line: usize,
+    /// The seat that chose.
+    pub seat: usize,
+    /// Its lineup index.
+    pub bot: usize,
+    /// The roll.
+    pub roll: u8,
+    /// The legal action ids.
+    pub legal: Vec<u8>,
+    /// The action chosen.
+    pub action: u8,
+    /// The rolls played without a choice before it.
+    pub forced: Vec<u8>,
+    /// The bot's value of each legal action, in `legal`'s order.
+    pub values: Option<Vec<Option<f32>>>,
+    /// The position at the decision, on a key line.
+    pub position: Option<String>,
+}
+
+/// The result line read back.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct ResultLine {
+    /// Always 0.
+    pub game: u64,
+    /// The lineup index in each seat.
+    pub bots: [Option<usize>; 4],
+    /// The rolls after the last decision, as digits.
+    pub forced: String,
+    /// The winning seat.
+    pub winner: Option<usize>,
+    /// Each seat's rank.
+    pub ranks: [Option<u8>; 4],
+    /// Turns played.
+    pub turns: u32,
+    /// The game hit `max_turns`.
+    #[serde(default)]
+    pub unfinished: bool,
+    /// The final position.
+    pub position: String,
+}
+
+/// A log read back: its header, its decisions and, for a finished game, its result.
+#[derive(Clone, Debug)]
+pub struct Parsed {
+    /// The header.
+    pub header: Header,
+    /// The decision lines, in order.
+    pub decisions: Vec<Decision>,
+    /// The result line (`None`: a game saved before its end).
+    pub result: Option<(usize, ResultLine)>,
+}
+
+/// Digits as numbers, each at most `max`.
+fn digits(text: &str, max: u8, what: &str) -> Result<Vec<u8>, String> {
+    text.bytes()
+        .map(|b| {
+            b.checked_sub(b'0')
+                .filter(|&d| d <= max)
+                .ok_or_else(|| format!("`{what}` must be digits 0 to {max}, not {text:?}"))
+        })
+        .collect()
+}
+
+fn decision(line: usize, v: &serde_json::Value) -> Result<Decision, String> {
+    let a = v.as_array().ok_or("not a decision line")?;
+    if !(7..=9).contains(&a.len()) {
+        return Err(format!(
+            "a decision line has 7 to 9 elements ({}), not {}",
+            DECISION_FIELDS.join(", "),
+            a.len()
+        ));
+    }
+    let num = |i: usize, max: u64| -> Result<u64, String> {
+        a[i].as_u64()
+            .filter(|&n| n <= max)
+            .ok_or_else(|| format!("`{}` must be a number 0 to {max}", DECISION_FIELDS[i]))
+    };
+    let text = |i: usize| -> Result<&str, String> {
+        a[i].as_str()
+            .ok_or_else(|| format!("`{}` must be a string", DECISION_FIELDS[i]))
+    };
+    if num(0, u64::MAX)? != 0 {
+        return Err("`game` must be 0: a page record holds one game".into());
+    }
+    let values = match a.get(7) {
+        None | Some(serde_json::Value::Null) => None,
+        Some(serde_json::Value::Array(vs)) => Some(
+            vs.iter()
+                .map(|x| match x {
+                    serde_json::Value::Null => Ok(None),
+                    x => x
+                        .as_f64()
+                        .map(|f| Some(f as f32))
+                        .ok_or("`values` must be numbers or null"),
+                })
+                .collect::<Result<Vec<_>, _>>()?,
+        ),
+        Some(_) => return Err("`values` must be an array or null".into()),
+    };
+    let position = match a.get(8) {
+        None => None,
+        Some(p) => Some(p.as_str().ok_or("`position` must be a string")?.to_string()),
+    };
+    Ok(Decision {
+        line,
+        seat: num(1, 3)? as usize,
+        bot: num(2, 3)? as usize,
+        roll: num(3, 6)? as u8,
+        legal: digits(text(4)?, NUM_ACTIONS as u8 - 1, "legal")?,
+        action: num(5, NUM_ACTIONS as u64 - 1)? as u8,
+        forced: digits(text(6)?, 6, "forced")?,
+        values,
+        position,
+    })
+}
+
+/// Reads a log's text, checking the shape of every line; the moves
+/// themselves are checked by replaying them ([`crate::session::Session::from_log`]).
+pub fn parse(text: &str) -> Result<Parsed, String> {
+    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
+    let foreign = "not an aeroplane game record: its first line must be the header {\"format\":\"aeroplane-decisions\",...} (a file the page downloaded, or a decision log of one game)";
+    let Some((_, first)) = lines.next() else {
+        return Err(
+            "the file is empty: an aeroplane game record starts with its header line".into(),
+        );
+    };
+    let value: serde_json::Value = serde_json::from_str(first.trim_start_matches('\u{feff}'))
+        .map_err(|_| foreign.to_string())?;
+    if value.get("format").and_then(|f| f.as_str()) != Some(FORMAT) {
+        return Err(foreign.into());
+    }
+    let version = value.get("version").and_then(|v| v.as_u64());
+    if version != Some(u64::from(VERSION)) {
+        return Err(format!(
+            "line 1: a decision log of version {}: the page reads version {VERSION}",
+            version.map_or("?".to_string(), |v| v.to_string())
+        ));
+    }
+    let header: Header = serde_json::from_value(value).map_err(|e| {
+        format!(
+            "line 1: a bad header: {}",
+            aeroplane_core::excerpt::excerpt(&e.to_string())
+        )
+    })?;
+    let mut decisions = Vec::new();
+    let mut result = None;
+    for (n, l) in lines {
+        if l.trim().is_empty() {
+            continue;
+        }
+        if result.is_some() {
+            return Err(format!(
+                "line {n}: a line after the result line: the page reads one game (game 0)"
+            ));
+        }
+        let v: serde_json::Value = serde_json::from_str(l).map_err(|e| {
+            format!(
+                "line {n}: not JSON ({}): the file is damaged or cut short",
+                aeroplane_core::excerpt::excerpt(&e.to_string())
+            )
+        })?;
+        if v.is_object() {
+            let r: ResultLine = serde_json::from_value(v).map_err(|e| {
+                format!(
+                    "line {n}: a bad result line: {}",
+                    aeroplane_core::excerpt::excerpt(&e.to_string())
+                )
+            })?;
+            if r.game != 0 {
+                return Err(format!(
+                    "line {n}: a result of game {}: the page reads game 0",
+                    r.game
+                ));
+            }
+            result = Some((n, r));
+        } else {
+            decisions.push(decision(n, &v).map_err(|e| format!("line {n}: {e}"))?);
+        }
+    }
+    Ok(Parsed {
+        header,
+        decisions,
+        result,
+    })
+}

@@ -1,0 +1,905 @@
+//! One game on the page: the position, seeded dice, the players of each seat (a person or a
+//! bot), every roll played (for the page's list and its animation), the record as a decision
+//! log, and snapshots for undo. Plain Rust (the wasm-bindgen layer in `lib.rs` only passes
+//! text across), so `cargo test -p aeroplane-web` tests it natively.
+//!
+//! The game is game 0 of seed `seed` as `aeroplane run` plays it: the dice are
+//! `SeededDice::new(seed, 0)` (each seat its own stream) and seat `s`'s bot is seeded with
+//! `bot_stream(seed, 0, s)`, so a bot-only page game is the game `aeroplane run --bots ...
+//! --games 1 --seed S` plays, and its record is the same bytes.
+
+use aeroplane_core::{
+    ActionId, Bot, Counter, Dice, Game, GameRecord, HANGAR, Move, MoveList, Outcome, Preset, Rules,
+    RulesError, RulesSpec, Seat, SeededDice, bot_stream, step_json,
+};
+use serde::Serialize;
+
+use crate::bots::{self, PERSON};
+use crate::log::{self, Header, HeaderBot};
+
+/// A seat's player.
+enum Player {
+    /// A person: the page asks for every choice.
+    Person,
+    /// A bot, asked by [`Session::bot_move`].
+    Bot(Box<dyn Bot>),
+}
+
+/// Everything undo restores.
+#[derive(Clone)]
+struct Snapshot {
+    game: Game,
+    pending: Option<u8>,
+    dice: SeededDice,
+    record: GameRecord,
+    lines: usize,
+    forced: String,
+    decisions: u32,
+    rolls: usize,
+}
+
+/// A legal move as the page lists it.
+#[derive(Clone, Debug, Serialize)]
+pub struct LegalJson {
+    /// Its index in the list (what [`Session::apply`] takes).
+    pub index: usize,
+    /// The state API's action id (the record's).
+    pub action: u8,
+    /// The move's notation (`launch`, `14`, `18:fly`).
+    pub notation: String,
+    /// A description: which planes move, from where to where, what happens.
+    pub text: String,
+    /// The step moved from, -1 for the hangar.
+    pub from: i16,
+    /// The step moved to.
+    pub to: i16,
+    /// The planes that move.
+    pub planes: Vec<usize>,
+}
+
+/// One roll played, as the page shows and animates it.
+#[derive(Clone, Debug, Serialize)]
+pub struct RollJson {
+    /// 1 for the game's first roll.
+    pub n: usize,
+    /// The turn it belongs to.
+    pub turn: u32,
+    /// The seat that rolled.
+    pub seat: usize,
+    /// Its player's name (`person` or the bot's).
+    pub player: String,
+    /// The die.
+    pub roll: u8,
+    /// The legal moves it offered.
+    pub legal: Vec<LegalJson>,
+    /// The index of the move played (`None`: a pass or a punished third six).
+    pub chosen: Option<usize>,
+    /// The bot's value of each legal move (`legal`'s order), when it reports values.
+    pub values: Option<Vec<Option<f32>>>,
+    /// What happened, in words.
+    pub text: String,
+    /// Every seat's steps after it (-1: hangar; empty for a seat not in play).
+    pub after: Vec<Vec<i16>>,
+}
+
+/// A seat as the page shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct SeatJson {
+    /// The seat.
+    pub seat: usize,
+    /// Its colour.
+    pub colour: &'static str,
+    /// `person` or the bot's name.
+    pub player: String,
+    /// Whether a person plays it.
+    pub person: bool,
+}
+
+/// The state the page draws.
+#[derive(Clone, Debug, Serialize)]
+pub struct StateJson {
+    /// `roll` (the seat to move rolls), `choose` (its roll waits for a choice) or `over`.
+    pub phase: &'static str,
+    /// The seat to move.
+    pub to_move: usize,
+    /// Whether a person plays the seat to move.
+    pub person_to_move: bool,
+    /// The roll waiting for a choice.
+    pub roll: Option<u8>,
+    /// Its legal moves.
+    pub legal: Vec<LegalJson>,
+    /// Every seat's steps (-1: hangar; empty for a seat not in play).
+    pub steps: Vec<Vec<i16>>,
+    /// The position notation.
+    pub position: String,
+    /// Turns begun.
+    pub turns: u32,
+    /// Rolls played.
+    pub rolls: usize,
+    /// The seats in play.
+    pub seats: Vec<SeatJson>,
+    /// The winner, when there is one.
+    pub winner: Option<usize>,
+    /// Each seat's rank (`None`: not finished).
+    pub ranks: Vec<Option<u8>>,
+    /// The game hit `max_turns`.
+    pub unfinished: bool,
+    /// Whether [`Session::undo`] has somewhere to go.
+    pub can_undo: bool,
+    /// The rules preset's name, or `custom`.
+    pub rules: String,
+    /// The seed.
+    pub seed: u64,
+}
+
+/// What a new game is: the page's form, as JSON.
+#[derive(Clone, Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// A preset name (`appfreegame`, `classic`, `chinese`) or a rules TOML text.
+    pub rules: String,
+    /// 2 to 4.
+    pub players: usize,
+    /// Per seat in play, in seat order: `person` or a bot's name.
+    pub seats: Vec<String>,
+    /// The seed: a number, or its decimal digits as a string.
+    pub seed: serde_json::Value,
+}
+
+/// Rules from a preset name or a TOML variant text (`base = "classic"` and the options that
+/// differ), as `aeroplane --rules` reads them.
+pub fn rules_of(text: &str) -> Result<Rules, String> {
+    let t = text.trim();
+    if let Ok(p) = t.parse::<Preset>() {
+        return Ok(p.rules());
+    }
+    if !t.contains('=') {
+        let names: Vec<&str> = Preset::ALL.iter().map(|p| p.name()).collect();
+        return Err(format!(
+            "unknown rules preset `{}`: the presets are {}, or give a rules TOML text (e.g. base = \"classic\" and options)",
+            aeroplane_core::excerpt::excerpt(t),
+            names.join(", ")
+        ));
+    }
+    let err = |e: RulesError| format!("the rules are refused: {e}");
+    let spec: RulesSpec = toml::from_str(t)
+        .map_err(|e| err(RulesError::Parse(aeroplane_core::excerpt::clip_message(e))))?;
+    if spec.is_empty() {
+        return Err(err(RulesError::Empty));
+    }
+    spec.validate().map_err(err)
+}
+
+fn seed_of(v: &serde_json::Value) -> Result<u64, String> {
+    let bad = || format!("the seed must be a whole number 0 to {}, not {v}", u64::MAX);
+    match v {
+        serde_json::Value::Number(n) => n.as_u64().ok_or_else(bad),
+        serde_json::Value::String(s) => s.trim().parse().map_err(|_| bad()),
+        _ => Err(bad()),
+    }
+}
+
+fn steps_json(game: &Game) -> Vec<Vec<i16>> {
+    let planes = usize::from(game.rules().planes());
+    Seat::ALL
+        .iter()
+        .map(|&s| {
+            if game.in_play(s) {
+                game.steps(s)[..planes]
+                    .iter()
+                    .map(|&x| step_json(x))
+                    .collect()
+            } else {
+                Vec::new()
+            }
+        })
+        .collect()
+}
+
+fn plane_list(bits: u8) -> Vec<usize> {
+    (0..8).filter(|p| bits & (1 << p) != 0).collect()
+}
+
+fn at_text(step: u8, centre: u8) -> String {
+    match step {
+        HANGAR => "the hangar".to_string(),
+        0 => "the take-off cell".to_string(),
+        s if s == centre => "home".to_string(),
+        s => format!("step {s}"),
+    }
+}
+
+fn legal_json(game: &Game, moves: &[Move]) -> Vec<LegalJson> {
+    let centre = game.rules().centre();
+    moves
+        .iter()
+        .enumerate()
+        .map(|(index, m)| {
+            let planes = plane_list(m.planes());
+            let who = if planes.len() == 1 {
+                format!("plane {}", planes[0])
+            } else {
+                let p: Vec<String> = planes.iter().map(|p| p.to_string()).collect();
+                format!("planes {} (a stack)", p.join(","))
+            };
+            let mut text = if m.is_launch() {
+                format!("launch {who} to the take-off cell")
+            } else {
+                format!(
+                    "{who}: {} to {}",
+                    at_text(m.from(), centre),
+                    at_text(m.to(), centre)
+                )
+            };
+            let mut extra = Vec::new();
+            if m.jumps() {
+                extra.push("jump".to_string());
+            }
+            if m.flies() {
+                extra.push("flight".to_string());
+            }
+            if m.stays() {
+                extra.push("declines the flight".to_string());
+            }
+            if m.bounces() {
+                extra.push("bounces".to_string());
+            }
+            if m.captures() > 0 {
+                extra.push(format!("captures {}", m.captures()));
+            }
+            if !extra.is_empty() {
+                text.push_str(&format!(" ({})", extra.join(", ")));
+            }
+            LegalJson {
+                index,
+                action: ActionId::of_move(m).index() as u8,
+                notation: m.to_string(),
+                text,
+                from: step_json(m.from()),
+                to: step_json(m.to()),
+                planes,
+            }
+        })
+        .collect()
+}
+
+/// A game being played on the page.
+pub struct Session {
+    rules: Rules,
+    seats: Vec<Seat>,
+    names: Vec<String>,
+    players: Vec<Player>,
+    seed: u64,
+    header: Header,
+    game: Game,
+    pending: Option<u8>,
+    dice: SeededDice,
+    record: GameRecord,
+    /// The decision and result lines so far (the header apart).
+    lines: String,
+    /// Rolls played without a choice since the last decision line, as digits.
+    forced: String,
+    decisions: u32,
+    rolls: Vec<RollJson>,
+    history: Vec<Snapshot>,
+}
+
+impl Session {
+    /// A new game from the page's form (JSON of [`Config`]).
+    pub fn from_config_json(json: &str) -> Result<Session, String> {
+        let c: Config = serde_json::from_str(json).map_err(|e| {
+            format!(
+                "a bad game configuration: {}",
+                aeroplane_core::excerpt::excerpt(&e.to_string())
+            )
+        })?;
+        let rules = rules_of(&c.rules)?;
+        Session::new(rules, c.players, &c.seats, seed_of(&c.seed)?)
+    }
+
+    /// A new game: `players` seats (2 to 4), `seats[k]` the player of the k-th seat in play
+    /// (`person` or a bot's name), the dice and bot seeds of game 0 of `seed`.
+    pub fn new(
+        rules: Rules,
+        players: usize,
+        seats: &[String],
+        seed: u64,
+    ) -> Result<Session, String> {
+        if !(2..=4).contains(&players) {
+            return Err(format!("a game has 2 to 4 players, not {players}"));
+        }
+        let in_play = Seat::in_play(players);
+        if seats.len() != players {
+            return Err(format!(
+                "{players} players need {players} seats (person or a bot each), not {}",
+                seats.len()
+            ));
+        }
+        let game =
+            Game::new(rules, players).map_err(|e| format!("the game cannot be set up: {e}"))?;
+        let mut ps = Vec::new();
+        let mut lineup = Vec::new();
+        for (k, (name, &seat)) in seats.iter().zip(in_play).enumerate() {
+            let name = name.trim();
+            if name == PERSON {
+                ps.push(Player::Person);
+                lineup.push(HeaderBot {
+                    name: PERSON.into(),
+                    kind: PERSON.into(),
+                });
+            } else {
+                let (mut bot, kind) =
+                    bots::bot(name).map_err(|e| format!("seat {k} ({}): {e}", seat.colour()))?;
+                bot.try_new_game(&game, seat, bot_stream(seed, 0, seat), 0)
+                    .map_err(|f| format!("seat {k} ({}): {f}", seat.colour()))?;
+                ps.push(Player::Bot(bot));
+                lineup.push(HeaderBot {
+                    name: name.to_string(),
+                    kind,
+                });
+            }
+        }
+        let header = Header::new(
+            rules,
+            in_play.iter().map(|s| s.index()).collect(),
+            lineup.clone(),
+            seed,
+        );
+        Ok(Session {
+            rules,
+            seats: in_play.to_vec(),
+            names: lineup.into_iter().map(|b| b.name).collect(),
+            players: ps,
+            seed,
+            header,
+            game,
+            pending: None,
+            dice: SeededDice::new(seed, 0),
+            record: GameRecord::new(players),
+            lines: String::new(),
+            forced: String::new(),
+            decisions: 0,
+            rolls: Vec::new(),
+            history: Vec::new(),
+        })
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The lineup index of `seat`.
+    fn k_of(&self, seat: Seat) -> usize {
+        self.seats
+            .iter()
+            .position(|&s| s == seat)
+            .expect("a seat in play")
+    }
+
+    /// Each seat's player name (index = seat; `None` for a seat not in play).
+    pub fn names_by_seat(&self) -> [Option<String>; 4] {
+        let mut out: [Option<String>; 4] = Default::default();
+        for (k, s) in self.seats.iter().enumerate() {
+            out[s.index()] = Some(self.names[k].clone());
+        }
+        out
+    }
+
+    fn person_to_move(&self) -> bool {
+        !self.game.is_over()
+            && matches!(self.players[self.k_of(self.game.to_move())], Player::Person)
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            game: self.game,
+            pending: self.pending,
+            dice: self.dice.clone(),
+            record: self.record,
+            lines: self.lines.len(),
+            forced: self.forced.clone(),
+            decisions: self.decisions,
+            rolls: self.rolls.len(),
+        }
+    }
+
+    fn restore(&mut self, s: Snapshot) {
+        self.game = s.game;
+        self.pending = s.pending;
+        self.dice = s.dice;
+        self.record = s.record;
+        self.lines.truncate(s.lines);
+        self.forced = s.forced;
+        self.decisions = s.decisions;
+        self.rolls.truncate(s.rolls);
+    }
+
+    fn ready_to_roll(&self, who: &str) -> Result<(), String> {
+        if self.game.is_over() {
+            return Err("the game is over: start a new game, or undo".into());
+        }
+        if let Some(r) = self.pending {
+            return Err(format!(
+                "{} has rolled {r} and must choose a move first",
+                self.game.to_move().colour()
+            ));
+        }
+        let person = self.person_to_move();
+        match who {
+            "person" if !person => Err(format!(
+                "it is {}'s roll, and a bot ({}) plays it",
+                self.game.to_move().colour(),
+                self.names[self.k_of(self.game.to_move())]
+            )),
+            "bot" if person => Err(format!(
+                "it is {}'s roll, and a person plays it: roll the die",
+                self.game.to_move().colour()
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// The person to move rolls the die (the next roll of their seat's seeded dice). A roll
+    /// with no choice (a pass, a punished third six, a single legal move) is played at once;
+    /// otherwise it waits for [`Session::apply`].
+    pub fn roll(&mut self) -> Result<(), String> {
+        self.ready_to_roll("person")?;
+        let roll = self.next_roll();
+        let moves = self.game.legal_moves(roll);
+        if moves.len() <= 1 {
+            self.play_forced(roll, &moves);
+        } else {
+            self.pending = Some(roll);
+            // A person's decision: where undo comes back to.
+            self.history.push(self.snapshot());
+        }
+        Ok(())
+    }
+
+    fn next_roll(&mut self) -> u8 {
+        self.history.push(self.snapshot());
+        self.dice
+            .roll(self.game.to_move())
+            .expect("seeded dice never run out")
+    }
+
+    /// Plays the `index`-th legal move of the roll waiting. An index that is not a legal
+    /// move's is refused, naming the moves there are; the state is unchanged.
+    pub fn apply(&mut self, index: usize) -> Result<(), String> {
+        let Some(roll) = self.pending else {
+            return Err(if self.game.is_over() {
+                "the game is over: there is no move to make".into()
+            } else {
+                format!("{} must roll the die first", self.game.to_move().colour())
+            });
+        };
+        if !self.person_to_move() {
+            return Err("a bot plays this seat".into());
+        }
+        let moves = self.game.legal_moves(roll);
+        if index >= moves.len() {
+            let legal: Vec<String> = moves
+                .iter()
+                .enumerate()
+                .map(|(i, m)| format!("{i} ({m})"))
+                .collect();
+            return Err(format!(
+                "move {index} is not a legal move for roll {roll}: the legal moves are {}",
+                legal.join(", ")
+            ));
+        }
+        self.play_choice(roll, &moves, index, None);
+        Ok(())
+    }
+
+    /// The bot of the seat to move rolls and plays: its choice, and the value it gave each
+    /// move when it reports values. A bot's search is bounded by its own parameters (depth,
+    /// iterations), never by a clock.
+    pub fn bot_move(&mut self) -> Result<(), String> {
+        self.ready_to_roll("bot")?;
+        let roll = self.next_roll();
+        let moves = self.game.legal_moves(roll);
+        if moves.len() <= 1 {
+            self.play_forced(roll, &moves);
+            return Ok(());
+        }
+        let k = self.k_of(self.game.to_move());
+        let Player::Bot(bot) = &mut self.players[k] else {
+            unreachable!("ready_to_roll checked a bot's seat");
+        };
+        let chosen = match bot.try_choose(&self.game, roll, &moves) {
+            Ok(c) if c < moves.len() => c,
+            Ok(c) => {
+                let s = self.history.pop().expect("pushed by next_roll");
+                self.restore(s);
+                return Err(format!(
+                    "the bot {} chose move {c} of {}",
+                    self.names[k],
+                    moves.len()
+                ));
+            }
+            Err(f) => {
+                let s = self.history.pop().expect("pushed by next_roll");
+                self.restore(s);
+                return Err(f.to_string());
+            }
+        };
+        let values = bot.move_values().map(<[f32]>::to_vec);
+        self.play_choice(roll, &moves, chosen, values);
+        Ok(())
+    }
+
+    fn play_forced(&mut self, roll: u8, moves: &MoveList) {
+        self.forced.push(char::from(b'0' + roll));
+        self.play(roll, moves, moves.first().map(|_| 0), None);
+    }
+
+    fn play_choice(&mut self, roll: u8, moves: &MoveList, chosen: usize, values: Option<Vec<f32>>) {
+        let k = self.k_of(self.game.to_move());
+        self.lines.push_str(&log::decision_line(
+            &self.game,
+            k,
+            roll,
+            moves,
+            chosen,
+            &self.forced,
+            values.as_deref(),
+            self.decisions,
+        ));
+        self.forced.clear();
+        self.decisions += 1;
+        self.play(roll, moves, Some(chosen), values);
+    }
+
+    fn play(
+        &mut self,
+        roll: u8,
+        moves: &MoveList,
+        chosen: Option<usize>,
+        values: Option<Vec<f32>>,
+    ) {
+        let seat = self.game.to_move();
+        let k = self.k_of(seat);
+        let legal = legal_json(&self.game, moves);
+        let outcome: Outcome = self.game.apply(roll, chosen.map(|c| moves[c]));
+        self.pending = None;
+        self.record.count(&outcome);
+        let text = match (outcome.action, chosen) {
+            (aeroplane_core::Action::Penalty { planes }, _) => {
+                let p: Vec<String> = plane_list(planes).iter().map(|p| p.to_string()).collect();
+                format!(
+                    "a third six: planes {} sent back to the hangar",
+                    p.join(",")
+                )
+            }
+            (_, Some(c)) => legal[c].text.clone(),
+            (_, None) => "no legal move: pass".to_string(),
+        };
+        let mut text = text;
+        if outcome.seat_finished {
+            text.push_str("; all its planes are home");
+        }
+        self.rolls.push(RollJson {
+            n: self.rolls.len() + 1,
+            turn: self.game.turns().max(1),
+            seat: seat.index(),
+            player: self.names[k].clone(),
+            roll,
+            legal,
+            chosen,
+            values: values
+                .filter(|v| v.len() == moves.len())
+                .map(|v| v.iter().map(|x| x.is_finite().then_some(*x)).collect()),
+            text,
+            after: steps_json(&self.game),
+        });
+        if self.game.is_over() {
+            self.record.close(&self.game);
+        }
+    }
+
+    /// Takes back moves: to the last decision a person made (the roll waiting again: the
+    /// seeded dice give the same roll), undoing the bots' rolls after it; with no person's
+    /// decision left, to the start. Bots keep their state (a random bot's generator is not
+    /// wound back).
+    pub fn undo(&mut self) -> Result<(), String> {
+        let now = (self.rolls.len(), self.pending.is_some());
+        let is_decision = |s: &Snapshot| s.pending.is_some();
+        let target = self
+            .history
+            .iter()
+            .rposition(|s| is_decision(s) && (s.rolls, true) != now && s.rolls <= now.0);
+        let at = match target {
+            Some(i) => i,
+            None if self.history.is_empty() => {
+                return Err("nothing to undo: no roll has been played".into());
+            }
+            None => 0,
+        };
+        let s = self.history[at].clone();
+        // A person's decision stays on the stack (it is where the game now is); the start
+        // (the snapshot before the first roll) is popped with the rest.
+        self.history
+            .truncate(if s.pending.is_some() { at + 1 } else { at });
+        self.restore(s);
+        Ok(())
+    }
+
+    /// The state as the page draws it.
+    pub fn state(&self) -> StateJson {
+        let g = &self.game;
+        let over = g.is_over();
+        let legal = match self.pending {
+            Some(r) => legal_json(g, &g.legal_moves(r)),
+            None => Vec::new(),
+        };
+        let mut at = *g;
+        if let Some(r) = self.pending {
+            let _ = at.apply_roll(r);
+        }
+        StateJson {
+            phase: if over {
+                "over"
+            } else if self.pending.is_some() {
+                "choose"
+            } else {
+                "roll"
+            },
+            to_move: g.to_move().index(),
+            person_to_move: self.person_to_move(),
+            roll: self.pending,
+            legal,
+            steps: steps_json(g),
+            position: at.to_string(),
+            turns: g.turns(),
+            rolls: self.rolls.len(),
+            seats: self
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(k, s)| SeatJson {
+                    seat: s.index(),
+                    colour: s.colour(),
+                    player: self.names[k].clone(),
+                    person: matches!(self.players[k], Player::Person),
+                })
+                .collect(),
+            winner: g.winner().map(Seat::index),
+            ranks: Seat::ALL.iter().map(|&s| g.rank(s)).collect(),
+            unfinished: over && self.record.unfinished,
+            can_undo: !self.history.is_empty(),
+            rules: Preset::ALL
+                .iter()
+                .find(|p| p.rules() == self.rules)
+                .map_or("custom", |p| p.name())
+                .to_string(),
+            seed: self.seed,
+        }
+    }
+
+    /// The rolls played, from `from` on (the page asks for the new ones).
+    pub fn rolls(&self, from: usize) -> &[RollJson] {
+        &self.rolls[from.min(self.rolls.len())..]
+    }
+
+    /// The game as a decision log (docs/LOG.md): the header and the decision lines, and, once
+    /// the game is over, the result line. `aeroplane replay --log FILE.jsonl --game 0` reads a
+    /// finished game's; the page's upload reads both.
+    pub fn log(&self) -> String {
+        let mut s = self.header.line();
+        s.push_str(&self.lines);
+        if self.game.is_over() {
+            let mut bots = [None; 4];
+            for (k, seat) in self.seats.iter().enumerate() {
+                bots[seat.index()] = Some(k);
+            }
+            s.push_str(&log::result_line(
+                &self.game,
+                &bots,
+                &self.forced,
+                &self.record,
+            ));
+        }
+        s
+    }
+
+    /// The game's record (`aeroplane replay --json`'s `record`): winner, ranks, counters.
+    pub fn record_json(&self) -> String {
+        let mut record = self.record;
+        record.close(&self.game);
+        serde_json::to_string(&record.to_json_value(&self.game)).expect("a record serializes")
+    }
+
+    /// A game read back from a decision log (a file the page downloaded, or an `aeroplane run
+    /// --log-games` log's game 0): every roll checked against the seeded dice of its seed and
+    /// every choice against the engine's legal moves, every key position and the final one
+    /// against the engine's. A bot the page does not have is played by a person from here on.
+    /// The error names the line and what is wrong.
+    pub fn from_log(text: &str) -> Result<Session, String> {
+        let parsed = log::parse(text)?;
+        let h = &parsed.header;
+        let in_play = Seat::in_play(h.players.clamp(2, 4));
+        if !(2..=4).contains(&h.players)
+            || h.seats != in_play.iter().map(|s| s.index()).collect::<Vec<_>>()
+            || h.bots.len() != h.players
+        {
+            return Err(format!(
+                "line 1: `players` {}, `seats` {:?} and `bots` ({} entries) do not describe one game of 2 to 4 seats",
+                h.players,
+                h.seats,
+                h.bots.len()
+            ));
+        }
+        let seats: Vec<String> = h
+            .bots
+            .iter()
+            .map(|b| {
+                if b.kind == PERSON || bots::bot(&b.name).is_err() {
+                    PERSON.to_string()
+                } else {
+                    b.name.clone()
+                }
+            })
+            .collect();
+        let mut s = Session::new(h.rules, h.players, &seats, h.seed)?;
+        // The lineup as the file names it (a bot the page lacks keeps its name in the record).
+        s.header.bots = h.bots.clone();
+        s.names = h.bots.iter().map(|b| b.name.clone()).collect();
+        for d in &parsed.decisions {
+            let at = |what: String| format!("line {}: {what}", d.line);
+            for &r in &d.forced {
+                s.replay_forced(r).map_err(at)?;
+            }
+            s.replay_decision(d).map_err(at)?;
+        }
+        if let Some((line, r)) = &parsed.result {
+            let at = |what: String| format!("line {line}: {what}");
+            for b in digits_of(&r.forced).map_err(at)? {
+                s.replay_forced(b).map_err(at)?;
+            }
+            let engine = s.game.to_string();
+            if engine != r.position {
+                return Err(at(format!(
+                    "the final position `{}` is not the engine's `{engine}`",
+                    aeroplane_core::excerpt::excerpt(&r.position)
+                )));
+            }
+            if !s.game.is_over() {
+                return Err(at("the game is not over after its last roll".into()));
+            }
+            let ranks = Seat::ALL.map(|x| s.game.rank(x));
+            if r.winner != s.game.winner().map(Seat::index)
+                || r.ranks != ranks
+                || r.turns != s.record.counters[Counter::Turns]
+            {
+                return Err(at(format!(
+                    "the result (winner {:?}, ranks {:?}, turns {}) is not the engine's (winner {:?}, ranks {ranks:?}, turns {})",
+                    r.winner,
+                    r.ranks,
+                    r.turns,
+                    s.game.winner().map(Seat::index),
+                    s.record.counters[Counter::Turns]
+                )));
+            }
+        }
+        Ok(s)
+    }
+
+    /// The next roll, checked to be the seeded dice's.
+    fn replay_roll(&mut self, roll: u8) -> Result<(), String> {
+        if self.game.is_over() {
+            return Err(format!("a roll {roll} after the game ended"));
+        }
+        let seat = self.game.to_move();
+        let mut dice = self.dice.clone();
+        let want = dice.roll(seat).expect("seeded dice never run out");
+        if want != roll {
+            return Err(format!(
+                "roll {} is {roll}, where the seeded dice of seed {} give {} {want}: the file's rolls are not its seed's",
+                self.rolls.len() + 1,
+                self.seed,
+                seat.colour()
+            ));
+        }
+        Ok(())
+    }
+
+    fn replay_forced(&mut self, roll: u8) -> Result<(), String> {
+        self.replay_roll(roll)?;
+        let moves = self.game.legal_moves(roll);
+        if moves.len() > 1 {
+            return Err(format!(
+                "a roll of {roll} recorded as without a choice, where {} has {} legal moves",
+                self.game.to_move().colour(),
+                moves.len()
+            ));
+        }
+        let r = self.next_roll();
+        debug_assert_eq!(r, roll);
+        self.play_forced(roll, &moves);
+        Ok(())
+    }
+
+    fn replay_decision(&mut self, d: &log::Decision) -> Result<(), String> {
+        self.replay_roll(d.roll)?;
+        let seat = self.game.to_move();
+        let k = self.k_of(seat);
+        if d.seat != seat.index() || d.bot != k {
+            return Err(format!(
+                "a decision of seat {} (lineup {}), where {} (seat {}, lineup {k}) is to move",
+                d.seat,
+                d.bot,
+                seat.colour(),
+                seat.index()
+            ));
+        }
+        let moves = self.game.legal_moves(d.roll);
+        let ids: Vec<u8> = {
+            let mut v: Vec<u8> = moves
+                .iter()
+                .map(|m| ActionId::of_move(m).index() as u8)
+                .collect();
+            v.sort_unstable();
+            v
+        };
+        if ids != d.legal || moves.len() < 2 {
+            return Err(format!(
+                "the legal actions {:?} are not the engine's {ids:?} for roll {}",
+                d.legal, d.roll
+            ));
+        }
+        let Some(chosen) = moves
+            .iter()
+            .position(|m| ActionId::of_move(m).index() as u8 == d.action)
+        else {
+            return Err(format!(
+                "action {} is not one of the legal actions {ids:?}",
+                d.action
+            ));
+        };
+        if let Some(p) = &d.position {
+            let mut at = self.game;
+            at.apply_roll(d.roll).map_err(|e| e.to_string())?;
+            if at.to_string() != *p {
+                return Err(format!(
+                    "the position `{}` is not the engine's `{at}`",
+                    aeroplane_core::excerpt::excerpt(p)
+                ));
+            }
+        }
+        // The values back in the moves' order (the line lists them by ascending action id).
+        let values = d
+            .values
+            .as_ref()
+            .filter(|v| v.len() == moves.len())
+            .map(|v| {
+                moves
+                    .iter()
+                    .map(|m| {
+                        let id = ActionId::of_move(m).index() as u8;
+                        let i = ids.iter().position(|&x| x == id).expect("a legal id");
+                        v[i].unwrap_or(f32::NAN)
+                    })
+                    .collect::<Vec<f32>>()
+            });
+        let r = self.next_roll();
+        debug_assert_eq!(r, d.roll);
+        if matches!(self.players[k], Player::Person) {
+            self.pending = Some(d.roll);
+            self.history.push(self.snapshot());
+        }
+        self.play_choice(d.roll, &moves, chosen, values);
+        Ok(())
+    }
+}
+
+fn digits_of(text: &str) -> Result<Vec<u8>, String> {
+    text.bytes()
+        .map(|b| {
+            b.checked_sub(b'0')
+                .filter(|d| (1..=6).contains(d))
+                .ok_or_else(|| format!("`forced` must be rolls 1 to 6, not {text:?}"))
+        })
+        .collect()
+}

@@ -1,0 +1,176 @@
+//! The page's game session, natively: bot games, a person's moves, undo, the record read back,
+//! and the refusals the page shows.
+
+use aeroplane_web::session::Session;
+
+fn session(seats: &[&str], seed: u64) -> Session {
+    let seats: Vec<String> = seats.iter().map(|s| s.to_string()).collect();
+    Session::new(
+        aeroplane_core::Preset::Classic.rules(),
+        seats.len(),
+        &seats,
+        seed,
+    )
+    .unwrap()
+}
+
+/// Plays to the end: bots move, the person takes the last legal move of every roll.
+fn play_out(s: &mut Session) {
+    while s.state().phase != "over" {
+        let st = s.state();
+        if !st.person_to_move {
+            s.bot_move().unwrap();
+        } else if st.phase == "roll" {
+            s.roll().unwrap();
+        } else {
+            s.apply(st.legal.len() - 1).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_finished_game_reads_back_as_the_same_record() {
+    let mut s = session(&["person", "greedy", "random"], 11);
+    play_out(&mut s);
+    let log = s.log();
+    assert!(log.lines().last().unwrap().starts_with("{\"game\":0,"));
+    let back = Session::from_log(&log).unwrap();
+    assert_eq!(back.log(), log);
+    assert_eq!(back.state().position, s.state().position);
+    assert_eq!(back.rolls(0).len(), s.rolls(0).len());
+}
+
+#[test]
+fn a_game_saved_before_its_end_goes_on_after_upload() {
+    let mut s = session(&["person", "greedy"], 5);
+    for _ in 0..40 {
+        let st = s.state();
+        if st.person_to_move && st.phase == "roll" {
+            s.roll().unwrap();
+        } else if st.person_to_move {
+            s.apply(0).unwrap();
+        } else {
+            s.bot_move().unwrap();
+        }
+    }
+    // The file holds the decisions: the game resumes after the last one, and the rolls after
+    // it (without a choice, or the person's roll waiting) come again from the seeded dice.
+    let mut back = Session::from_log(&s.log()).unwrap();
+    assert_eq!(back.log(), s.log());
+    let n = back.rolls(0).len();
+    assert!(n <= s.rolls(0).len());
+    assert_eq!(back.rolls(0)[n - 1].after, s.rolls(0)[n - 1].after);
+    while back.rolls(0).len() < s.rolls(0).len() || back.state().phase != s.state().phase {
+        let st = back.state();
+        if st.person_to_move && st.phase == "roll" {
+            back.roll().unwrap();
+        } else if st.person_to_move {
+            back.apply(0).unwrap();
+        } else {
+            back.bot_move().unwrap();
+        }
+    }
+    assert_eq!(back.state().position, s.state().position);
+}
+
+#[test]
+fn an_illegal_move_is_refused_and_changes_nothing() {
+    let mut s = session(&["person", "greedy"], 3);
+    while s.state().phase != "choose" {
+        if s.state().person_to_move {
+            s.roll().unwrap();
+        } else {
+            s.bot_move().unwrap();
+        }
+    }
+    let before = (s.state().position, s.log());
+    let n = s.state().legal.len();
+    let e = s.apply(n).unwrap_err();
+    assert!(
+        e.contains("not a legal move") && e.contains("the legal moves are"),
+        "{e}"
+    );
+    assert!(s.roll().unwrap_err().contains("must choose a move first"));
+    assert!(s.bot_move().is_err());
+    assert_eq!((s.state().position, s.log()), before);
+}
+
+#[test]
+fn undo_returns_to_the_persons_last_decision() {
+    let mut s = session(&["person", "greedy"], 9);
+    assert!(s.undo().is_err(), "nothing to undo at the start");
+    let mut decision = None;
+    while s.rolls(0).len() < 30 {
+        let st = s.state();
+        if st.person_to_move && st.phase == "roll" {
+            s.roll().unwrap();
+        } else if st.person_to_move {
+            decision = Some((st.position.clone(), s.log(), s.rolls(0).len()));
+            s.apply(0).unwrap();
+        } else {
+            s.bot_move().unwrap();
+        }
+    }
+    let (position, log, rolls) = decision.expect("the person chose at least once");
+    s.undo().unwrap();
+    assert_eq!(s.state().phase, "choose");
+    assert_eq!(
+        (s.state().position, s.log(), s.rolls(0).len()),
+        (position, log, rolls)
+    );
+}
+
+#[test]
+fn bad_input_is_a_clear_message() {
+    let e = Session::from_config_json(r#"{"rules":"base = \"classic\"\nplanes = 9","players":2,"seats":["person","greedy"],"seed":1}"#).err().unwrap();
+    assert!(
+        e.contains("the rules are refused") && e.contains("planes"),
+        "{e}"
+    );
+    let e = Session::from_config_json(
+        r#"{"rules":"klassic","players":2,"seats":["person","greedy"],"seed":1}"#,
+    )
+    .err()
+    .unwrap();
+    assert!(
+        e.contains("unknown rules preset") && e.contains("classic"),
+        "{e}"
+    );
+    let e = Session::from_config_json(
+        r#"{"rules":"classic","players":2,"seats":["person","grey"],"seed":1}"#,
+    )
+    .err()
+    .unwrap();
+    assert!(
+        e.contains("unknown bot `grey`") && e.contains("greedy"),
+        "{e}"
+    );
+    let e = Session::from_config_json(r#"{"rules":"classic","players":5,"seats":[],"seed":1}"#)
+        .err()
+        .unwrap();
+    assert!(e.contains("2 to 4 players"), "{e}");
+
+    let mut s = session(&["greedy", "random"], 2);
+    play_out(&mut s);
+    let log = s.log();
+    assert!(Session::from_log("").err().unwrap().contains("empty"));
+    assert!(
+        Session::from_log("hello\n")
+            .err()
+            .unwrap()
+            .contains("not an aeroplane game record")
+    );
+    // A cut line, a changed roll, a changed choice: each named by its line.
+    let cut = &log[..log.len() / 2];
+    let e = Session::from_log(cut).err().unwrap();
+    assert!(e.starts_with("line "), "{e}");
+    let lines: Vec<&str> = log.lines().collect();
+    let second: Vec<String> = {
+        let mut v: Vec<serde_json::Value> = serde_json::from_str(lines[1]).unwrap();
+        v[3] = serde_json::json!(if v[3] == 6 { 5 } else { 6 });
+        vec![serde_json::to_string(&v).unwrap()]
+    };
+    let changed = [lines[0], &second[0]].join("\n") + "\n" + &lines[2..].join("\n");
+    let e = Session::from_log(&changed).err().unwrap();
+    assert!(e.starts_with("line 2: "), "{e}");
+}
