@@ -12,7 +12,7 @@ use aeroplane::config::parse_bot;
 use aeroplane::experiment::tune::{
     Confirm, DEFAULT_CONFIRM_PAIRS, DEFAULT_CONFIRM_TEST, ParamRange, TUNE_CHUNK_DEALS,
 };
-use aeroplane::experiment::{Job, TuneJob, TuneSpec};
+use aeroplane::experiment::{Job, JobKind, TuneJob, TuneSpec};
 use aeroplane::export::{MANIFEST_FILE, Manifest};
 use aeroplane::runner::Exec;
 

@@ -32,6 +32,8 @@ use aeroplane_core::Rules;
 use aeroplane_core::Seat;
 
 use super::drive::Fold;
+use super::job::{JobKind, JobReport, manifest_error, one_luck_net};
+use super::merge::{Shards, Stop, merge};
 use super::run::SummaryJson;
 use super::{Context, InvalidJob, JobDef, JobError, Outcome, conduct, names};
 
@@ -354,21 +356,6 @@ impl LeagueJob {
         Ok(self)
     }
 
-    /// The job's parts: one rotated run per table.
-    pub fn parts(&self) -> &[RunSpec] {
-        &self.parts
-    }
-
-    /// The parts, to change what does not define the job (where bot programs log).
-    pub(crate) fn parts_mut(&mut self) -> &mut [RunSpec] {
-        &mut self.parts
-    }
-
-    /// Games the league plays.
-    pub fn total_games(&self) -> u64 {
-        self.parts.iter().map(RunSpec::total_games).sum()
-    }
-
     /// The job's manifest (status running).
     pub fn manifest(&self) -> Manifest {
         let names = names(&self.pool);
@@ -414,16 +401,6 @@ impl LeagueJob {
             self.total_games(),
             self.seed
         )
-    }
-
-    /// Plays every table and fits the ratings; with an output directory, writes run.json, the
-    /// checkpoint while it runs, league.csv, pairs.csv (with a luck net luck.csv and
-    /// pairs_luck.csv) and summary.json.
-    pub fn execute(&self, ctx: &Context<'_>) -> Result<Outcome<LeagueReport>, JobError> {
-        let mut fold = self.new_fold();
-        conduct(ctx, self.def(), &mut fold, |f, out, _| {
-            self.report(f, out, ctx.interrupt)
-        })
     }
 
     /// What the lifecycle needs of the league.
@@ -543,6 +520,60 @@ impl LeagueJob {
             )?;
         }
         Ok(report)
+    }
+}
+
+impl JobKind for LeagueJob {
+    type Report = LeagueReport;
+
+    fn from_manifest(m: &Manifest, file: &str) -> Result<LeagueJob, JobError> {
+        let l = m.league.as_ref().ok_or_else(|| {
+            manifest_error(
+                file,
+                "a league's manifest needs its `league` section".into(),
+            )
+        })?;
+        LeagueJob::new(
+            m.rules_name.clone(),
+            m.rules(file)?,
+            m.bot_specs(file)?,
+            m.players,
+            m.games,
+            m.seed,
+            l.bootstrap,
+        )?
+        .with_luck(one_luck_net(m, file)?)
+    }
+
+    /// One rotated run per table.
+    fn parts(&self) -> &[RunSpec] {
+        &self.parts
+    }
+
+    fn parts_mut(&mut self) -> &mut [RunSpec] {
+        &mut self.parts
+    }
+
+    /// Plays every table and fits the ratings; with an output directory, writes run.json, the
+    /// checkpoint while it runs, league.csv, pairs.csv (with a luck net luck.csv and
+    /// pairs_luck.csv) and summary.json.
+    fn execute(&self, ctx: &Context<'_>) -> Result<Outcome<LeagueReport>, JobError> {
+        let mut fold = self.new_fold();
+        conduct(ctx, self.def(), &mut fold, |f, out, _| {
+            self.report(f, out, ctx.interrupt)
+        })
+    }
+
+    fn merge_shards(
+        &self,
+        out: &mut OutputDir,
+        shards: Shards<'_>,
+        stop: Stop<'_>,
+    ) -> Result<Outcome<LeagueReport>, JobError> {
+        let mut fold = self.new_fold();
+        merge(out, shards, self.def(), stop, &mut fold, |f, o, _| {
+            self.report(f, o, stop.interrupt)
+        })
     }
 }
 
@@ -1157,6 +1188,14 @@ impl LeagueReport {
             }
         }
         self.write_luck(out)
+    }
+}
+
+impl JobReport for LeagueReport {
+    const COMMAND: &'static str = "league";
+
+    fn write_text(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        LeagueReport::write_text(self, w)
     }
 }
 

@@ -54,7 +54,7 @@ struct UnitOnly {
 
 /// What stops a merge, and what it tells as it goes.
 #[derive(Clone, Copy)]
-pub(crate) struct Stop<'a> {
+pub struct Stop<'a> {
     /// Set by a signal: the merge stops (status interrupted).
     pub interrupt: Option<&'a AtomicBool>,
     /// Called after each unit merged, with how many are.
@@ -64,7 +64,7 @@ pub(crate) struct Stop<'a> {
 /// The shards a merge reads: their folders (any order), the plan's unit size they were run
 /// with, and whether an incomplete set may be merged.
 #[derive(Clone, Copy)]
-pub(crate) struct Shards<'a> {
+pub struct Shards<'a> {
     /// The shards' folders.
     pub dirs: &'a [PathBuf],
     /// Deals per unit.

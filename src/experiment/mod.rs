@@ -38,8 +38,11 @@ mod watch;
 pub use drive::Shard;
 pub use effects::Effect;
 pub use invalid::InvalidJob;
-pub use job::{Job, Report};
-pub use league::{LEAGUE_HEADER, LeagueJob, LeagueReport, LeagueRow, PAIRS_HEADER, PairRow};
+pub use job::{Job, JobKind, JobReport, Report};
+pub use league::{
+    LEAGUE_HEADER, LeagueJob, LeagueReport, LeagueRow, PAIRS_HEADER, PAIRS_LUCK_HEADER, PairRow,
+};
+pub use merge::{Shards, Stop};
 pub use run::{RunJob, RunReport};
 pub use setup::{
     DEFAULT_RUN_BOTS, DEFAULT_SWEEP_BOTS, LOGS_DIR, attach_job_logs, attach_logs, shadowing_notes,

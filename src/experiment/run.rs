@@ -15,6 +15,8 @@ use crate::runner::{Flow, ForfeitNote, RunSpec, Unit, UnitResult};
 use crate::stats::Tally;
 
 use super::drive::Fold;
+use super::job::{JobKind, JobReport, one_luck_net};
+use super::merge::{Shards, Stop, merge};
 use super::{Context, InvalidJob, JobDef, JobError, Outcome, conduct, names};
 
 /// A tournament run.
@@ -326,10 +328,36 @@ impl RunJob {
         }
         Ok(report)
     }
+}
+
+impl JobKind for RunJob {
+    type Report = RunReport;
+
+    fn from_manifest(m: &Manifest, file: &str) -> Result<RunJob, JobError> {
+        Ok(RunJob {
+            spec: m.spec(file)?,
+            rules_name: m.rules_name.clone(),
+            per_game: m.per_game,
+            log_games: m.log_games.clone(),
+            log_positions: m
+                .log_positions
+                .unwrap_or(crate::decision_log::DEFAULT_LOG_POSITIONS),
+            recover: m.recover,
+            luck: one_luck_net(m, file)?,
+        })
+    }
+
+    fn parts(&self) -> &[RunSpec] {
+        std::slice::from_ref(&self.spec)
+    }
+
+    fn parts_mut(&mut self) -> &mut [RunSpec] {
+        std::slice::from_mut(&mut self.spec)
+    }
 
     /// Plays the run; with an output directory, writes run.json, the checkpoint while it runs,
     /// games.csv (with `per_game`), the CSV tables and summary.json.
-    pub fn execute(&self, ctx: &Context<'_>) -> Result<Outcome<RunReport>, JobError> {
+    fn execute(&self, ctx: &Context<'_>) -> Result<Outcome<RunReport>, JobError> {
         if self.log_games.is_some() && ctx.out.is_none() {
             return Err(InvalidJob::NeedsOut {
                 setting: "log_games",
@@ -350,6 +378,30 @@ impl RunJob {
             outcome.notes.extend(r.forfeit_notes());
         }
         Ok(outcome)
+    }
+
+    fn merge_shards(
+        &self,
+        out: &mut OutputDir,
+        shards: Shards<'_>,
+        stop: Stop<'_>,
+    ) -> Result<Outcome<RunReport>, JobError> {
+        let mut fold = self.new_fold();
+        let mut outcome = merge(out, shards, self.def()?, stop, &mut fold, |f, o, _| {
+            self.report(f, o)
+        })?;
+        if let super::JobEnd::Finished(r) = &outcome.ended {
+            outcome.notes.extend(r.forfeit_notes());
+        }
+        Ok(outcome)
+    }
+}
+
+impl JobReport for RunReport {
+    const COMMAND: &'static str = "run";
+
+    fn write_text(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        RunReport::write_text(self, w)
     }
 }
 

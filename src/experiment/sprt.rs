@@ -20,6 +20,8 @@ use crate::runner::{Flow, RunSpec, Unit, UnitResult};
 use crate::stats::Tally;
 
 use super::drive::Fold;
+use super::job::{JobKind, JobReport, manifest_error, one_luck_net};
+use super::merge::{Shards, Stop, merge};
 use super::run::{RunReport, SummaryJson};
 use super::{Context, InvalidJob, JobDef, JobError, Outcome, conduct, names};
 
@@ -119,16 +121,6 @@ impl SprtJob {
         )
     }
 
-    /// Plays until the test decides or the deals run out; with an output directory, writes
-    /// run.json (with the outcome), the checkpoint while it runs, the run's tables, sprt.json
-    /// and summary.json.
-    pub fn execute(&self, ctx: &Context<'_>) -> Result<Outcome<SprtReport>, JobError> {
-        let mut fold = self.new_fold();
-        conduct(ctx, self.def(), &mut fold, |f, out, m| {
-            self.report(f, out, m)
-        })
-    }
-
     pub(crate) fn def(&self) -> JobDef<'_> {
         JobDef {
             manifest: self.manifest(),
@@ -206,6 +198,54 @@ impl SprtJob {
             )?;
         }
         Ok(report)
+    }
+}
+
+impl JobKind for SprtJob {
+    type Report = SprtReport;
+
+    fn from_manifest(m: &Manifest, file: &str) -> Result<SprtJob, JobError> {
+        let s = m.sprt.as_ref().ok_or_else(|| {
+            manifest_error(file, "an SPRT's manifest needs its `sprt` section".into())
+        })?;
+        let config: SprtConfig = s
+            .test
+            .parse()
+            .map_err(|e| manifest_error(file, format!("sprt.test: {e}")))?;
+        Ok(
+            SprtJob::new(m.spec(file)?, m.rules_name.clone(), config, s.chunk_deals)?
+                .with_luck(one_luck_net(m, file)?),
+        )
+    }
+
+    fn parts(&self) -> &[RunSpec] {
+        std::slice::from_ref(&self.spec)
+    }
+
+    fn parts_mut(&mut self) -> &mut [RunSpec] {
+        std::slice::from_mut(&mut self.spec)
+    }
+
+    /// Plays until the test decides or the deals run out; with an output directory, writes
+    /// run.json (with the outcome), the checkpoint while it runs, the run's tables, sprt.json
+    /// and summary.json.
+    fn execute(&self, ctx: &Context<'_>) -> Result<Outcome<SprtReport>, JobError> {
+        let mut fold = self.new_fold();
+        conduct(ctx, self.def(), &mut fold, |f, out, m| {
+            self.report(f, out, m)
+        })
+    }
+
+    fn merge_shards(
+        &self,
+        out: &mut OutputDir,
+        shards: Shards<'_>,
+        stop: Stop<'_>,
+    ) -> Result<Outcome<SprtReport>, JobError> {
+        let mut fold = self.new_fold();
+        merge(out, shards, self.def(), stop, &mut fold, |f, o, m| {
+            self.report(f, o, m)
+        })
     }
 }
 
@@ -444,5 +484,13 @@ impl SprtReport {
         };
         let result = verdict_sentence(&decided, &self.bot_a, &opponent);
         writeln!(w, "result: {result}")
+    }
+}
+
+impl JobReport for SprtReport {
+    const COMMAND: &'static str = "sprt";
+
+    fn write_text(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        SprtReport::write_text(self, w)
     }
 }

@@ -24,6 +24,8 @@ use aeroplane_core::Seat;
 
 use super::drive::Fold;
 use super::effects::{AxisValues, DealOutcome, Effect, EffectsFold, Metric};
+use super::job::{JobKind, JobReport, luck_nets, manifest_error};
+use super::merge::{Shards, Stop, merge};
 use super::run::SummaryJson;
 use super::{Context, InvalidJob, JobDef, JobError, Outcome, conduct, names};
 
@@ -427,21 +429,6 @@ impl SweepJob {
         &self.variants
     }
 
-    /// The job's parts: one run per variant.
-    pub fn parts(&self) -> &[RunSpec] {
-        &self.parts
-    }
-
-    /// The parts, to change what does not define the job (where bot programs log).
-    pub(crate) fn parts_mut(&mut self) -> &mut [RunSpec] {
-        &mut self.parts
-    }
-
-    /// Games the sweep plays.
-    pub fn total_games(&self) -> u64 {
-        self.parts.iter().map(RunSpec::total_games).sum()
-    }
-
     /// The job's manifest (status running): the base run plus the sweep's axes.
     pub fn manifest(&self) -> Manifest {
         let mut m = Manifest::new(&self.parts[0], &self.rules_name, false);
@@ -477,17 +464,6 @@ impl SweepJob {
                 ""
             }
         )
-    }
-
-    /// Plays every variant; with an output directory, writes run.json, the checkpoint while it
-    /// runs, sweep.csv, compare.csv (with a comparison), luck.csv (with luck nets) and
-    /// summary.json.
-    pub fn execute(&self, ctx: &Context<'_>) -> Result<Outcome<SweepReport>, JobError> {
-        let mut fold = self.new_fold();
-        let kept = |part: usize| self.keeps(part);
-        conduct(ctx, self.def(&kept), &mut fold, |f, out, _| {
-            self.report(f, out)
-        })
     }
 
     /// What the lifecycle needs of the sweep, its games kept as rows where `kept` says.
@@ -683,6 +659,72 @@ impl SweepJob {
             )?;
         }
         Ok(report)
+    }
+}
+
+impl JobKind for SweepJob {
+    type Report = SweepReport;
+
+    fn from_manifest(m: &Manifest, file: &str) -> Result<SweepJob, JobError> {
+        let s = m.sweep.as_ref().ok_or_else(|| {
+            manifest_error(file, "a sweep's manifest needs its `sweep` section".into())
+        })?;
+        let axes = s
+            .vary
+            .iter()
+            .map(|t| {
+                t.parse::<Axis>()
+                    .map_err(|e| manifest_error(file, format!("sweep.vary `{t}`: {e}")))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        SweepJob::new(SweepSpec {
+            rules_name: m.rules_name.clone(),
+            base: m.rules(file)?,
+            axes,
+            lineup: m.bot_specs(file)?,
+            bots_label: s.bots.clone(),
+            seed: m.seed,
+            deals: m.games,
+            rotate_seats: m.rotate_seats,
+            compare: s
+                .compare
+                .map(|[a, b]| (a.saturating_sub(1), b.saturating_sub(1))),
+            sort: SortKey::parse(&s.sort),
+        })?
+        .with_luck(luck_nets(m, file)?)
+    }
+
+    /// One run per variant.
+    fn parts(&self) -> &[RunSpec] {
+        &self.parts
+    }
+
+    fn parts_mut(&mut self) -> &mut [RunSpec] {
+        &mut self.parts
+    }
+
+    /// Plays every variant; with an output directory, writes run.json, the checkpoint while it
+    /// runs, sweep.csv, compare.csv (with a comparison), luck.csv (with luck nets) and
+    /// summary.json.
+    fn execute(&self, ctx: &Context<'_>) -> Result<Outcome<SweepReport>, JobError> {
+        let mut fold = self.new_fold();
+        let kept = |part: usize| self.keeps(part);
+        conduct(ctx, self.def(&kept), &mut fold, |f, out, _| {
+            self.report(f, out)
+        })
+    }
+
+    fn merge_shards(
+        &self,
+        out: &mut OutputDir,
+        shards: Shards<'_>,
+        stop: Stop<'_>,
+    ) -> Result<Outcome<SweepReport>, JobError> {
+        let mut fold = self.new_fold();
+        let kept = |part: usize| self.keeps(part);
+        merge(out, shards, self.def(&kept), stop, &mut fold, |f, o, _| {
+            self.report(f, o)
+        })
     }
 }
 
@@ -1309,6 +1351,14 @@ impl SweepReport {
             }
         }
         Ok(())
+    }
+}
+
+impl JobReport for SweepReport {
+    const COMMAND: &'static str = "sweep";
+
+    fn write_text(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        SweepReport::write_text(self, w)
     }
 }
 

@@ -13,7 +13,7 @@ use std::sync::atomic::AtomicU64;
 use aeroplane::analysis::spsa::SpsaSettings;
 use aeroplane::core::splitmix64;
 use aeroplane::experiment::tune::{Confirm, ParamRange};
-use aeroplane::experiment::{Context, JobEnd, TuneJob, TuneReport, TuneSpec};
+use aeroplane::experiment::{Context, JobEnd, JobKind, TuneJob, TuneReport, TuneSpec};
 use aeroplane::{
     Bot, Exec, Game, Greedy, KindDef, Move, ParamDef, ParamKind, Params, Preset, Seat,
     parse_lineup, register_kind,

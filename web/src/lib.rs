@@ -15,13 +15,14 @@ pub mod bots;
 pub mod log;
 pub mod session;
 
-/// The viewer's board layout and SVG, from the root crate's source files (shared with
-/// `aeroplane replay --html`, not copied).
+// The viewer's board layout and SVG, from the root crate's source files (shared with
+// `aeroplane replay --html`, not copied). Their own inner doc comments document them (an outer
+// one here would join theirs, and rustdoc would read their links in this module's scope).
 #[allow(dead_code, missing_docs)]
 #[path = "../../src/viewer/layout.rs"]
 pub mod layout;
-/// What `svg.rs` needs of the root crate's report module (`crate::report::html::esc`, its XML
-/// escaping), from the same source file.
+// What `svg.rs` needs of the root crate's report module (`crate::report::html::esc`, its XML
+// escaping), from the same source file.
 #[allow(dead_code, missing_docs)]
 #[path = "../../src/report/html.rs"]
 mod report_html;

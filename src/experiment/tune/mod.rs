@@ -41,8 +41,10 @@ use crate::export::{
 use crate::runner::{KeptGames, RunSpec};
 use aeroplane_core::Rules;
 
+use super::job::JobKind;
+use super::merge::{Shards, Stop};
 use super::{
-    Context, InvalidJob, JobEnd, JobError, Opening, Outcome, commit, fail, keep_finished,
+    Context, InvalidJob, JobEnd, JobError, Opening, Outcome, Shard, commit, fail, keep_finished,
     opened_or_failed, read_finished, scan_checkpoint, tell_resumed, write_status,
 };
 use play::Kept;
@@ -109,17 +111,6 @@ pub struct TuneJob {
 }
 
 impl TuneJob {
-    /// Sends the stderr of the bot programs among the tuned bot and its opponent to
-    /// `dir/<bot>-<n>.log` (not part of what the job is).
-    pub(crate) fn set_bot_log_dir(&mut self, dir: &std::path::Path) {
-        let bots = std::iter::once(&mut self.spec.bot).chain(self.spec.opponent.as_mut());
-        for bot in bots {
-            if let Some(ext) = &mut bot.external {
-                ext.log_dir = Some(dir.to_path_buf());
-            }
-        }
-    }
-
     /// Checks a tune: players, parameters against the bot's kind, ranges, settings, the
     /// confirmation, and that its deal indices fit.
     pub fn new(spec: TuneSpec) -> Result<TuneJob, TuneError> {
@@ -216,13 +207,6 @@ impl TuneJob {
         }
     }
 
-    /// Games the tune plans: every iteration, and the confirmation's most.
-    pub fn planned_games(&self) -> u64 {
-        let g = self.design.games_per_deal();
-        let confirm = self.spec.confirm.map_or(0, |c| c.max_pairs);
-        (self.iterations() * self.spec.settings.deals + confirm) * g
-    }
-
     /// The report's first line.
     pub fn title(&self) -> String {
         format!(
@@ -255,7 +239,7 @@ impl TuneJob {
         m.command = "tune".into();
         m.numbering = SEEDING.into();
         m.players = s.players;
-        m.games_planned = self.planned_games();
+        m.games_planned = self.total_games();
         m.tune = Some(TuneSection {
             params: s
                 .ranges
@@ -284,69 +268,6 @@ impl TuneJob {
             given: s.given.clone(),
         });
         m
-    }
-
-    /// The tune a manifest describes, with rules and bots checked again.
-    pub fn from_manifest(m: &Manifest, file: &str) -> Result<TuneJob, JobError> {
-        let invalid = |what: String| {
-            JobError::from(InvalidJob::Manifest {
-                file: file.to_string(),
-                what,
-            })
-        };
-        let t = m
-            .tune
-            .as_ref()
-            .ok_or_else(|| invalid("a tune's manifest needs its `tune` section".into()))?;
-        let mut bots = m.bot_specs(file)?;
-        if bots.len() != 1 + usize::from(t.opponent) {
-            return Err(invalid(format!(
-                "{} bots listed for a tune {} an opponent",
-                bots.len(),
-                if t.opponent { "with" } else { "without" }
-            )));
-        }
-        let opponent = t.opponent.then(|| bots.remove(1));
-        let confirm = match &t.confirm {
-            Some(c) => Some(Confirm {
-                test: c
-                    .test
-                    .parse()
-                    .map_err(|e| invalid(format!("tune.confirm.test: {e}")))?,
-                max_pairs: c.max_pairs,
-                chunk_deals: c.chunk_deals,
-            }),
-            None => None,
-        };
-        let spec = TuneSpec {
-            rules: m.rules(file)?,
-            rules_name: m.rules_name.clone(),
-            bot: bots.remove(0),
-            opponent,
-            players: m.players,
-            ranges: t
-                .params
-                .iter()
-                .map(|p| ParamRange {
-                    name: p.name.clone(),
-                    lo: p.lo,
-                    hi: p.hi,
-                })
-                .collect(),
-            settings: SpsaSettings {
-                iterations: t.iterations,
-                deals: t.pairs_per_iteration,
-                alpha: t.alpha,
-                gamma: t.gamma,
-                stability: t.stability,
-                perturbation: t.perturbation,
-                step: t.step,
-            },
-            seed: m.seed,
-            confirm,
-            given: t.given.clone(),
-        };
-        TuneJob::new(spec).map_err(|e| invalid(e.to_string()))
     }
 
     /// A fresh state at the start.
@@ -386,86 +307,6 @@ impl TuneJob {
     /// The first deal of the confirmation.
     fn confirm_first_deal(&self) -> u64 {
         self.spec.settings.iterations * self.spec.settings.deals
-    }
-
-    /// Runs the tune (fresh, or resumed from the checkpoint in `ctx.out`, from any state a
-    /// stop left); with an output directory, its folder goes through the lifecycle's states:
-    /// run.json (running) and the checkpoint, a record per iteration and per check of the
-    /// confirmation, then history.csv, tuned.toml, sprt.json and summary.json, the commit
-    /// (run.json complete), report.html if asked for, and the checkpoint removed.
-    pub fn execute(&self, ctx: &Context<'_>) -> Result<Outcome<TuneReport>, JobError> {
-        if ctx.shard.is_some() {
-            return Err(InvalidJob::TuneSequential("cannot be split into shards").into());
-        }
-        let mut manifest = self.manifest();
-        ctx.stamp(&mut manifest);
-        let planned = self.planned_games();
-        let mut state = self.new_state();
-        let played =
-            |s: &TuneState| s.tune_games() + s.confirm.as_ref().map_or(0, |c| c.outcome.games);
-        let outcome = |ended, played, notes| Outcome {
-            ended,
-            played,
-            planned,
-            notes,
-        };
-        let Some(dir) = ctx.folder()? else {
-            if !self.play_rest(ctx, &mut state, None, 0, &mut KeptGames::new())? {
-                return Ok(outcome(JobEnd::Interrupted, played(&state), Vec::new()));
-            }
-            let r = self.finished(&state, &mut manifest)?;
-            return Ok(outcome(JobEnd::Finished(r), played(&state), Vec::new()));
-        };
-        let mut notes = Vec::new();
-        let opened = if ctx.resume {
-            self.resume_folder(dir, &manifest, ctx, &mut state, &mut notes)
-        } else {
-            start_folder(dir, &manifest)
-                .map(|c| (c, Kept::default(), KeptGames::new()))
-                .map_err(Opening::Failed)
-        };
-        let (mut checkpoint, kept, mut finished) = opened_or_failed(dir, &mut manifest, opened)?;
-        tell_resumed(ctx, played(&state) + finished.len() as u64, &notes);
-        let driven = if kept.decided {
-            Ok(true)
-        } else {
-            self.play_rest(
-                ctx,
-                &mut state,
-                Some(&mut checkpoint),
-                kept.units,
-                &mut finished,
-            )
-        };
-        // Whatever happened, every record written reaches the disk.
-        let synced = checkpoint.sync().map_err(JobError::from);
-        let done = match (driven, synced) {
-            (Ok(done), Ok(())) => done,
-            (Err(e), _) | (Ok(_), Err(e)) => {
-                return Err(fail(dir, &mut manifest, played(&state), e));
-            }
-        };
-        if !done {
-            // The games finished beyond the folded units, kept beside the checkpoint.
-            let games = played(&state) + keep_finished(dir, &checkpoint, &finished, &mut notes);
-            manifest.finish(JobStatus::Interrupted, games, None);
-            write_status(dir, &manifest)?;
-            return Ok(outcome(JobEnd::Interrupted, games, notes));
-        }
-        drop(checkpoint);
-        let mut files = || -> Result<TuneReport, JobError> {
-            let r = self.finished(&state, &mut manifest)?;
-            self.write_files(dir, &state, &r)?;
-            dir.sync()?;
-            Ok(r)
-        };
-        let r = match files() {
-            Ok(r) => r,
-            Err(e) => return Err(fail(dir, &mut manifest, played(&state), e)),
-        };
-        manifest.finish(JobStatus::Complete, played(&state), None);
-        commit(dir, &manifest)?;
-        Ok(outcome(JobEnd::Finished(r), played(&state), notes))
     }
 
     /// The report of a finished tune, its confirmation's outcome recorded in the manifest.
@@ -540,6 +381,195 @@ impl TuneJob {
             }
         };
         read_finished(dir, scan, ctx, notes, |g| unit_of(g.game) >= folded as u64)
+    }
+}
+
+impl JobKind for TuneJob {
+    type Report = TuneReport;
+
+    /// The tune a manifest describes, with rules and bots checked again.
+    fn from_manifest(m: &Manifest, file: &str) -> Result<TuneJob, JobError> {
+        let invalid = |what: String| {
+            JobError::from(InvalidJob::Manifest {
+                file: file.to_string(),
+                what,
+            })
+        };
+        let t = m
+            .tune
+            .as_ref()
+            .ok_or_else(|| invalid("a tune's manifest needs its `tune` section".into()))?;
+        let mut bots = m.bot_specs(file)?;
+        if bots.len() != 1 + usize::from(t.opponent) {
+            return Err(invalid(format!(
+                "{} bots listed for a tune {} an opponent",
+                bots.len(),
+                if t.opponent { "with" } else { "without" }
+            )));
+        }
+        let opponent = t.opponent.then(|| bots.remove(1));
+        let confirm = match &t.confirm {
+            Some(c) => Some(Confirm {
+                test: c
+                    .test
+                    .parse()
+                    .map_err(|e| invalid(format!("tune.confirm.test: {e}")))?,
+                max_pairs: c.max_pairs,
+                chunk_deals: c.chunk_deals,
+            }),
+            None => None,
+        };
+        let spec = TuneSpec {
+            rules: m.rules(file)?,
+            rules_name: m.rules_name.clone(),
+            bot: bots.remove(0),
+            opponent,
+            players: m.players,
+            ranges: t
+                .params
+                .iter()
+                .map(|p| ParamRange {
+                    name: p.name.clone(),
+                    lo: p.lo,
+                    hi: p.hi,
+                })
+                .collect(),
+            settings: SpsaSettings {
+                iterations: t.iterations,
+                deals: t.pairs_per_iteration,
+                alpha: t.alpha,
+                gamma: t.gamma,
+                stability: t.stability,
+                perturbation: t.perturbation,
+                step: t.step,
+            },
+            seed: m.seed,
+            confirm,
+            given: t.given.clone(),
+        };
+        TuneJob::new(spec).map_err(|e| invalid(e.to_string()))
+    }
+
+    /// None: a tune's runs depend on its results so far.
+    fn parts(&self) -> &[RunSpec] {
+        &[]
+    }
+
+    fn parts_mut(&mut self) -> &mut [RunSpec] {
+        &mut []
+    }
+
+    /// Sends the stderr of the bot programs among the tuned bot and its opponent to
+    /// `dir/<bot>-<n>.log` (not part of what the job is).
+    fn set_bot_log_dir(&mut self, dir: &std::path::Path) {
+        let bots = std::iter::once(&mut self.spec.bot).chain(self.spec.opponent.as_mut());
+        for bot in bots {
+            if let Some(ext) = &mut bot.external {
+                ext.log_dir = Some(dir.to_path_buf());
+            }
+        }
+    }
+
+    /// Games the tune plans: every iteration, and the confirmation's most.
+    fn total_games(&self) -> u64 {
+        let g = self.design.games_per_deal();
+        let confirm = self.spec.confirm.map_or(0, |c| c.max_pairs);
+        (self.iterations() * self.spec.settings.deals + confirm) * g
+    }
+
+    /// Every game the tune plans (it is never cut into units in advance).
+    fn planned_games(&self, _unit_deals: u64, _shard: Option<Shard>) -> u64 {
+        self.total_games()
+    }
+
+    /// Runs the tune (fresh, or resumed from the checkpoint in `ctx.out`, from any state a
+    /// stop left); with an output directory, its folder goes through the lifecycle's states:
+    /// run.json (running) and the checkpoint, a record per iteration and per check of the
+    /// confirmation, then history.csv, tuned.toml, sprt.json and summary.json, the commit
+    /// (run.json complete), report.html if asked for, and the checkpoint removed.
+    fn execute(&self, ctx: &Context<'_>) -> Result<Outcome<TuneReport>, JobError> {
+        if ctx.shard.is_some() {
+            return Err(InvalidJob::TuneSequential("cannot be split into shards").into());
+        }
+        let mut manifest = self.manifest();
+        ctx.stamp(&mut manifest);
+        let planned = self.total_games();
+        let mut state = self.new_state();
+        let played =
+            |s: &TuneState| s.tune_games() + s.confirm.as_ref().map_or(0, |c| c.outcome.games);
+        let outcome = |ended, played, notes| Outcome {
+            ended,
+            played,
+            planned,
+            notes,
+        };
+        let Some(dir) = ctx.folder()? else {
+            if !self.play_rest(ctx, &mut state, None, 0, &mut KeptGames::new())? {
+                return Ok(outcome(JobEnd::Interrupted, played(&state), Vec::new()));
+            }
+            let r = self.finished(&state, &mut manifest)?;
+            return Ok(outcome(JobEnd::Finished(r), played(&state), Vec::new()));
+        };
+        let mut notes = Vec::new();
+        let opened = if ctx.resume {
+            self.resume_folder(dir, &manifest, ctx, &mut state, &mut notes)
+        } else {
+            start_folder(dir, &manifest)
+                .map(|c| (c, Kept::default(), KeptGames::new()))
+                .map_err(Opening::Failed)
+        };
+        let (mut checkpoint, kept, mut finished) = opened_or_failed(dir, &mut manifest, opened)?;
+        tell_resumed(ctx, played(&state) + finished.len() as u64, &notes);
+        let driven = if kept.decided {
+            Ok(true)
+        } else {
+            self.play_rest(
+                ctx,
+                &mut state,
+                Some(&mut checkpoint),
+                kept.units,
+                &mut finished,
+            )
+        };
+        // Whatever happened, every record written reaches the disk.
+        let synced = checkpoint.sync().map_err(JobError::from);
+        let done = match (driven, synced) {
+            (Ok(done), Ok(())) => done,
+            (Err(e), _) | (Ok(_), Err(e)) => {
+                return Err(fail(dir, &mut manifest, played(&state), e));
+            }
+        };
+        if !done {
+            // The games finished beyond the folded units, kept beside the checkpoint.
+            let games = played(&state) + keep_finished(dir, &checkpoint, &finished, &mut notes);
+            manifest.finish(JobStatus::Interrupted, games, None);
+            write_status(dir, &manifest)?;
+            return Ok(outcome(JobEnd::Interrupted, games, notes));
+        }
+        drop(checkpoint);
+        let mut files = || -> Result<TuneReport, JobError> {
+            let r = self.finished(&state, &mut manifest)?;
+            self.write_files(dir, &state, &r)?;
+            dir.sync()?;
+            Ok(r)
+        };
+        let r = match files() {
+            Ok(r) => r,
+            Err(e) => return Err(fail(dir, &mut manifest, played(&state), e)),
+        };
+        manifest.finish(JobStatus::Complete, played(&state), None);
+        commit(dir, &manifest)?;
+        Ok(outcome(JobEnd::Finished(r), played(&state), notes))
+    }
+
+    /// Refused: a tune is sequential.
+    fn merge_shards(
+        &self,
+        _out: &mut OutputDir,
+        _shards: Shards<'_>,
+        _stop: Stop<'_>,
+    ) -> Result<Outcome<TuneReport>, JobError> {
+        Err(InvalidJob::TuneSequential("has no shards to merge").into())
     }
 }
 

@@ -351,3 +351,11 @@ impl TuneReport {
         Ok(())
     }
 }
+
+impl crate::experiment::JobReport for TuneReport {
+    const COMMAND: &'static str = "tune";
+
+    fn write_text(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        TuneReport::write_text(self, w)
+    }
+}
