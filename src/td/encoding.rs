@@ -35,12 +35,19 @@ pub const ENCODING_VERSION: u32 = 1;
 pub const MAX_ACTIVE: usize = 2 * 4 * 4 + 2 + 4 + 6 * 3;
 
 /// The active units of one position: indices into the net's inputs, ascending within each block.
+///
+/// Encoding into the same `Features` again is cheaper when seats' planes stand where they stood
+/// before: each relative seat's plane units are kept with the steps and sizes they came from
+/// and copied when those are the same (the units are a function of them alone).
 #[derive(Clone, Copy, Debug)]
 pub struct Features {
     idx: [u16; MAX_ACTIVE],
     len: u8,
     /// The encoding's input units: every active unit is below.
     bound: u16,
+    /// Per relative seat, the plane units of the last encoding and what they came from
+    /// ([`thermometer_key`]; 0 for none).
+    memo: [(u64, [u16; PLANES]); 4],
 }
 
 impl Default for Features {
@@ -49,8 +56,20 @@ impl Default for Features {
             idx: [0; MAX_ACTIVE],
             len: 0,
             bound: 0,
+            memo: [(0, [0; PLANES]); 4],
         }
     }
+}
+
+/// What the plane units of relative seat `k` depend on: its planes' `steps`, `k`, the planes
+/// and the positions (never 0).
+#[inline(always)]
+fn thermometer_key(steps: [u8; PLANES], k: usize, planes: usize, positions: usize) -> u64 {
+    u64::from(u32::from_le_bytes(steps))
+        | (k as u64) << 32
+        | (planes as u64) << 36
+        | (positions as u64) << 40
+        | 1 << 63
 }
 
 impl Features {
@@ -127,38 +146,57 @@ impl Encoder {
     /// way; a property test holds this one to it).
     #[inline]
     pub fn encode(&self, game: &Game, perspective: Seat, out: &mut Features) {
-        // Written for speed (a ply-0 decision encodes every afterstate): the seats' relative
-        // order from tables, the units counted in a register, the thermometers from
-        // comparisons, the exposure test one shift of a 64-bit window per plane.
+        match self.planes {
+            4 => self.encode_planes::<4>(game, perspective, out),
+            3 => self.encode_planes::<3>(game, perspective, out),
+            2 => self.encode_planes::<2>(game, perspective, out),
+            _ => self.encode_planes::<1>(game, perspective, out),
+        }
+    }
+
+    /// [`Encoder::encode`] for `P` planes (`P == self.planes`), written for speed (a ply-0
+    /// decision encodes every afterstate): the loops over the planes unrolled, the seats'
+    /// relative order from tables, the units counted in a register, each seat's plane units
+    /// copied from `out`'s memo when its planes have not moved, the exposure test one shift
+    /// of a 64-bit window per plane.
+    #[inline(always)]
+    fn encode_planes<const P: usize>(&self, game: &Game, perspective: Seat, out: &mut Features) {
+        debug_assert_eq!(P, self.planes);
         let n = self.players;
-        let planes = self.planes;
-        let block = self.positions * planes;
+        let block = self.positions * P;
         let idx = &mut out.idx;
         let mut len = 0;
-        let mut push = |i: usize| {
-            idx[len] = i as u16;
-            len += 1;
-        };
         let me = usize::from(self.slot[perspective.index()]);
         let rel = &self.rel[me][..n];
         for (k, &seat) in rel.iter().enumerate() {
             let st = game.steps(seat);
-            let base = k * block;
-            // Thermometer: each plane turns on the next unit of its position (the unit after
-            // those of the planes before it on the same step).
-            let eq = |p: usize, q: usize| usize::from(st[p] == st[q]);
-            let before = [
-                0,
-                eq(1, 0),
-                eq(2, 0) + eq(2, 1),
-                eq(3, 0) + eq(3, 1) + eq(3, 2),
-            ];
-            for p in 0..planes {
-                // The hangar (`u8::MAX`) is position 0, step `s` position `s + 1`.
-                let pos = usize::from(st[p].wrapping_add(1));
-                push(base + pos * planes + before[p]);
+            let key = thermometer_key(st, k, P, self.positions);
+            let memo = &mut out.memo[k];
+            if memo.0 != key {
+                let base = k * block;
+                // Thermometer: each plane turns on the next unit of its position (the unit
+                // after those of the planes before it on the same step).
+                let eq = |p: usize, q: usize| u16::from(st[p] == st[q]);
+                let before = [
+                    0,
+                    eq(1, 0),
+                    eq(2, 0) + eq(2, 1),
+                    eq(3, 0) + eq(3, 1) + eq(3, 2),
+                ];
+                for p in 0..P {
+                    // The hangar (`u8::MAX`) is position 0, step `s` position `s + 1`.
+                    let pos = usize::from(st[p].wrapping_add(1));
+                    memo.1[p] = (base + pos * P) as u16 + before[p];
+                }
+                memo.0 = key;
             }
+            idx[len..len + P].copy_from_slice(&memo.1[..P]);
+            len += P;
         }
+        let mut push = |i: usize| {
+            idx[len] = i as u16;
+            len += 1;
+        };
         let mut at = n * block;
         let to_roll = usize::from(self.slot[game.to_move().index()]);
         push(
@@ -183,7 +221,7 @@ impl Encoder {
         for &seat in rel {
             let st = game.steps(seat);
             let mut bits = game.ring_cells(seat);
-            if (0..planes).any(|p| st[p] == TAKE_OFF) {
+            if st[..P].iter().any(|&s| s == TAKE_OFF) {
                 bits |= BEHIND_TAKE_OFF[seat.index()];
             }
             from[seat.index()] = bits;
@@ -193,23 +231,29 @@ impl Encoder {
                 let i = seat.index();
                 let others = from[(i + 1) & 3] | from[(i + 2) & 3] | from[(i + 3) & 3];
                 // Bit `j` of `window` is cell `j - 6` mod 52 of the others (`j < 58`), so the
-                // six cells behind cell `c`, `c - 6 ..= c - 1` mod 52, are bits `c ..= c + 5`.
+                // six cells behind cell `c`, `c - 6 ..= c - 1` mod 52, are bits `c ..= c + 5`
+                // of the window, and cell `c` is within one plain roll of an opponent's plane
+                // exactly when bit `c` of `threat` is set.
                 let window = others << 6 | others >> (u32::from(RING_CELLS) - 6);
+                if window == 0 {
+                    continue;
+                }
+                let w2 = window | window >> 1;
+                let threat = w2 | w2 >> 2 | window >> 4 | window >> 5;
                 let cell_of = &CELL_OF[i];
                 let st = game.steps(seat);
-                let mut exposed = 0;
-                for &s in &st[..planes] {
-                    // A step off the ring has cell `OFF_RING` (63): bits 63.. of the window
-                    // are 0, so it is never exposed.
-                    let c = u32::from(cell_of[usize::from(s)]);
-                    if (window >> c) & 0x3F != 0 {
-                        push(at + k * planes + exposed);
-                        exposed += 1;
-                    }
+                // A step off the ring has cell `OFF_RING` (63): bit 63 of `threat` is 0 (it
+                // has 58 bits), so it is never exposed.
+                let exposed: usize = st[..P]
+                    .iter()
+                    .map(|&s| ((threat >> cell_of[usize::from(s)]) & 1) as usize)
+                    .sum();
+                for j in 0..exposed {
+                    push(at + k * P + j);
                 }
             }
         }
-        at += n * planes;
+        at += n * P;
         let hits = game.face_captures();
         if hits != [0; 6] {
             for (k, &seat) in rel.iter().enumerate() {

@@ -426,10 +426,36 @@ impl Weights {
 #[inline(always)]
 fn outcome<const N: usize>(l: &[f32; 4], payoff: &[f32; 4], probs: &mut [f32; 4]) -> f32 {
     let max = l[..N].iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    if N == 2 {
+        let (d0, d1) = (l[0] - max, l[1] - max);
+        if d0 == 0.0 || d1 == 0.0 {
+            // One call, the other's exponential 1, without a branch on which logit is the
+            // larger (a coin flip to the branch predictor).
+            let e = (if d0 == 0.0 { d1 } else { d0 }).exp();
+            let (e0, e1) = (
+                if d0 == 0.0 { 1.0 } else { e },
+                if d1 == 0.0 { 1.0 } else { e },
+            );
+            let inv = 1.0 / (0.0 + e0 + e1);
+            probs[0] = e0 * inv;
+            probs[1] = e1 * inv;
+            return probs[..2]
+                .iter()
+                .zip(&payoff[..2])
+                .map(|(p, w)| p * w)
+                .sum();
+        }
+    }
     let mut sum = 0.0;
     for (o, &x) in probs[..N].iter_mut().zip(&l[..N]) {
         let d = x - max;
-        *o = if d == 0.0 { 1.0 } else { d.exp() };
+        // `black_box`: the compiler would otherwise call `exp` for every logit and select
+        // (the exponential counts as free of side effects).
+        *o = if d == 0.0 {
+            1.0
+        } else {
+            std::hint::black_box(d).exp()
+        };
         sum += *o;
     }
     let inv = 1.0 / sum;
