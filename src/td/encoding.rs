@@ -221,7 +221,10 @@ impl Encoder {
         for &seat in rel {
             let st = game.steps(seat);
             let mut bits = game.ring_cells(seat);
-            if st[..P].iter().any(|&s| s == TAKE_OFF) {
+            // Not `contains`, which calls `memchr` for bytes.
+            #[allow(clippy::manual_contains)]
+            let on_take_off = st[..P].iter().any(|&s| s == TAKE_OFF);
+            if on_take_off {
                 bits |= BEHIND_TAKE_OFF[seat.index()];
             }
             from[seat.index()] = bits;
