@@ -18,7 +18,7 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use aeroplane::analysis::{Axis, SprtConfig, variants};
 use aeroplane::bots::registry::BotSpec;
 use aeroplane::experiment::{
-    self, Allowed, Built, Context, Execution, InvalidJob, JobEnd, JobError, LeagueSettings,
+    self, Allowed, Axes, Built, Context, Execution, InvalidJob, JobEnd, JobError, LeagueSettings,
     Outcome, Report, RunSettings, SettingError, SweepSettings,
 };
 use aeroplane::export::{OutputDir, SortKey};
@@ -395,6 +395,9 @@ fn job_error(e: &JobError) -> PyErr {
             PyRuntimeError::new_err(chain(e))
         }
         JobError::Invalid(InvalidJob::Setting(s)) => setting_error(s),
+        JobError::Invalid(InvalidJob::NothingToVary) => PyValueError::new_err(
+            "nothing to vary: give vary={\"overshoot\": [\"illegal\", \"bounce\"]} or [\"overshoot=illegal,bounce\"]",
+        ),
         JobError::Invalid(InvalidJob::NeedsOut { setting, writes }) => {
             PyValueError::new_err(format!(
                 "{setting}={} {writes} into the output folder: give out=DIR",
@@ -498,7 +501,7 @@ pub fn run(
 
 /// The `--vary` texts of a sweep: a list of ``"option=v1,v2"`` strings, or a dict of option to
 /// a list of values.
-fn axes_arg(vary: &Bound<'_, PyAny>) -> PyResult<Vec<Axis>> {
+fn axes_arg(vary: &Bound<'_, PyAny>) -> PyResult<Axes> {
     let mut texts: Vec<String> = Vec::new();
     if let Ok(d) = vary.cast::<PyDict>() {
         for (k, values) in d.iter() {
@@ -536,19 +539,15 @@ fn axes_arg(vary: &Bound<'_, PyAny>) -> PyResult<Vec<Axis>> {
             type_name(vary)
         )));
     }
-    if texts.is_empty() {
-        return Err(PyValueError::new_err(
-            "nothing to vary: give vary={\"overshoot\": [\"illegal\", \"bounce\"]} or [\"overshoot=illegal,bounce\"]",
-        ));
-    }
-    texts
+    let axes = texts
         .iter()
         .map(|t| {
             t.parse::<Axis>().map_err(|e| {
                 PyValueError::new_err(format!("vary {}: {e}", aeroplane::excerpt::excerpt(t)))
             })
         })
-        .collect()
+        .collect::<PyResult<Vec<Axis>>>()?;
+    Axes::new(axes).map_err(|e| job_error(&e.into()))
 }
 
 /// One value of a varied option as the `--vary` grammar writes it.
@@ -631,6 +630,7 @@ pub fn sweep(
     let (base, rules_name) = rules_arg(rules)?;
     let axes = axes_arg(vary)?;
     if let Some(presets) = axes
+        .axes()
         .iter()
         .find(|a| a.option() == aeroplane::analysis::BASE_AXIS)
         .filter(|_| rules.is_some_and(|r| !r.is_none()))
@@ -640,7 +640,7 @@ pub fn sweep(
             presets.text()
         )));
     }
-    let count = variants(base, &axes)
+    let count = variants(base, axes.axes())
         .map_err(|e| PyValueError::new_err(format!("vary: {e}")))?
         .len();
     let lineup = lineup_arg(py, bots, experiment::DEFAULT_SWEEP_BOTS, &bots_dir)?;

@@ -9,7 +9,7 @@ use aeroplane::Rules;
 use aeroplane::analysis::luck::LuckNet;
 use aeroplane::analysis::{Axis, BASE_AXIS};
 use aeroplane::config::SweepConfigFile;
-use aeroplane::experiment::{self, Lineup, SweepSettings};
+use aeroplane::experiment::{self, Axes, Lineup, SweepSettings};
 use aeroplane::export::{Manifest, SortKey};
 
 use super::common::{DEFAULT_BOTS_DIR, JobArgs, Launch, launch, load_lineup, load_rules};
@@ -135,14 +135,10 @@ fn resolve(args: &SweepArgs) -> anyhow::Result<SweepSettings> {
             );
         }
     }
-    if axes.is_empty() {
-        anyhow::bail!(
-            "nothing to vary: give --vary OPTION=v1,v2, a [sweep] table in --config, or --manifest"
-        );
-    }
+    let axes = Axes::new(axes).map_err(|e| refused(e.into()))?;
     // The axis `base` chooses each variant's rules: a base from --rules would be unused.
     if let (Some(presets), Some(r)) = (
-        axes.iter().find(|x| x.option() == BASE_AXIS),
+        axes.axes().iter().find(|x| x.option() == BASE_AXIS),
         a.rules.as_ref().or(cfg.rules.as_ref()),
     ) {
         anyhow::bail!(
@@ -175,7 +171,7 @@ fn resolve(args: &SweepArgs) -> anyhow::Result<SweepSettings> {
         }
     };
     let base = rules.as_ref().map_or_else(Rules::default, |(r, _)| *r);
-    let labels: Vec<String> = aeroplane::analysis::variants(base, &axes)?
+    let labels: Vec<String> = aeroplane::analysis::variants(base, axes.axes())?
         .iter()
         .map(|v| v.label())
         .collect();

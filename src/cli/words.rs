@@ -9,8 +9,9 @@ pub fn flag(setting: Setting) -> String {
 }
 
 /// The command line's words for a job the library did not make of its settings: each
-/// setting named by its flag, and a report without an output folder as this command line has
-/// always said it; other errors as they are (their settings become flags when printed).
+/// setting named by its flag, and a report without an output folder or a sweep without an
+/// axis as this command line has always said it (naming its options); other errors as they
+/// are (their settings become flags when printed).
 pub fn refused(e: JobError) -> anyhow::Error {
     match e {
         JobError::Invalid(InvalidJob::Setting(s)) => anyhow::anyhow!(s.worded(flag)),
@@ -19,6 +20,9 @@ pub fn refused(e: JobError) -> anyhow::Error {
         }) => {
             anyhow::anyhow!("--report writes report.html into the output directory: give --out DIR")
         }
+        JobError::Invalid(InvalidJob::NothingToVary) => anyhow::anyhow!(
+            "nothing to vary: give --vary OPTION=v1,v2, a [sweep] table in --config, or --manifest"
+        ),
         e => e.into(),
     }
 }

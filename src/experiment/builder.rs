@@ -2,14 +2,16 @@
 //! settings: [`RunSettings`], [`SweepSettings`], [`LeagueSettings`] and [`TuneSettings`], each
 //! turned by `build` into a [`Built`] job (the [`Job`], its [`Exec`], its output folder).
 //!
-//! A front end only turns its flags or keywords into these settings (layering a config or a
-//! manifest under them, if it has any); everything else is here: the defaults of what it leaves
-//! out, the checks of settings that do not make a job (typed: [`SettingError`] names the
-//! setting, its value and what is allowed, worded without flags; each front end names the
-//! setting its own way through [`SettingError::worded`]), the unit size and its default, and
-//! the output folder's layout beside the job's own files (bot programs' stderr logs under
-//! [`LOGS_DIR`]). A lineup is a checked [`Lineup`]; [`shadowing_notes`] says where a profile of
-//! the bots folder shadows a built-in one.
+//! A front end only turns its flags or keywords into these settings (parsing each, and
+//! layering a config or a manifest under them if it has any); what the front ends share is
+//! here: the defaults of what they leave out, the checks of settings that do not make a job
+//! (typed: [`SettingError`] names the setting, its value and what is allowed, worded without
+//! flags; each front end names the setting its own way through [`SettingError::worded`]), the
+//! unit size and its default per kind, and the output folder's layout beside the job's own
+//! files (bot programs' stderr logs under [`LOGS_DIR`]). A lineup is a checked [`Lineup`] and
+//! a sweep's options checked [`Axes`], each made where a front end resolves that input; [`shadowing_notes`] says where a profile of the
+//! bots folder shadows a built-in one. The kinds' own checks stay with the kinds
+//! ([`SweepJob::new`], [`LeagueJob::new`], [`TuneJob::new`], ...), which `build` calls.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -246,6 +248,25 @@ impl Lineup {
     /// The bots, in seat order.
     pub fn into_bots(self) -> Vec<BotSpec> {
         self.0
+    }
+}
+
+/// The options a sweep varies, in product order (the first varies slowest): at least one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Axes(Vec<Axis>);
+
+impl Axes {
+    /// The axes `axes`; none is refused ([`InvalidJob::NothingToVary`]).
+    pub fn new(axes: Vec<Axis>) -> Result<Axes, InvalidJob> {
+        if axes.is_empty() {
+            return Err(InvalidJob::NothingToVary);
+        }
+        Ok(Axes(axes))
+    }
+
+    /// The axes, in product order.
+    pub fn axes(&self) -> &[Axis] {
+        &self.0
     }
 }
 
@@ -514,7 +535,7 @@ impl RunSettings {
 #[derive(Clone, Debug, PartialEq)]
 pub struct SweepSettings {
     /// The varied options, in product order.
-    pub axes: Vec<Axis>,
+    pub axes: Axes,
     /// The lineup every variant plays.
     pub lineup: Lineup,
     /// The lineup as the user wrote it, for the title.
@@ -540,7 +561,7 @@ pub struct SweepSettings {
 impl SweepSettings {
     /// A sweep of `axes` played by `lineup` (written as `bots_label`), every other setting at
     /// its default.
-    pub fn new(axes: Vec<Axis>, lineup: Lineup, bots_label: String) -> SweepSettings {
+    pub fn new(axes: Axes, lineup: Lineup, bots_label: String) -> SweepSettings {
         SweepSettings {
             axes,
             lineup,
@@ -563,7 +584,7 @@ impl SweepSettings {
         let job = SweepJob::new(SweepSpec {
             rules_name,
             base,
-            axes: self.axes,
+            axes: self.axes.0,
             lineup: self.lineup.into_bots(),
             bots_label: self.bots_label,
             seed: self.seed.unwrap_or(DEFAULT_SEED),
@@ -853,6 +874,15 @@ mod tests {
     }
 
     #[test]
+    fn a_sweep_varies_at_least_one_option() {
+        let Err(InvalidJob::NothingToVary) = Axes::new(Vec::new()) else {
+            panic!("a sweep of no axes")
+        };
+        let one = Axes::new(vec!["overshoot=illegal,bounce".parse::<Axis>().unwrap()]).unwrap();
+        assert_eq!(one.axes().len(), 1);
+    }
+
+    #[test]
     fn a_run_left_to_its_defaults_is_the_default_tournament() {
         let built = RunSettings::new(lineup(DEFAULT_RUN_BOTS)).build().unwrap();
         let Job::Run(job) = &built.job else {
@@ -923,7 +953,7 @@ mod tests {
                 unit: "deal",
             },
         };
-        let axes = vec!["overshoot=illegal,bounce".parse::<Axis>().unwrap()];
+        let axes = Axes::new(vec!["overshoot=illegal,bounce".parse::<Axis>().unwrap()]).unwrap();
         let tuned = bots("expectimax:depth=1").remove(0);
         let ranges = vec!["progress=0.5..3".parse::<ParamRange>().unwrap()];
         for result in [
@@ -1083,7 +1113,7 @@ mod tests {
             report: true,
             ..Execution::default()
         };
-        let axes = vec!["overshoot=illegal,bounce".parse::<Axis>().unwrap()];
+        let axes = Axes::new(vec!["overshoot=illegal,bounce".parse::<Axis>().unwrap()]).unwrap();
         for result in [
             RunSettings {
                 exec: report(),
@@ -1162,7 +1192,7 @@ mod tests {
 
     #[test]
     fn sweeps_leagues_and_tunes_take_their_own_defaults() {
-        let axes = vec!["overshoot=illegal,bounce".parse::<Axis>().unwrap()];
+        let axes = Axes::new(vec!["overshoot=illegal,bounce".parse::<Axis>().unwrap()]).unwrap();
         let built = SweepSettings::new(axes, lineup(DEFAULT_SWEEP_BOTS), DEFAULT_SWEEP_BOTS.into())
             .build()
             .unwrap();
