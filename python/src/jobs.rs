@@ -455,11 +455,6 @@ pub fn run(
         ),
         None => None,
     };
-    if sprt.is_some() && luck.is_some() {
-        return Err(PyValueError::new_err(
-            "luck applies to plain runs, not to sprt",
-        ));
-    }
     let log_positions = match opt_u64(log_positions, "log_positions")? {
         Some(k) => Some(u32::try_from(k).map_err(|_| {
             PyValueError::new_err(format!(
