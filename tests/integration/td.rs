@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use aeroplane::bots::td::TdBot;
-use aeroplane::td::Net;
+use aeroplane::td::{Net, NetFile};
 use aeroplane::td::encoding::Encoder;
 use aeroplane::td::net::Weights;
 use aeroplane::{Bot, Game, Preset, Rules, SeededDice, parse_lineup, play_game};
