@@ -26,4 +26,5 @@
 #![warn(missing_docs)]
 
 pub mod bots;
+pub mod math;
 pub mod td;
