@@ -412,6 +412,32 @@ mod tests {
         }
     }
 
+    /// Every profile shipped in `bots/` of a kind the page has is on the page, with the same
+    /// text (a new profile cannot be forgotten here).
+    #[test]
+    fn the_page_has_every_shipped_profile_of_its_kinds() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../bots");
+        let mut shipped = Vec::new();
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|x| x == "toml") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                let file: ProfileFile = toml::from_str(&text).unwrap();
+                if kind(&file.kind).is_some() {
+                    let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+                    shipped.push((name, text));
+                }
+            }
+        }
+        shipped.sort();
+        let mut here: Vec<(String, String)> = PROFILES
+            .iter()
+            .map(|(n, t)| (n.to_string(), t.to_string()))
+            .collect();
+        here.sort();
+        assert_eq!(here, shipped);
+    }
+
     #[test]
     fn bad_names_say_what_there_is() {
         let err = |name: &str| bot(name).err().unwrap();
