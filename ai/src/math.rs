@@ -13,6 +13,11 @@
 //! compiled with `-mfma`, where the compiler fuses five multiply-adds; each is
 //! [`f64::mul_add`] here, which rounds once as the hardware does). The tests check them
 //! against the platform's functions where that platform is the reference.
+//!
+//! Provenance: the algorithms, polynomial coefficients and tables are those of Arm's
+//! optimized-routines (`math/expf.c`, `math/logf.c`, published under MIT OR Apache-2.0 WITH
+//! LLVM-exception), which glibc took over unchanged; they are written here anew in Rust, the
+//! coefficients and table entries as the bit patterns of their `f64` values.
 
 /// `e^x`: natively the platform's `expf`, on `wasm32` [`glibc_expf`].
 #[inline]
