@@ -321,6 +321,7 @@ def sweep(
     threads: int | None = None,
     chunk_size: int | None = None,
     bots_dir: _StrPath | None = None,
+    luck: _StrPath | Sequence[_StrPath] | None = None,
 ) -> dict[str, Any]: ...
 def league(
     bots: _Lineup,
@@ -336,6 +337,7 @@ def league(
     threads: int | None = None,
     chunk_size: int | None = None,
     bots_dir: _StrPath | None = None,
+    luck: _StrPath | None = None,
 ) -> dict[str, Any]: ...
 def _rules_from_toml(text: str, name: str) -> Rules: ...
 def _game_from_notation(rules: Rules, text: str) -> Game: ...

@@ -44,8 +44,20 @@ def test_luck_nets_that_do_not_fit_are_refused(in_repo, tmp_path):
     junk.write_bytes(b"no net")
     with pytest.raises(ValueError, match="junk.safetensors.*not a whole safetensors file"):
         aeroplane.run("greedy,random", rules="classic", games=2, luck=junk)
-    with pytest.raises(ValueError, match="not to sprt"):
-        aeroplane.run("greedy,random", rules="classic", sprt="elo0=0,elo1=50", luck=NET)
+    with pytest.raises(ValueError, match="td-classic-4p.safetensors.*for 4 players, the game has 2"):
+        aeroplane.run("greedy,random", rules="classic", sprt="elo0=0,elo1=50",
+                      luck="bots/nets/td-classic-4p.safetensors")
+
+
+def test_a_luck_adjusted_sprt_is_the_command_lines(in_repo, cli, tmp_path):
+    args = ["--bots", "greedy,random", "--rules", "classic", "--sprt", "elo0=0,elo1=50",
+            "--max-games", "400", "--seed", "5", "--luck", NET]
+    run_cli(cli, "run", *args, "--out", str(tmp_path / "cli"), "-q")
+    report = aeroplane.run("greedy,random", rules="classic", sprt="elo0=0,elo1=50", max_games=400,
+                           seed=5, luck=NET, out=tmp_path / "py")
+    same_folders(tmp_path / "cli", tmp_path / "py")
+    assert report == json.loads((tmp_path / "py" / "summary.json").read_text())
+    assert json.loads((tmp_path / "py" / "sprt.json").read_text())["luck"]
 
 
 def test_value_is_the_numpy_forward_pass(in_repo):
