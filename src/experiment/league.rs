@@ -32,7 +32,7 @@ use aeroplane_core::Rules;
 use aeroplane_core::Seat;
 
 use super::drive::Fold;
-use super::job::{JobKind, JobReport, manifest_error, one_luck_net};
+use super::kind::{JobKind, JobReport, manifest_error, one_luck_net};
 use super::merge::{Shards, Stop, merge};
 use super::run::SummaryJson;
 use super::{Context, InvalidJob, JobDef, JobError, Outcome, conduct, names};

@@ -15,7 +15,7 @@ use crate::runner::{Flow, ForfeitNote, RunSpec, Unit, UnitResult};
 use crate::stats::Tally;
 
 use super::drive::Fold;
-use super::job::{JobKind, JobReport, one_luck_net};
+use super::kind::{JobKind, JobReport, one_luck_net};
 use super::merge::{Shards, Stop, merge};
 use super::{Context, InvalidJob, JobDef, JobError, Outcome, conduct, names};
 

@@ -20,7 +20,7 @@ use crate::runner::{Flow, RunSpec, Unit, UnitResult};
 use crate::stats::Tally;
 
 use super::drive::Fold;
-use super::job::{JobKind, JobReport, manifest_error, one_luck_net};
+use super::kind::{JobKind, JobReport, manifest_error, one_luck_net};
 use super::merge::{Shards, Stop, merge};
 use super::run::{RunReport, SummaryJson};
 use super::{Context, InvalidJob, JobDef, JobError, Outcome, conduct, names};

@@ -24,7 +24,7 @@ use aeroplane_core::Seat;
 
 use super::drive::Fold;
 use super::effects::{AxisValues, DealOutcome, Effect, EffectsFold, Metric};
-use super::job::{JobKind, JobReport, luck_nets, manifest_error};
+use super::kind::{JobKind, JobReport, luck_nets, manifest_error};
 use super::merge::{Shards, Stop, merge};
 use super::run::SummaryJson;
 use super::{Context, InvalidJob, JobDef, JobError, Outcome, conduct, names};
