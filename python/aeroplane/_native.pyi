@@ -304,6 +304,7 @@ def run(
     log_games: str | None = None,
     log_positions: int | None = None,
     luck: str | os.PathLike[str] | None = None,
+    luck_ply: int = 0,
 ) -> dict[str, Any]: ...
 def sweep(
     vary: Mapping[str, Sequence[Any]] | Sequence[str] | str,
@@ -321,6 +322,8 @@ def sweep(
     threads: int | None = None,
     chunk_size: int | None = None,
     bots_dir: _StrPath | None = None,
+    luck: str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | None = None,
+    luck_ply: int = 0,
 ) -> dict[str, Any]: ...
 def league(
     bots: _Lineup,
@@ -336,6 +339,8 @@ def league(
     threads: int | None = None,
     chunk_size: int | None = None,
     bots_dir: _StrPath | None = None,
+    luck: str | os.PathLike[str] | None = None,
+    luck_ply: int = 0,
 ) -> dict[str, Any]: ...
 def _rules_from_toml(text: str, name: str) -> Rules: ...
 def _game_from_notation(rules: Rules, text: str) -> Game: ...

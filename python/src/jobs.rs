@@ -393,7 +393,7 @@ fn job_error(e: &JobError) -> PyErr {
 #[pyo3(signature = (bots = None, *, rules = None, games = None, seed = None, rotate_seats = false,
     first_game = None, per_game = false, sprt = None, max_games = None, recover = false,
     out = None, force = false, report = false, threads = None, chunk_size = None, bots_dir = None,
-    log_games = None, log_positions = None, luck = None))]
+    log_games = None, log_positions = None, luck = None, luck_ply = 0))]
 pub fn run(
     py: Python<'_>,
     bots: Option<&Bound<'_, PyAny>>,
@@ -415,7 +415,9 @@ pub fn run(
     log_games: Option<String>,
     log_positions: Option<&Bound<'_, PyAny>>,
     luck: Option<PathBuf>,
+    luck_ply: i64,
 ) -> PyResult<Py<PyAny>> {
+    let luck_ply = luck_ply_arg(luck_ply, luck.is_some())?;
     let bots_dir = bots_dir.unwrap_or_else(|| PathBuf::from("bots"));
     let (rules, rules_name) = rules_arg(rules)?;
     let lineup = lineup_arg(py, bots, experiment::DEFAULT_RUN_BOTS, &bots_dir)?;
@@ -465,7 +467,9 @@ pub fn run(
         let luck = match luck {
             Some(path) => {
                 let net = aeroplane::analysis::luck::LuckNet::load(&path.display().to_string())
-                    .map_err(|e| PyValueError::new_err(format!("luck: {e}")))?;
+                    .map_err(|e| PyValueError::new_err(format!("luck: {e}")))?
+                    .with_ply(luck_ply)
+                    .map_err(|e| PyValueError::new_err(format!("luck_ply: {e}")))?;
                 net.meter(&spec.rules, spec.players())
                     .map_err(|e| PyValueError::new_err(format!("luck: {e}")))?;
                 Some(net)
@@ -627,7 +631,7 @@ fn compare_arg(
 #[pyfunction]
 #[pyo3(signature = (vary, *, rules = None, bots = None, games = None, seed = None,
     rotate_seats = false, compare = None, sort = None, out = None, force = false, report = false,
-    threads = None, chunk_size = None, bots_dir = None, luck = None))]
+    threads = None, chunk_size = None, bots_dir = None, luck = None, luck_ply = 0))]
 pub fn sweep(
     py: Python<'_>,
     vary: &Bound<'_, PyAny>,
@@ -645,9 +649,12 @@ pub fn sweep(
     chunk_size: Option<&Bound<'_, PyAny>>,
     bots_dir: Option<PathBuf>,
     luck: Option<&Bound<'_, PyAny>>,
+    luck_ply: i64,
 ) -> PyResult<Py<PyAny>> {
     let bots_dir = bots_dir.unwrap_or_else(|| PathBuf::from("bots"));
-    let nets = luck_nets(luck_paths(luck)?).map_err(|e| job_error(&e))?;
+    let paths = luck_paths(luck)?;
+    let luck_ply = luck_ply_arg(luck_ply, !paths.is_empty())?;
+    let nets = luck_nets(paths, luck_ply).map_err(|e| job_error(&e))?;
     let (base, rules_name) = rules_arg(rules)?;
     let axes = axes_arg(vary)?;
     if let Some(presets) = axes
@@ -696,7 +703,7 @@ pub fn sweep(
 #[pyfunction]
 #[pyo3(signature = (bots, *, rules = None, players = 4, games = None, seed = None,
     bootstrap = 200, out = None, force = false, report = false, threads = None,
-    chunk_size = None, bots_dir = None, luck = None))]
+    chunk_size = None, bots_dir = None, luck = None, luck_ply = 0))]
 pub fn league(
     py: Python<'_>,
     bots: &Bound<'_, PyAny>,
@@ -712,8 +719,10 @@ pub fn league(
     chunk_size: Option<&Bound<'_, PyAny>>,
     bots_dir: Option<PathBuf>,
     luck: Option<PathBuf>,
+    luck_ply: i64,
 ) -> PyResult<Py<PyAny>> {
     let bots_dir = bots_dir.unwrap_or_else(|| PathBuf::from("bots"));
+    let luck_ply = luck_ply_arg(luck_ply, luck.is_some())?;
     let (rules, rules_name) = rules_arg(Some(
         rules.unwrap_or(&PyString::new(py, "appfreegame").into_any()),
     ))?;
@@ -732,7 +741,7 @@ pub fn league(
         opt_u64(seed, "seed", 1)?,
         bootstrap,
     )
-    .and_then(|j| j.with_luck(luck_nets(luck.into_iter().collect())?.pop()))
+    .and_then(|j| j.with_luck(luck_nets(luck.into_iter().collect(), luck_ply)?.pop()))
     .map_err(|e| job_error(&e))?;
     let exec = exec(threads, chunk_size, DEFAULT_CHUNK_DEALS)?;
     let output = Output {
@@ -743,21 +752,37 @@ pub fn league(
     conduct(py, Job::League(job), exec, output, lineup)
 }
 
-/// The nets of `luck=`, loaded.
+/// The nets of `luck=`, loaded, measuring at `ply` (checked by [`luck_ply_arg`]).
 fn luck_nets(
     paths: Vec<PathBuf>,
+    ply: i64,
 ) -> Result<Vec<aeroplane::analysis::luck::LuckNet>, experiment::JobError> {
     paths
         .iter()
         .map(|p| {
-            aeroplane::analysis::luck::LuckNet::load(&p.display().to_string()).map_err(|e| {
-                experiment::JobError::from(aeroplane::runner::RunError::Luck {
-                    net: p.display().to_string(),
-                    what: e.to_string(),
-                })
-            })
+            let net = aeroplane::analysis::luck::LuckNet::load(&p.display().to_string()).map_err(
+                |e| {
+                    experiment::JobError::from(aeroplane::runner::RunError::Luck {
+                        net: p.display().to_string(),
+                        what: e.to_string(),
+                    })
+                },
+            )?;
+            Ok(net.with_ply(ply).expect("checked by luck_ply_arg"))
         })
         .collect()
+}
+
+/// `luck_ply=`: 0, 1 or 2, and other than 0 only with a luck net.
+fn luck_ply_arg(ply: i64, has_luck: bool) -> PyResult<i64> {
+    aeroplane::analysis::luck::check_luck_ply(ply)
+        .map_err(|e| PyValueError::new_err(format!("luck_ply={ply}: {e}")))?;
+    if ply != 0 && !has_luck {
+        return Err(PyValueError::new_err(format!(
+            "luck_ply={ply} applies only with luck=NET (the net the luck is measured with)"
+        )));
+    }
+    Ok(ply)
 }
 
 /// A sweep's `luck=`: one net file, or a list of them (one per rule variant).

@@ -48,6 +48,26 @@ def test_luck_nets_that_do_not_fit_are_refused(in_repo, tmp_path):
         aeroplane.run("greedy,random", rules="classic", sprt="elo0=0,elo1=50", luck=NET)
 
 
+def test_luck_ply_is_the_command_line_one(in_repo, cli, tmp_path):
+    net4 = "bots/nets/td-classic-4p.safetensors"
+    args = ["--rules", "classic", "--bots", "greedy,random,random,expectimax", "--games", "4",
+            "--rotate-seats"]
+    run_cli(cli, "run", *args, "--luck", net4, "--luck-ply", "1", "--out", str(tmp_path / "cli"),
+            "-q")
+    report = aeroplane.run("greedy,random,random,expectimax", rules="classic", games=4,
+                           rotate_seats=True, luck=net4, luck_ply=1, out=tmp_path / "py",
+                           threads=2)
+    same_folders(tmp_path / "cli", tmp_path / "py")
+    assert report["report"]["luck"]["ply"] == 1
+    assert json.loads((tmp_path / "py" / "run.json").read_text())["luck_ply"] == 1
+    with pytest.raises(ValueError, match="luck_ply=3.*0, 1 or 2"):
+        aeroplane.run("greedy,random", rules="classic", games=2, luck=NET, luck_ply=3)
+    with pytest.raises(ValueError, match="luck_ply=1 applies only with luck=NET"):
+        aeroplane.run("greedy,random", rules="classic", games=2, luck_ply=1)
+    with pytest.raises(ValueError, match="luck_ply=1 applies only with luck=NET"):
+        aeroplane.league("greedy,random", rules="classic", players=2, games=2, luck_ply=1)
+
+
 def test_value_is_the_numpy_forward_pass(in_repo):
     net = nets.load(NET)
     assert net.players == 2

@@ -45,6 +45,12 @@ pub struct LeagueArgs {
     /// `pair_luck`; docs/LUCK.md). The ratings are not adjusted. Never changes the games.
     #[arg(long, value_name = "NET")]
     pub luck: Option<std::path::PathBuf>,
+    /// With --luck: the depth of the measure, 0 (default: each face's afterstate valued by
+    /// the net for the roller), 1 or 2 (valued for every seat by an expectation over the next
+    /// 1 or 2 rolls: narrower intervals at 3 and 4 players, some 40 or 300 times the cost;
+    /// docs/LUCK.md).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub luck_ply: Option<i64>,
 }
 
 /// Runs `aeroplane league`. A `--config` is a run config (its `bots` are the pool); the
@@ -125,9 +131,10 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<ExitCode> {
         (None, Some(m)) => m.luck.first().cloned(),
         (None, None) => None,
     };
+    let ply = super::run::luck_ply(args.luck_ply, m, luck_file.is_some())?;
     let luck = match luck_file {
         Some(f) => {
-            let net = LuckNet::load(&f).context("--luck")?;
+            let net = LuckNet::load(&f).context("--luck")?.with_ply(ply)?;
             net.meter(&rules, players).context("--luck")?;
             Some(net)
         }

@@ -88,6 +88,12 @@ pub struct RunArgs {
     /// scores. Never changes the games.
     #[arg(long, value_name = "NET")]
     pub luck: Option<PathBuf>,
+    /// With --luck: the depth of the measure, 0 (default: each face's afterstate valued by
+    /// the net for the roller), 1 or 2 (valued for every seat by an expectation over the next
+    /// 1 or 2 rolls: narrower intervals at 3 and 4 players, some 40 or 300 times the cost;
+    /// docs/LUCK.md).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub luck_ply: Option<i64>,
 }
 
 /// What to run, after layering the command line over a config over a manifest over the
@@ -266,12 +272,32 @@ fn luck_net(
         .as_ref()
         .map(|p| p.display().to_string())
         .or(manifest.and_then(|m| m.luck.first().cloned()));
+    let ply = luck_ply(args.luck_ply, manifest, luck_file.is_some())?;
     let Some(f) = luck_file else {
         return Ok(None);
     };
-    let net = LuckNet::load(&f).context("--luck")?;
+    let net = LuckNet::load(&f).context("--luck")?.with_ply(ply)?;
     net.meter(&spec.rules, spec.players()).context("--luck")?;
     Ok(Some(net))
+}
+
+/// The depth of the luck measure: `--luck-ply` (checked), else the manifest's, else 0;
+/// refused without a luck net to measure with.
+pub(super) fn luck_ply(
+    flag: Option<i64>,
+    manifest: Option<&Manifest>,
+    has_luck: bool,
+) -> anyhow::Result<i64> {
+    match flag {
+        Some(p) if !has_luck => anyhow::bail!(
+            "--luck-ply {p} applies only with --luck NET (the net the luck is measured with)"
+        ),
+        Some(p) => {
+            aeroplane::analysis::luck::check_luck_ply(p).context("--luck-ply")?;
+            Ok(p)
+        }
+        None => Ok(manifest.map_or(0, |m| i64::from(m.luck_ply))),
+    }
 }
 
 /// How often to print interim results: `--report-every N` seconds, else every 60 s when stderr

@@ -52,6 +52,12 @@ pub struct SweepArgs {
     /// per preset), and a variant no net fits is refused. Never changes the games.
     #[arg(long, value_name = "NET")]
     pub luck: Vec<std::path::PathBuf>,
+    /// With --luck: the depth of the measure, 0 (default: each face's afterstate valued by
+    /// the net for the roller), 1 or 2 (valued for every seat by an expectation over the next
+    /// 1 or 2 rolls: narrower intervals at 3 and 4 players, some 40 or 300 times the cost;
+    /// docs/LUCK.md).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub luck_ply: Option<i64>,
 }
 
 /// `I,J`: two variants, each by its number (the `#` column and sweep.csv's `index`, which
@@ -194,9 +200,10 @@ fn resolve(args: &SweepArgs) -> anyhow::Result<SweepJob> {
     } else {
         args.luck.iter().map(|p| p.display().to_string()).collect()
     };
+    let ply = super::run::luck_ply(args.luck_ply, m, !luck_files.is_empty())?;
     let luck = luck_files
         .iter()
-        .map(|f| LuckNet::load(f).context("--luck"))
+        .map(|f| Ok(LuckNet::load(f).context("--luck")?.with_ply(ply)?))
         .collect::<anyhow::Result<Vec<_>>>()?;
     Ok(SweepJob::new(SweepSpec {
         rules_name,

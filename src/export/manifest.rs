@@ -91,6 +91,9 @@ pub struct Manifest {
     /// by the net of its rules; written as a list when more than one).
     #[serde(default, skip_serializing_if = "Vec::is_empty", with = "one_or_many")]
     pub luck: Vec<String>,
+    /// The depth the luck was measured at (`--luck-ply`, 0 to 2; docs/LUCK.md); absent for 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub luck_ply: u8,
     /// Whether a failing bot program forfeited its game instead of stopping the job (`run
     /// --recover`; the `forfeits` columns).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -377,6 +380,7 @@ impl Manifest {
             log_games: None,
             log_positions: None,
             luck: Vec::new(),
+            luck_ply: 0,
             recover: false,
             report: false,
             unit_deals: 0,
@@ -598,4 +602,8 @@ mod one_or_many {
             OneOrMany::Many(v) => v,
         })
     }
+}
+
+fn is_zero(v: &u8) -> bool {
+    *v == 0
 }
