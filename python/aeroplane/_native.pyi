@@ -303,8 +303,8 @@ def run(
     bots_dir: _StrPath | None = None,
     log_games: str | None = None,
     log_positions: int | None = None,
-    luck: str | os.PathLike[str] | None = None,
-    luck_ply: int = 0,
+    luck: _StrPath | None = None,
+    luck_ply: int | None = None,
 ) -> dict[str, Any]: ...
 def sweep(
     vary: Mapping[str, Sequence[Any]] | Sequence[str] | str,
@@ -322,8 +322,8 @@ def sweep(
     threads: int | None = None,
     chunk_size: int | None = None,
     bots_dir: _StrPath | None = None,
-    luck: str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | None = None,
-    luck_ply: int = 0,
+    luck: _StrPath | Sequence[_StrPath] | None = None,
+    luck_ply: int | None = None,
 ) -> dict[str, Any]: ...
 def league(
     bots: _Lineup,
@@ -339,8 +339,8 @@ def league(
     threads: int | None = None,
     chunk_size: int | None = None,
     bots_dir: _StrPath | None = None,
-    luck: str | os.PathLike[str] | None = None,
-    luck_ply: int = 0,
+    luck: _StrPath | None = None,
+    luck_ply: int | None = None,
 ) -> dict[str, Any]: ...
 def _rules_from_toml(text: str, name: str) -> Rules: ...
 def _game_from_notation(rules: Rules, text: str) -> Game: ...

@@ -18,11 +18,11 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use aeroplane::analysis::{Axis, SprtConfig, variants};
 use aeroplane::bots::registry::BotSpec;
 use aeroplane::experiment::{
-    self, Context, Job, JobEnd, JobError, LeagueJob, Outcome, Report, RunJob, SPRT_CHUNK_DEALS,
-    SprtJob, SweepJob, SweepSpec,
+    self, Allowed, Axes, Built, Context, Execution, InvalidJob, JobEnd, JobError, LeagueSettings,
+    Outcome, Report, RunSettings, SettingError, SweepSettings,
 };
-use aeroplane::export::{DEFAULT_SORT, OutputDir, SortKey};
-use aeroplane::runner::{DEFAULT_CHUNK_DEALS, Exec, RunError, RunSpec};
+use aeroplane::export::{OutputDir, SortKey};
+use aeroplane::runner::RunError;
 
 use crate::bots::{
     ErrorSlot, PyBot, PythonBotGuard, python_bot_name, register_python_bot, resolve, take_error,
@@ -117,46 +117,80 @@ fn lineup_arg(
     })
 }
 
-fn check_players(n: usize) -> PyResult<()> {
-    if (2..=4).contains(&n) {
-        Ok(())
-    } else {
-        Err(PyValueError::new_err(format!(
-            "the lineup has {n} bot(s): give one bot per seat, 2, 3 or 4 of them (e.g. \"greedy,random,random,random\")"
-        )))
-    }
+/// The lineup's bots, checked: one per seat, 2 to 4 of them.
+fn seats(lineup: &Lineup) -> PyResult<experiment::Lineup> {
+    experiment::Lineup::new(lineup.specs.clone()).map_err(|e| setting_error(&e))
 }
 
-fn opt_u64(value: Option<&Bound<'_, PyAny>>, what: &str, default: u64) -> PyResult<u64> {
+fn opt_u64(value: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<u64>> {
     match value.filter(|v| !v.is_none()) {
-        Some(v) => u64_arg(v, what),
-        None => Ok(default),
+        Some(v) => u64_arg(v, what).map(Some),
+        None => Ok(None),
     }
 }
 
-fn exec(
+/// An optional integer argument (`None` when not given); its range is the builder's to check.
+fn opt_i64(value: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<i64>> {
+    match value.filter(|v| !v.is_none()) {
+        Some(v) => int_arg(v, what).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// How the job runs: `threads` and `chunk_size` as numbers (their defaults are the
+/// library's), the output folder, `report`.
+fn execution(
     threads: Option<&Bound<'_, PyAny>>,
     chunk: Option<&Bound<'_, PyAny>>,
-    default_chunk: u64,
-) -> PyResult<Exec> {
+    out: Option<PathBuf>,
+    report: bool,
+) -> PyResult<Execution> {
     let threads = match threads.filter(|v| !v.is_none()) {
         Some(t) => {
             let t = int_arg(t, "threads")?;
-            usize::try_from(t).map_err(|_| {
+            Some(usize::try_from(t).map_err(|_| {
                 PyValueError::new_err(format!("threads {t}: give 0 (one per core) or more"))
-            })?
+            })?)
         }
-        None => 0,
+        None => None,
     };
-    let chunk_deals = opt_u64(chunk, "chunk_size", default_chunk)?;
-    if chunk_deals == 0 {
-        return Err(PyValueError::new_err("chunk_size must be at least 1 deal"));
-    }
-    Ok(Exec {
+    Ok(Execution {
         threads,
-        chunk_deals,
-        ..Exec::default()
+        chunk_size: opt_u64(chunk, "chunk_size")?,
+        out,
+        report,
     })
+}
+
+/// A setting the library refused, in Python's words: each setting named by its keyword
+/// (`per_game=True` where the message asks for it to be given).
+fn setting_error(e: &SettingError) -> PyErr {
+    PyValueError::new_err(match &e.allowed {
+        Allowed::Seats => format!(
+            "the lineup has {} bot(s): give one bot per seat, 2, 3 or 4 of them (e.g. \"greedy,random,random,random\")",
+            e.value
+        ),
+        Allowed::Needs { setting, what } => format!(
+            "{}={} {what}: give {}={} too",
+            e.setting,
+            placeholder(e.setting.name()),
+            setting,
+            placeholder(setting.name())
+        ),
+        _ => e.worded(|s| s.name().to_string()),
+    })
+}
+
+/// How a message writes a keyword's value: `log_games=NAME`, `per_game=True`.
+fn placeholder(setting: &str) -> &'static str {
+    match setting {
+        "out" => "DIR",
+        "log_games" => "NAME",
+        "log_positions" => "K",
+        "luck_ply" => "N",
+        "luck" => "NET",
+        _ => "True",
+    }
 }
 
 fn out_arg(out: Option<&Bound<'_, PyAny>>) -> PyResult<Option<PathBuf>> {
@@ -169,13 +203,6 @@ fn out_arg(out: Option<&Bound<'_, PyAny>>) -> PyResult<Option<PathBuf>> {
         }),
         None => Ok(None),
     }
-}
-
-/// What the caller asked of the output folder.
-struct Output {
-    out: Option<PathBuf>,
-    force: bool,
-    report: bool,
 }
 
 /// What the job's thread leaves: the job's result, or `None` if it panicked.
@@ -236,21 +263,16 @@ const GRACE: Duration = Duration::from_millis(900);
 /// job stops after the games in flight; if that takes longer than [`GRACE`], they finish in the
 /// background (the folder is then marked `interrupted`) and `KeyboardInterrupt` is raised at
 /// once.
-fn conduct(
-    py: Python<'_>,
-    job: Job,
-    exec: Exec,
-    output: Output,
-    lineup: Lineup,
-) -> PyResult<Py<PyAny>> {
-    if output.report && output.out.is_none() {
-        return Err(PyValueError::new_err(
-            "report=True writes report.html into the output folder: give out=DIR",
-        ));
-    }
-    let dir = match &output.out {
+fn conduct(py: Python<'_>, built: Built, force: bool, lineup: Lineup) -> PyResult<Py<PyAny>> {
+    let Built {
+        job,
+        exec,
+        out,
+        report,
+    } = built;
+    let dir = match &out {
         Some(p) => Some(Arc::new(
-            OutputDir::create(p, output.force).map_err(|e| to_py(&e))?,
+            OutputDir::create(p, force).map_err(|e| to_py(&e))?,
         )),
         None => None,
     };
@@ -264,7 +286,7 @@ fn conduct(
     {
         let (dir, interrupt, slot) = (dir.clone(), interrupt.clone(), slot.clone());
         let guards = lineup.guards;
-        let report_html = output.report;
+        let report_html = report;
         std::thread::Builder::new()
             .name("aeroplane-job".into())
             .spawn(move || {
@@ -309,7 +331,7 @@ fn conduct(
             && Instant::now() >= d
         {
             let e = e.clone_ref(py);
-            let note = match &output.out {
+            let note = match &out {
                 Some(p) => format!(
                     "aeroplane: the job is stopping: the games in flight finish in the background, then {} says `interrupted`; resume it with `aeroplane resume {}`",
                     p.join(aeroplane::export::MANIFEST_FILE).display(),
@@ -375,12 +397,22 @@ fn interrupted(py: Python<'_>, e: PyErr, dir: Option<&OutputDir>) -> PyErr {
     e
 }
 
-/// A job's error as a Python exception: bad specs are `ValueError`, files `OSError`, a failing
-/// bot program `RuntimeError`.
+/// A job's error as a Python exception: bad specs are `ValueError` (a setting named by its
+/// keyword), files `OSError`, a failing bot program `RuntimeError`.
 fn job_error(e: &JobError) -> PyErr {
     match e {
         JobError::Run(RunError::Bot { fault, .. }) if fault.command.is_some() => {
             PyRuntimeError::new_err(chain(e))
+        }
+        JobError::Invalid(InvalidJob::Setting(s)) => setting_error(s),
+        JobError::Invalid(InvalidJob::NothingToVary) => PyValueError::new_err(
+            "nothing to vary: give vary={\"overshoot\": [\"illegal\", \"bounce\"]} or [\"overshoot=illegal,bounce\"]",
+        ),
+        JobError::Invalid(InvalidJob::NeedsOut { setting, writes }) => {
+            PyValueError::new_err(format!(
+                "{setting}={} {writes} into the output folder: give out=DIR",
+                placeholder(setting)
+            ))
         }
         _ => to_py(e),
     }
@@ -393,7 +425,7 @@ fn job_error(e: &JobError) -> PyErr {
 #[pyo3(signature = (bots = None, *, rules = None, games = None, seed = None, rotate_seats = false,
     first_game = None, per_game = false, sprt = None, max_games = None, recover = false,
     out = None, force = false, report = false, threads = None, chunk_size = None, bots_dir = None,
-    log_games = None, log_positions = None, luck = None, luck_ply = 0))]
+    log_games = None, log_positions = None, luck = None, luck_ply = None))]
 pub fn run(
     py: Python<'_>,
     bots: Option<&Bound<'_, PyAny>>,
@@ -415,114 +447,68 @@ pub fn run(
     log_games: Option<String>,
     log_positions: Option<&Bound<'_, PyAny>>,
     luck: Option<PathBuf>,
-    luck_ply: i64,
+    luck_ply: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let luck_ply = luck_ply_arg(luck_ply, luck.is_some())?;
-    let bots_dir = bots_dir.unwrap_or_else(|| PathBuf::from("bots"));
-    let (rules, rules_name) = rules_arg(rules)?;
+    let bots_dir = bots_dir.unwrap_or_else(|| PathBuf::from(experiment::DEFAULT_BOTS_DIR));
+    let rules = rules_arg(rules)?;
     let lineup = lineup_arg(py, bots, experiment::DEFAULT_RUN_BOTS, &bots_dir)?;
-    check_players(lineup.specs.len())?;
+    let seats = seats(&lineup)?;
     let out = out_arg(out)?;
-    let mut spec = RunSpec {
-        rules,
-        lineup: lineup.specs.clone(),
-        seed: opt_u64(seed, "seed", 1)?,
-        first_deal: opt_u64(first_game, "first_game", 0)?,
-        deals: opt_u64(games, "games", 100_000)?,
-        rotate_seats,
+    let (seed, first_game, games) = (
+        opt_u64(seed, "seed")?,
+        opt_u64(first_game, "first_game")?,
+        opt_u64(games, "games")?,
+    );
+    let sprt: Option<SprtConfig> = match sprt {
+        Some(text) => Some(
+            text.parse()
+                .map_err(|e| PyValueError::new_err(format!("sprt {text}: {}", chain(&e))))?,
+        ),
+        None => None,
     };
-    experiment::attach_logs(&mut spec, out.as_deref());
-    let output = Output { out, force, report };
-    let Some(text) = sprt else {
-        if max_games.is_some_and(|m| !m.is_none()) {
-            return Err(PyValueError::new_err("max_games applies to sprt only"));
-        }
-        if per_game && output.out.is_none() {
-            return Err(PyValueError::new_err(
-                "per_game=True writes games.csv into the output folder: give out=DIR",
-            ));
-        }
-        if log_games.is_some() && output.out.is_none() {
-            return Err(PyValueError::new_err(
-                "log_games=NAME writes the decision log into the output folder: give out=DIR",
-            ));
-        }
-        if log_games.is_none() && log_positions.is_some_and(|k| !k.is_none()) {
-            return Err(PyValueError::new_err(
-                "log_positions=K applies to a decision log: give log_games=NAME too",
-            ));
-        }
-        let log_positions = opt_u64(
-            log_positions,
-            "log_positions",
-            u64::from(aeroplane::decision_log::DEFAULT_LOG_POSITIONS),
-        )?;
-        let log_positions = u32::try_from(log_positions).map_err(|_| {
+    let log_positions = match opt_u64(log_positions, "log_positions")? {
+        Some(k) => Some(u32::try_from(k).map_err(|_| {
             PyValueError::new_err(format!(
-                "log_positions={log_positions}: the position goes on every K-th decision line, K from 1 to {}",
+                "log_positions={k}: the position goes on every K-th decision line, K from 1 to {}",
                 u32::MAX
             ))
-        })?;
-        spec.validate().map_err(|e| to_py(&e))?;
-        let luck = match luck {
-            Some(path) => {
-                let net = aeroplane::analysis::luck::LuckNet::load(&path.display().to_string())
-                    .map_err(|e| PyValueError::new_err(format!("luck: {e}")))?
-                    .with_ply(luck_ply)
-                    .map_err(|e| PyValueError::new_err(format!("luck_ply: {e}")))?;
-                net.meter(&spec.rules, spec.players())
-                    .map_err(|e| PyValueError::new_err(format!("luck: {e}")))?;
-                Some(net)
-            }
-            None => None,
-        };
-        let exec = exec(threads, chunk_size, DEFAULT_CHUNK_DEALS)?;
-        let job = Job::Run(RunJob {
-            spec,
-            rules_name,
-            per_game,
-            log_games,
-            log_positions,
-            recover,
-            luck,
-        });
-        return conduct(py, job, exec, output, lineup);
+        })?),
+        None => None,
     };
-    let config: SprtConfig = text
-        .parse()
-        .map_err(|e| PyValueError::new_err(format!("sprt {text}: {}", chain(&e))))?;
-    if recover {
-        return Err(PyValueError::new_err(
-            "recover applies to plain runs, not to sprt",
-        ));
-    }
-    if luck.is_some() {
-        return Err(PyValueError::new_err(
-            "luck applies to plain runs, not to sprt",
-        ));
-    }
-    if per_game {
-        return Err(PyValueError::new_err(
-            "per_game cannot be combined with sprt",
-        ));
-    }
-    if log_games.is_some() {
-        return Err(PyValueError::new_err(
-            "log_games applies to plain runs, not to sprt",
-        ));
-    }
-    if let Some(m) = max_games.filter(|m| !m.is_none()) {
-        spec.deals = u64_arg(m, "max_games")?;
-    }
-    let exec = exec(threads, chunk_size, SPRT_CHUNK_DEALS)?;
-    let job =
-        SprtJob::new(spec, rules_name, config, exec.chunk_deals).map_err(|e| job_error(&e))?;
-    conduct(py, Job::Sprt(job), exec, output, lineup)
+    let luck = match luck {
+        Some(path) => Some(
+            aeroplane::analysis::luck::LuckNet::load(&path.display().to_string())
+                .map_err(|e| PyValueError::new_err(format!("luck: {e}")))?,
+        ),
+        None => None,
+    };
+    let max_games = opt_u64(max_games, "max_games")?;
+    let exec = execution(threads, chunk_size, out, report)?;
+    let settings = RunSettings {
+        rules: Some(rules),
+        seed,
+        first_game,
+        games,
+        // False is the default: an SPRT rotates whatever it says.
+        rotate_seats: rotate_seats.then_some(true),
+        per_game,
+        log_games,
+        log_positions,
+        recover,
+        luck,
+        luck_ply: opt_i64(luck_ply, "luck_ply")?,
+        sprt,
+        max_games,
+        exec,
+        ..RunSettings::new(seats)
+    };
+    let built = settings.build().map_err(|e| job_error(&e))?;
+    conduct(py, built, force, lineup)
 }
 
 /// The `--vary` texts of a sweep: a list of ``"option=v1,v2"`` strings, or a dict of option to
 /// a list of values.
-fn axes_arg(vary: &Bound<'_, PyAny>) -> PyResult<Vec<Axis>> {
+fn axes_arg(vary: &Bound<'_, PyAny>) -> PyResult<Axes> {
     let mut texts: Vec<String> = Vec::new();
     if let Ok(d) = vary.cast::<PyDict>() {
         for (k, values) in d.iter() {
@@ -560,19 +546,15 @@ fn axes_arg(vary: &Bound<'_, PyAny>) -> PyResult<Vec<Axis>> {
             type_name(vary)
         )));
     }
-    if texts.is_empty() {
-        return Err(PyValueError::new_err(
-            "nothing to vary: give vary={\"overshoot\": [\"illegal\", \"bounce\"]} or [\"overshoot=illegal,bounce\"]",
-        ));
-    }
-    texts
+    let axes = texts
         .iter()
         .map(|t| {
             t.parse::<Axis>().map_err(|e| {
                 PyValueError::new_err(format!("vary {}: {e}", aeroplane::excerpt::excerpt(t)))
             })
         })
-        .collect()
+        .collect::<PyResult<Vec<Axis>>>()?;
+    Axes::new(axes).map_err(|e| job_error(&e.into()))
 }
 
 /// One value of a varied option as the `--vary` grammar writes it.
@@ -631,7 +613,7 @@ fn compare_arg(
 #[pyfunction]
 #[pyo3(signature = (vary, *, rules = None, bots = None, games = None, seed = None,
     rotate_seats = false, compare = None, sort = None, out = None, force = false, report = false,
-    threads = None, chunk_size = None, bots_dir = None, luck = None, luck_ply = 0))]
+    threads = None, chunk_size = None, bots_dir = None, luck = None, luck_ply = None))]
 pub fn sweep(
     py: Python<'_>,
     vary: &Bound<'_, PyAny>,
@@ -649,15 +631,14 @@ pub fn sweep(
     chunk_size: Option<&Bound<'_, PyAny>>,
     bots_dir: Option<PathBuf>,
     luck: Option<&Bound<'_, PyAny>>,
-    luck_ply: i64,
+    luck_ply: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let bots_dir = bots_dir.unwrap_or_else(|| PathBuf::from("bots"));
-    let paths = luck_paths(luck)?;
-    let luck_ply = luck_ply_arg(luck_ply, !paths.is_empty())?;
-    let nets = luck_nets(paths, luck_ply).map_err(|e| job_error(&e))?;
+    let bots_dir = bots_dir.unwrap_or_else(|| PathBuf::from(experiment::DEFAULT_BOTS_DIR));
+    let nets = luck_nets(luck_paths(luck)?).map_err(|e| job_error(&e))?;
     let (base, rules_name) = rules_arg(rules)?;
     let axes = axes_arg(vary)?;
     if let Some(presets) = axes
+        .axes()
         .iter()
         .find(|a| a.option() == aeroplane::analysis::BASE_AXIS)
         .filter(|_| rules.is_some_and(|r| !r.is_none()))
@@ -667,34 +648,25 @@ pub fn sweep(
             presets.text()
         )));
     }
-    let count = variants(base, &axes)
+    let count = variants(base, axes.axes())
         .map_err(|e| PyValueError::new_err(format!("vary: {e}")))?
         .len();
     let lineup = lineup_arg(py, bots, experiment::DEFAULT_SWEEP_BOTS, &bots_dir)?;
-    check_players(lineup.specs.len())?;
-    let compare = compare_arg(compare, count)?;
-    let sort = SortKey::parse(sort.unwrap_or(DEFAULT_SORT));
-    let job = SweepJob::new(SweepSpec {
-        rules_name,
-        base,
-        axes,
-        lineup: lineup.specs.clone(),
-        bots_label: lineup.label.clone(),
-        seed: opt_u64(seed, "seed", 1)?,
-        deals: opt_u64(games, "games", 10_000)?,
-        rotate_seats,
-        compare,
-        sort,
-    })
-    .and_then(|j| j.with_luck(nets))
-    .map_err(|e| job_error(&e))?;
-    let exec = exec(threads, chunk_size, DEFAULT_CHUNK_DEALS)?;
-    let output = Output {
-        out: out_arg(out)?,
-        force,
-        report,
+    let seats = seats(&lineup)?;
+    let settings = SweepSettings {
+        compare: compare_arg(compare, count)?,
+        sort: sort.map(SortKey::parse),
+        rules: Some((base, rules_name)),
+        seed: opt_u64(seed, "seed")?,
+        games: opt_u64(games, "games")?,
+        rotate_seats: Some(rotate_seats),
+        luck: nets,
+        luck_ply: opt_i64(luck_ply, "luck_ply")?,
+        exec: execution(threads, chunk_size, out_arg(out)?, report)?,
+        ..SweepSettings::new(axes, seats, lineup.label.clone())
     };
-    conduct(py, Job::Sweep(job), exec, output, lineup)
+    let built = settings.build().map_err(|e| job_error(&e))?;
+    conduct(py, built, force, lineup)
 }
 
 /// ``league(bots, *, rules=None, players=4, games=None, seed=None, bootstrap=200, ...)``:
@@ -703,7 +675,7 @@ pub fn sweep(
 #[pyfunction]
 #[pyo3(signature = (bots, *, rules = None, players = 4, games = None, seed = None,
     bootstrap = 200, out = None, force = false, report = false, threads = None,
-    chunk_size = None, bots_dir = None, luck = None, luck_ply = 0))]
+    chunk_size = None, bots_dir = None, luck = None, luck_ply = None))]
 pub fn league(
     py: Python<'_>,
     bots: &Bound<'_, PyAny>,
@@ -719,70 +691,56 @@ pub fn league(
     chunk_size: Option<&Bound<'_, PyAny>>,
     bots_dir: Option<PathBuf>,
     luck: Option<PathBuf>,
-    luck_ply: i64,
+    luck_ply: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let bots_dir = bots_dir.unwrap_or_else(|| PathBuf::from("bots"));
-    let luck_ply = luck_ply_arg(luck_ply, luck.is_some())?;
-    let (rules, rules_name) = rules_arg(Some(
-        rules.unwrap_or(&PyString::new(py, "appfreegame").into_any()),
-    ))?;
+    let bots_dir = bots_dir.unwrap_or_else(|| PathBuf::from(experiment::DEFAULT_BOTS_DIR));
+    let rules = rules_arg(rules)?;
     if bots.is_none() {
         return Err(PyValueError::new_err(
             "league needs bots: the pool, two or more bots",
         ));
     }
     let lineup = lineup_arg(py, Some(bots), "", &bots_dir)?;
-    let job = LeagueJob::new(
-        rules_name,
-        rules,
-        lineup.specs.clone(),
-        players,
-        opt_u64(games, "games", 1000)?,
-        opt_u64(seed, "seed", 1)?,
-        bootstrap,
-    )
-    .and_then(|j| j.with_luck(luck_nets(luck.into_iter().collect(), luck_ply)?.pop()))
-    .map_err(|e| job_error(&e))?;
-    let exec = exec(threads, chunk_size, DEFAULT_CHUNK_DEALS)?;
-    let output = Output {
-        out: out_arg(out)?,
-        force,
-        report,
+    let settings = LeagueSettings {
+        rules: Some(rules),
+        players: Some(players),
+        games: opt_u64(games, "games")?,
+        seed: opt_u64(seed, "seed")?,
+        bootstrap: Some(bootstrap),
+        luck: luck_nets(luck.into_iter().collect())
+            .map_err(|e| job_error(&e))?
+            .pop(),
+        luck_ply: opt_i64(luck_ply, "luck_ply")?,
+        exec: execution(threads, chunk_size, out_arg(out)?, report)?,
+        ..LeagueSettings::new(lineup.specs.clone())
     };
-    conduct(py, Job::League(job), exec, output, lineup)
+    let built = settings.build().map_err(|e| match &e {
+        // A net of other rules or players, as the league has always said it.
+        JobError::Invalid(InvalidJob::Setting(SettingError {
+            value,
+            allowed: Allowed::FittingNet { what },
+            ..
+        })) => PyValueError::new_err(format!("the luck net {value}: {what}")),
+        _ => job_error(&e),
+    })?;
+    conduct(py, built, force, lineup)
 }
 
-/// The nets of `luck=`, loaded, measuring at `ply` (checked by [`luck_ply_arg`]).
+/// The nets of `luck=`, loaded.
 fn luck_nets(
     paths: Vec<PathBuf>,
-    ply: i64,
 ) -> Result<Vec<aeroplane::analysis::luck::LuckNet>, experiment::JobError> {
     paths
         .iter()
         .map(|p| {
-            let net = aeroplane::analysis::luck::LuckNet::load(&p.display().to_string()).map_err(
-                |e| {
-                    experiment::JobError::from(aeroplane::runner::RunError::Luck {
-                        net: p.display().to_string(),
-                        what: e.to_string(),
-                    })
-                },
-            )?;
-            Ok(net.with_ply(ply).expect("checked by luck_ply_arg"))
+            aeroplane::analysis::luck::LuckNet::load(&p.display().to_string()).map_err(|e| {
+                experiment::JobError::from(aeroplane::runner::RunError::Luck {
+                    net: p.display().to_string(),
+                    what: e.to_string(),
+                })
+            })
         })
         .collect()
-}
-
-/// `luck_ply=`: 0, 1 or 2, and other than 0 only with a luck net.
-fn luck_ply_arg(ply: i64, has_luck: bool) -> PyResult<i64> {
-    aeroplane::analysis::luck::check_luck_ply(ply)
-        .map_err(|e| PyValueError::new_err(format!("luck_ply={ply}: {e}")))?;
-    if ply != 0 && !has_luck {
-        return Err(PyValueError::new_err(format!(
-            "luck_ply={ply} applies only with luck=NET (the net the luck is measured with)"
-        )));
-    }
-    Ok(ply)
 }
 
 /// A sweep's `luck=`: one net file, or a list of them (one per rule variant).

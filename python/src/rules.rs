@@ -432,7 +432,10 @@ pub fn describe(rules: &Rules) -> String {
 /// `--rules` takes it), or `None` for the default. Returns the rules and their name.
 pub fn rules_arg(value: Option<&Bound<'_, PyAny>>) -> PyResult<(Rules, String)> {
     let Some(value) = value.filter(|v| !v.is_none()) else {
-        return Ok((Rules::default(), "appfreegame".into()));
+        return Ok((
+            Rules::default(),
+            aeroplane::experiment::DEFAULT_RULES.into(),
+        ));
     };
     if let Ok(r) = value.cast::<PyRules>() {
         let r = r.get();

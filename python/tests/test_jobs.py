@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 
 import pytest
 
@@ -105,6 +106,30 @@ def test_league_writes_the_command_lines_folder(in_repo, cli, tmp_path):
     same_folders(tmp_path / "cli", tmp_path / "py")
     assert report["command"] == "league"
     assert report == json.loads((tmp_path / "py" / "summary.json").read_text())
+
+
+PROGRAM = "bots/examples/greedy-py.toml"
+
+
+@pytest.mark.parametrize("job", ["run", "sweep", "league"])
+def test_bot_programs_log_into_the_folders_logs_as_the_command_line_does(in_repo, cli, tmp_path, job):
+    """Every job keeps a bot program's stderr under its folder's logs/, as the command line's
+    does (one job builder for both: a sweep or league from Python wrote no logs/ before)."""
+    args = {
+        "run": (["--bots", f"{PROGRAM},random"], dict(bots=f"{PROGRAM},random")),
+        "sweep": (["--vary", "overshoot=illegal,bounce", "--bots", f"{PROGRAM},random"],
+                  dict(vary=["overshoot=illegal,bounce"], bots=f"{PROGRAM},random")),
+        "league": (["--bots", f"{PROGRAM},random", "--players", "2", "--bootstrap", "100"],
+                   dict(bots=[PROGRAM, "random"], players=2, bootstrap=100)),
+    }[job]
+    run_cli(cli, job, *args[0], "--games", "4", "--threads", "1", "--out", str(tmp_path / "cli"), "-q")
+    getattr(aeroplane, job)(**args[1], games=4, threads=1, out=tmp_path / "py")
+    for side in ("cli", "py"):
+        logs = sorted(p.name for p in (tmp_path / side / "logs").iterdir())
+        assert logs and all(n.startswith("greedy-py-") for n in logs), logs
+    for side in ("cli", "py"):
+        shutil.rmtree(tmp_path / side / "logs")
+    same_folders(tmp_path / "cli", tmp_path / "py")
 
 
 def wins(report):

@@ -44,8 +44,20 @@ def test_luck_nets_that_do_not_fit_are_refused(in_repo, tmp_path):
     junk.write_bytes(b"no net")
     with pytest.raises(ValueError, match="junk.safetensors.*not a whole safetensors file"):
         aeroplane.run("greedy,random", rules="classic", games=2, luck=junk)
-    with pytest.raises(ValueError, match="not to sprt"):
-        aeroplane.run("greedy,random", rules="classic", sprt="elo0=0,elo1=50", luck=NET)
+    with pytest.raises(ValueError, match="td-classic-4p.safetensors.*for 4 players, the game has 2"):
+        aeroplane.run("greedy,random", rules="classic", sprt="elo0=0,elo1=50",
+                      luck="bots/nets/td-classic-4p.safetensors")
+
+
+def test_a_luck_adjusted_sprt_is_the_command_lines(in_repo, cli, tmp_path):
+    args = ["--bots", "greedy,random", "--rules", "classic", "--sprt", "elo0=0,elo1=50",
+            "--max-games", "400", "--seed", "5", "--luck", NET]
+    run_cli(cli, "run", *args, "--out", str(tmp_path / "cli"), "-q")
+    report = aeroplane.run("greedy,random", rules="classic", sprt="elo0=0,elo1=50", max_games=400,
+                           seed=5, luck=NET, out=tmp_path / "py")
+    same_folders(tmp_path / "cli", tmp_path / "py")
+    assert report == json.loads((tmp_path / "py" / "summary.json").read_text())
+    assert json.loads((tmp_path / "py" / "sprt.json").read_text())["luck"]
 
 
 def test_luck_ply_is_the_command_line_one(in_repo, cli, tmp_path):
@@ -60,12 +72,37 @@ def test_luck_ply_is_the_command_line_one(in_repo, cli, tmp_path):
     same_folders(tmp_path / "cli", tmp_path / "py")
     assert report["report"]["luck"]["ply"] == 1
     assert json.loads((tmp_path / "py" / "run.json").read_text())["luck_ply"] == 1
-    with pytest.raises(ValueError, match="luck_ply=3.*0, 1 or 2"):
-        aeroplane.run("greedy,random", rules="classic", games=2, luck=NET, luck_ply=3)
-    with pytest.raises(ValueError, match="luck_ply=1 applies only with luck=NET"):
-        aeroplane.run("greedy,random", rules="classic", games=2, luck_ply=1)
-    with pytest.raises(ValueError, match="luck_ply=1 applies only with luck=NET"):
-        aeroplane.league("greedy,random", rules="classic", players=2, games=2, luck_ply=1)
+    sweep = aeroplane.sweep(["overshoot=illegal,bounce"], rules="classic", bots="greedy,random",
+                            games=2, luck=NET, luck_ply=2)
+    assert [row["luck"]["ply"] for row in sweep["report"]["rows"]] == [2, 2]
+    league = aeroplane.league("greedy,random", rules="classic", players=2, games=2, luck=NET,
+                              luck_ply=1)
+    assert league["report"]["luck"]["ply"] == 1
+
+
+def test_bad_luck_plies_are_refused_as_the_command_line_refuses_them(in_repo):
+    jobs = [
+        lambda **kw: aeroplane.run("greedy,random", rules="classic", games=2, **kw),
+        lambda **kw: aeroplane.run("greedy,random", rules="classic", games=2,
+                                   sprt="elo0=0,elo1=50", **kw),
+        lambda **kw: aeroplane.league("greedy,random", rules="classic", players=2, games=2, **kw),
+        lambda **kw: aeroplane.sweep(["overshoot=illegal,bounce"], rules="classic",
+                                     bots="greedy,random", games=2, **kw),
+    ]
+    for job in jobs:
+        for bad in [3, -1, 2**40]:
+            with pytest.raises(ValueError, match=f"^luck_ply must be from 0 to 2, not {bad}$"):
+                job(luck=NET, luck_ply=bad)
+        for ply in [0, 1]:
+            with pytest.raises(ValueError, match="^luck_ply=N is the depth of the luck measure: "
+                                                 "give luck=NET too$"):
+                job(luck_ply=ply)
+        with pytest.raises(TypeError, match="luck_ply must be an integer, not bool"):
+            job(luck=NET, luck_ply=True)
+        with pytest.raises(TypeError, match="luck_ply must be an integer, not str"):
+            job(luck=NET, luck_ply="1")
+        with pytest.raises(ValueError, match="luck_ply .* is out of range"):
+            job(luck=NET, luck_ply=2**70)
 
 
 def test_value_is_the_numpy_forward_pass(in_repo):

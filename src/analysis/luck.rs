@@ -175,7 +175,7 @@ impl GameLuck {
 
 /// Measures luck with a net, roll by roll: an [`Observer`] of a game. It allocates nothing
 /// per roll; at ply 0 each roll costs a net evaluation of every legal move's afterstate of
-/// each face, at ply 1 some 40 times that, at ply 2 some 7 times ply 1's.
+/// each face, at ply 1 some 10 times that, at ply 2 some 50 times.
 #[derive(Clone, Debug)]
 pub struct LuckMeter {
     net: Arc<Net>,

@@ -11,18 +11,16 @@ use std::time::{Duration, Instant};
 use clap::Args;
 
 use aeroplane::Rules;
-use aeroplane::bots::registry::BotSpec;
 use aeroplane::config::parse_lineup;
-use aeroplane::experiment::{self, Job, JobEnd, Outcome, Report, Shard};
+use aeroplane::experiment::{self, Built, Execution, JobEnd, Lineup, Outcome, Report, Shard};
 use aeroplane::export::OutputDir;
-use aeroplane::runner::{DEFAULT_CHUNK_DEALS, Exec};
+use aeroplane::runner::Exec;
 use indicatif::HumanCount;
 
 use super::progress::Progress;
 use super::signals::interrupt_flag;
 
-/// The default directory of bot profiles.
-pub const DEFAULT_BOTS_DIR: &str = "bots";
+pub use aeroplane::experiment::DEFAULT_BOTS_DIR;
 
 /// Options every job takes. Each is optional here: a job fills what is not given from its
 /// config file, then a manifest, then its own defaults.
@@ -127,12 +125,8 @@ pub fn parse_shard(text: &str) -> anyhow::Result<Shard> {
 
 /// How to launch a job from the command line.
 pub struct Launch {
-    /// The job.
-    pub job: Job,
-    /// Threads and unit size.
-    pub exec: Exec,
-    /// The output directory.
-    pub out: Option<PathBuf>,
+    /// The job, its threads and unit size, its output folder and whether it writes a report.
+    pub built: Built,
     /// Replace an earlier run's files.
     pub force: bool,
     /// No progress bar or timing line.
@@ -141,8 +135,6 @@ pub struct Launch {
     pub shard: Option<Shard>,
     /// Go on with the job in `out`.
     pub resume: bool,
-    /// Also write report.html when the job is complete.
-    pub report: bool,
     /// Print interim results on stderr at most this often (0: after every unit); never with
     /// `quiet`.
     pub report_every: Option<Duration>,
@@ -151,11 +143,17 @@ pub struct Launch {
 /// Runs a job: opens its folder, shows progress, stops cleanly on a signal, prints the report
 /// (or how to resume, or how to merge).
 pub fn launch(l: Launch) -> anyhow::Result<ExitCode> {
-    let out = match (&l.out, l.resume) {
+    let Built {
+        job,
+        exec,
+        out,
+        report,
+    } = l.built;
+    let out = match (&out, l.resume) {
         (Some(p), true) => Some(OutputDir::reopen(p)?),
-        (p, _) => open_out(p.as_deref(), l.force, l.report)?,
+        (p, _) => open_out(p.as_deref(), l.force, report)?,
     };
-    let planned = l.job.planned_games(l.exec.chunk_deals, l.shard);
+    let planned = job.planned_games(exec.chunk_deals, l.shard);
     let progress = Progress::new(planned, l.quiet);
     let every = l.report_every.filter(|_| !l.quiet);
     let last = std::sync::Mutex::new(Instant::now());
@@ -179,7 +177,7 @@ pub fn launch(l: Launch) -> anyhow::Result<ExitCode> {
     let ctx = experiment::Context {
         exec: Exec {
             on_game: test_game_hook(),
-            ..l.exec
+            ..exec
         },
         out: out.as_ref(),
         progress: progress.counter(),
@@ -188,11 +186,11 @@ pub fn launch(l: Launch) -> anyhow::Result<ExitCode> {
         resume: l.resume,
         unit_done: Some(&test_signal_hook),
         interim: every.map(|_| &interim as &experiment::Interim),
-        report: l.report,
+        report,
         resumed: Some(&resumed),
     };
     let start = Instant::now();
-    let outcome = l.job.execute(&ctx);
+    let outcome = job.execute(&ctx);
     progress.finish();
     let outcome = outcome?;
     finish(outcome, out.as_ref(), start, l.quiet, &told)
@@ -384,18 +382,20 @@ impl JobArgs {
         }
     }
 
-    /// The execution settings: threads and unit size, each from the command line, else the
-    /// fallback.
-    pub fn exec(&self, threads: Option<usize>, chunk: Option<u64>) -> anyhow::Result<Exec> {
-        let exec = Exec {
-            threads: self.threads.or(threads).unwrap_or(0),
-            chunk_deals: self.chunk_size.or(chunk).unwrap_or(DEFAULT_CHUNK_DEALS),
-            ..Exec::default()
-        };
-        if exec.chunk_deals == 0 {
-            anyhow::bail!("--chunk-size must be at least 1 deal");
+    /// How the job runs: threads and unit size from the command line, else `threads` and
+    /// `chunk` (a config's); the output folder `out`; `--report`.
+    pub fn execution(
+        &self,
+        threads: Option<usize>,
+        chunk: Option<u64>,
+        out: Option<PathBuf>,
+    ) -> Execution {
+        Execution {
+            threads: self.threads.or(threads),
+            chunk_size: self.chunk_size.or(chunk),
+            out,
+            report: self.report,
         }
-        Ok(exec)
     }
 }
 
@@ -411,17 +411,17 @@ pub fn note_shadowing(text: &str, bots_dir: &Path) {
     }
 }
 
-/// Resolves a comma-separated lineup and checks the player count.
-pub fn load_lineup(text: &str, bots_dir: &Path) -> anyhow::Result<Vec<BotSpec>> {
+/// Resolves a comma-separated lineup (saying which names `bots_dir` shadows) and checks it
+/// seats 2 to 4 bots.
+pub fn load_lineup(text: &str, bots_dir: &Path) -> anyhow::Result<Lineup> {
     let specs = parse_lineup(text, bots_dir)?;
     note_shadowing(text, bots_dir);
-    if !(2..=4).contains(&specs.len()) {
-        anyhow::bail!(
+    Lineup::new(specs).map_err(|e| {
+        anyhow::anyhow!(
             "the lineup has {} bot(s): give one bot per seat, 2, 3 or 4 of them, comma-separated (e.g. greedy,random,random,random)",
-            specs.len()
-        );
-    }
-    Ok(specs)
+            e.value
+        )
+    })
 }
 
 /// The checks before `aeroplane resume DIR` continues a solve or a training from its

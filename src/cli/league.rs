@@ -1,4 +1,4 @@
-//! `aeroplane league`: arguments for [`LeagueJob`].
+//! `aeroplane league`: arguments for [`aeroplane::experiment::LeagueJob`].
 
 use std::process::ExitCode;
 
@@ -7,10 +7,11 @@ use clap::Args;
 
 use aeroplane::analysis::luck::LuckNet;
 use aeroplane::config::{RunConfigFile, parse_lineup};
-use aeroplane::experiment::{self, LeagueJob};
+use aeroplane::experiment::LeagueSettings;
 use aeroplane::export::Manifest;
 
 use super::common::{DEFAULT_BOTS_DIR, JobArgs, Launch, launch, load_rules};
+use super::words::refused;
 
 /// Arguments of `aeroplane league`.
 #[derive(Args, Debug)]
@@ -47,7 +48,7 @@ pub struct LeagueArgs {
     pub luck: Option<std::path::PathBuf>,
     /// With --luck: the depth of the measure, 0 (default: each face's afterstate valued by
     /// the net for the roller), 1 or 2 (valued for every seat by an expectation over the next
-    /// 1 or 2 rolls: narrower intervals at 3 and 4 players, some 40 or 300 times the cost;
+    /// 1 or 2 rolls: narrower intervals at 3 and 4 players, some 10 or 50 times the cost;
     /// docs/LUCK.md).
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub luck_ply: Option<i64>,
@@ -107,20 +108,19 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<ExitCode> {
             "league needs --bots: the pool, two or more bots, comma-separated (or --manifest)"
         ),
     };
-    let (rules_name, rules) = match (&a.rules, &cfg.rules, &manifest) {
-        (Some(r), _, _) => (r.clone(), load_rules(r).context("--rules")?),
-        (None, Some(v), _) => (
+    let rules = match (&a.rules, &cfg.rules, &manifest) {
+        (Some(r), _, _) => Some((load_rules(r).context("--rules")?, r.clone())),
+        (None, Some(v), _) => Some((
+            cfg.rules(&file)?.expect("set"),
             match v {
                 toml::Value::String(s) => s.clone(),
                 _ => format!("inline rules of {file}"),
             },
-            cfg.rules(&file)?.expect("set"),
-        ),
-        (None, None, Some((m, _, mfile))) => (m.rules_name.clone(), m.rules(mfile)?),
-        (None, None, None) => ("appfreegame".into(), load_rules("appfreegame")?),
+        )),
+        (None, None, Some((m, _, mfile))) => Some((m.rules(mfile)?, m.rules_name.clone())),
+        (None, None, None) => None,
     };
     let m = manifest.as_ref().map(|(m, _, _)| m);
-    let players = args.players.or(m.map(|m| m.players)).unwrap_or(4);
     let luck_file = match (&args.luck, m) {
         (Some(p), _) => Some(p.display().to_string()),
         (None, Some(m)) if m.luck.len() > 1 => anyhow::bail!(
@@ -131,39 +131,33 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<ExitCode> {
         (None, Some(m)) => m.luck.first().cloned(),
         (None, None) => None,
     };
-    let ply = super::run::luck_ply(args.luck_ply, m, luck_file.is_some())?;
     let luck = match luck_file {
-        Some(f) => {
-            let net = LuckNet::load(&f).context("--luck")?.with_ply(ply)?;
-            net.meter(&rules, players).context("--luck")?;
-            Some(net)
-        }
+        Some(f) => Some(LuckNet::load(&f).context("--luck")?),
         None => None,
     };
-    let job = LeagueJob::new(
-        rules_name,
+    let settings = LeagueSettings {
         rules,
-        pool,
-        players,
-        a.games.or(cfg.games).or(m.map(|m| m.games)).unwrap_or(1000),
-        a.seed.or(cfg.seed).or(m.map(|m| m.seed)).unwrap_or(1),
-        args.bootstrap
-            .or(manifest.as_ref().map(|(_, l, _)| l.bootstrap))
-            .unwrap_or(aeroplane::export::DEFAULT_BOOTSTRAP),
-    )?
-    .with_luck(luck)?;
-    let out = a.out.clone().or(cfg.out.clone());
-    let mut job = experiment::Job::League(job);
-    experiment::attach_job_logs(&mut job, out.as_deref());
+        players: args.players.or(m.map(|m| m.players)),
+        games: a.games.or(cfg.games).or(m.map(|m| m.games)),
+        seed: a.seed.or(cfg.seed).or(m.map(|m| m.seed)),
+        bootstrap: args
+            .bootstrap
+            .or(manifest.as_ref().map(|(_, l, _)| l.bootstrap)),
+        luck,
+        luck_ply: args.luck_ply.or(m.and_then(Manifest::given_luck_ply)),
+        exec: a.execution(
+            cfg.threads,
+            cfg.chunk_size,
+            a.out.clone().or(cfg.out.clone()),
+        ),
+        ..LeagueSettings::new(pool)
+    };
     launch(Launch {
-        job,
-        exec: a.exec(cfg.threads, cfg.chunk_size)?,
-        out,
+        built: settings.build().map_err(refused)?,
         force: a.force,
         quiet: a.quiet || cfg.quiet.unwrap_or(false),
         shard: a.shard()?,
         resume: false,
-        report: a.report,
         report_every: None,
     })
 }

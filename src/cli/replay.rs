@@ -40,7 +40,7 @@ pub struct ReplayArgs {
     pub dice_file: Option<PathBuf>,
     /// Master seed: the dice of game --game of a run with this seed; bots' own randomness
     /// comes from (seed, game, seat). The default is `aeroplane run`'s.
-    #[arg(long, default_value_t = super::run::DEFAULT_SEED)]
+    #[arg(long, default_value_t = aeroplane::experiment::DEFAULT_SEED)]
     pub seed: u64,
     /// Game index within the run of --seed (or of --manifest).
     #[arg(long, default_value_t = 0)]
@@ -83,7 +83,9 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         None => (
             RunSpec {
                 rules: load_rules(&args.rules).context("--rules")?,
-                lineup: load_lineup(&args.bots, &args.bots_dir).context("--bots")?,
+                lineup: load_lineup(&args.bots, &args.bots_dir)
+                    .context("--bots")?
+                    .into_bots(),
                 seed: args.seed,
                 first_deal: args.game,
                 deals: 1,

@@ -6,9 +6,8 @@ use std::time::Instant;
 
 use clap::Args;
 
-use aeroplane::experiment::{self, Job, JobEnd};
+use aeroplane::experiment::{Built, Job, JobEnd};
 use aeroplane::export::{CHECKPOINT_FILE, JobStatus, MANIFEST_FILE, Manifest, OutputDir};
-use aeroplane::runner::Exec;
 use indicatif::HumanCount;
 
 use super::common::{Launch, finish, launch, open_out};
@@ -104,8 +103,7 @@ pub fn resume(args: ResumeArgs) -> anyhow::Result<ExitCode> {
     {
         return super::train::resume(&args.dir, args.quiet, args.threads);
     }
-    let (m, mut job) = read_job(&args.dir)?;
-    experiment::attach_job_logs(&mut job, Some(&args.dir));
+    let (m, job) = read_job(&args.dir)?;
     let has_checkpoint = std::fs::symlink_metadata(args.dir.join(CHECKPOINT_FILE)).is_ok();
     if let Some(merge) = &m.merge {
         // An unfinished merge: merge the same shards again.
@@ -149,18 +147,8 @@ pub fn resume(args: ResumeArgs) -> anyhow::Result<ExitCode> {
         ),
         _ => {}
     }
-    let out = Some(args.dir.clone());
-    if let Job::Run(j) = &mut job {
-        experiment::attach_logs(&mut j.spec, out.as_deref());
-    }
     launch(Launch {
-        job,
-        exec: Exec {
-            threads: args.threads,
-            chunk_deals: m.unit_deals,
-            ..Exec::default()
-        },
-        out,
+        built: Built::resumed(job, &args.dir, args.threads, m.unit_deals, m.report),
         force: false,
         quiet: args.quiet,
         shard: m.shard.map(|s| aeroplane::experiment::Shard {
@@ -168,7 +156,6 @@ pub fn resume(args: ResumeArgs) -> anyhow::Result<ExitCode> {
             count: s.count,
         }),
         resume: true,
-        report: m.report,
         report_every: super::run::report_every(args.report_every),
     })
 }

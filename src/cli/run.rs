@@ -12,17 +12,13 @@ use aeroplane::Rules;
 use aeroplane::analysis::SprtConfig;
 use aeroplane::analysis::luck::LuckNet;
 use aeroplane::config::RunConfigFile;
-use aeroplane::experiment::{self, RunJob, SPRT_CHUNK_DEALS, SprtJob};
+use aeroplane::experiment::{
+    self, Allowed, Built, InvalidJob, JobError, Lineup, RunSettings, SettingError,
+};
 use aeroplane::export::Manifest;
-use aeroplane::runner::RunSpec;
 
-use super::common::{DEFAULT_BOTS_DIR, JobArgs, Launch, launch, load_lineup, load_rules};
-
-/// The lineup of the default tournament.
-/// Deals of the default tournament.
-pub const DEFAULT_GAMES: u64 = 100_000;
-/// Seed of the default tournament.
-pub const DEFAULT_SEED: u64 = 1;
+use super::common::{JobArgs, Launch, launch, load_lineup, load_rules};
+use super::words::refused;
 
 /// Arguments of `aeroplane run`. Without options it plays greedy against three random bots,
 /// 100,000 appfreegame games with seed 1.
@@ -90,7 +86,7 @@ pub struct RunArgs {
     pub luck: Option<PathBuf>,
     /// With --luck: the depth of the measure, 0 (default: each face's afterstate valued by
     /// the net for the roller), 1 or 2 (valued for every seat by an expectation over the next
-    /// 1 or 2 rolls: narrower intervals at 3 and 4 players, some 40 or 300 times the cost;
+    /// 1 or 2 rolls: narrower intervals at 3 and 4 players, some 10 or 50 times the cost;
     /// docs/LUCK.md).
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub luck_ply: Option<i64>,
@@ -98,15 +94,8 @@ pub struct RunArgs {
 
 /// What to run, after layering the command line over a config over a manifest over the
 /// defaults.
-enum Job {
-    Run(RunJob),
-    Sprt(SprtJob),
-}
-
 struct Resolved {
-    job: Job,
-    exec: aeroplane::runner::Exec,
-    out: Option<PathBuf>,
+    built: Built,
     quiet: bool,
 }
 
@@ -125,179 +114,119 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
         None => (RunConfigFile::default(), String::new()),
     };
     let base = manifest.as_ref().map(|(_, s)| s);
+    let m = manifest.as_ref().map(|(m, _)| m);
     let bots_dir = a
         .bots_dir
         .clone()
         .or(cfg.bots_dir.clone())
-        .unwrap_or_else(|| PathBuf::from(DEFAULT_BOTS_DIR));
+        .unwrap_or_else(|| PathBuf::from(experiment::DEFAULT_BOTS_DIR));
 
-    let (rules, rules_name): (Rules, String) = match (&a.rules, &cfg.rules, &manifest) {
-        (Some(r), _, _) => (load_rules(r).context("--rules")?, r.clone()),
-        (None, Some(v), _) => (
+    let rules: Option<(Rules, String)> = match (&a.rules, &cfg.rules, &manifest) {
+        (Some(r), _, _) => Some((load_rules(r).context("--rules")?, r.clone())),
+        (None, Some(v), _) => Some((
             cfg.rules(&cfg_file)?.expect("set"),
             match v {
                 toml::Value::String(s) => s.clone(),
                 _ => format!("inline rules of {cfg_file}"),
             },
-        ),
-        (None, None, Some((m, s))) => (s.rules, m.rules_name.clone()),
-        (None, None, None) => (Rules::default(), "appfreegame".to_string()),
+        )),
+        (None, None, Some((m, s))) => Some((s.rules, m.rules_name.clone())),
+        (None, None, None) => None,
     };
     let lineup = match (&a.bots, &cfg.bots, base) {
         (Some(b), _, _) => load_lineup(b, &bots_dir).context("--bots")?,
         (None, Some(b), _) => {
             load_lineup(&b.to_arg(), &bots_dir).with_context(|| format!("`bots` in {cfg_file}"))?
         }
-        (None, None, Some(s)) => s.lineup.clone(),
+        (None, None, Some(s)) => Lineup::new(s.lineup.clone())?,
         (None, None, None) => load_lineup(experiment::DEFAULT_RUN_BOTS, &bots_dir)?,
     };
-    let pick = |cli: Option<u64>, cfg: Option<u64>, base: Option<u64>, default: u64| {
-        cli.or(cfg).or(base).unwrap_or(default)
-    };
-    let mut spec = RunSpec {
-        rules,
-        lineup,
-        seed: pick(a.seed, cfg.seed, base.map(|s| s.seed), DEFAULT_SEED),
-        first_deal: pick(
-            args.first_game,
-            cfg.first_game,
-            base.map(|s| s.first_deal),
-            0,
-        ),
-        deals: pick(a.games, cfg.games, base.map(|s| s.deals), DEFAULT_GAMES),
-        rotate_seats: a
-            .rotate()
-            .or(cfg.rotate_seats)
-            .or(base.map(|s| s.rotate_seats))
-            .unwrap_or(false),
-    };
-    let manifest_sprt = manifest.as_ref().and_then(|(m, _)| m.sprt.clone());
-    let sprt_text = args
+    let sprt = args
         .sprt
         .clone()
-        .or(manifest_sprt.as_ref().map(|s| s.test.clone()));
+        .or(m.and_then(|m| m.sprt.as_ref()).map(|s| s.test.clone()));
+    let sprt: Option<SprtConfig> = match sprt {
+        Some(text) => Some(text.parse().with_context(|| format!("--sprt {text}"))?),
+        None => None,
+    };
     let per_game = if args.per_game {
         true
     } else if args.no_per_game {
         false
     } else {
-        cfg.per_game
-            .or(manifest.as_ref().map(|(m, _)| m.per_game))
-            .unwrap_or(false)
+        cfg.per_game.or(m.map(|m| m.per_game)).unwrap_or(false)
     };
-    let out = a.out.clone().or(cfg.out.clone());
-    let quiet = a.quiet || cfg.quiet.unwrap_or(false);
-    let Some(text) = sprt_text else {
-        if args.max_games.is_some() {
-            anyhow::bail!("--max-games applies to --sprt only");
-        }
-        spec.validate()?;
-        experiment::attach_logs(&mut spec, out.as_deref());
-        let exec = a.exec(cfg.threads, cfg.chunk_size)?;
-        let recover = args.recover || manifest.as_ref().is_some_and(|(m, _)| m.recover);
-        let log_games = args
-            .log_games
-            .clone()
-            .or(manifest.as_ref().and_then(|(m, _)| m.log_games.clone()));
-        let log_positions = args
-            .log_positions
-            .or(manifest.as_ref().and_then(|(m, _)| m.log_positions))
-            .unwrap_or(aeroplane::decision_log::DEFAULT_LOG_POSITIONS);
-        let luck = luck_net(args, manifest.as_ref().map(|(m, _)| m), &spec)?;
-        return Ok(Resolved {
-            job: Job::Run(RunJob {
-                spec,
-                rules_name,
-                per_game,
-                log_games,
-                log_positions,
-                recover,
-                luck,
-            }),
-            exec,
-            out,
-            quiet,
-        });
-    };
-    let config: SprtConfig = text.parse().with_context(|| format!("--sprt {text}"))?;
-    if a.no_rotate_seats || cfg.rotate_seats == Some(false) {
-        let what = if a.no_rotate_seats {
-            "--no-rotate-seats".to_string()
-        } else {
-            format!("`rotate_seats = false` in {cfg_file}")
-        };
-        anyhow::bail!(
-            "--sprt always rotates seats (each deal's pair of games, seats swapped, is its unit): \
-             {what} does not apply"
-        );
-    }
-    if args.recover {
-        anyhow::bail!("--recover applies to plain runs, not to --sprt");
-    }
-    experiment::attach_logs(&mut spec, out.as_deref());
-    if let Some(m) = args.max_games {
-        spec.deals = m;
-    }
-    if args.log_games.is_some() {
-        anyhow::bail!("--log-games applies to plain runs, not to --sprt");
-    }
-    if per_game {
-        anyhow::bail!("--per-game cannot be combined with --sprt");
-    }
-    // The test is checked once per unit: small units stop closer to the bound.
-    let chunk = cfg
-        .chunk_size
-        .or(manifest_sprt.map(|s| s.chunk_deals))
-        .or(Some(SPRT_CHUNK_DEALS));
-    let exec = a.exec(cfg.threads, chunk)?;
-    let luck = luck_net(args, manifest.as_ref().map(|(m, _)| m), &spec)?;
-    let job = SprtJob::new(spec, rules_name, config, exec.chunk_deals)?.with_luck(luck);
-    Ok(Resolved {
-        job: Job::Sprt(job),
-        exec,
-        out,
-        quiet,
-    })
-}
-
-/// The net of `--luck` (else of the manifest run again), loaded and checked against the
-/// rules and players of `spec`.
-fn luck_net(
-    args: &RunArgs,
-    manifest: Option<&Manifest>,
-    spec: &RunSpec,
-) -> anyhow::Result<Option<LuckNet>> {
-    let luck_file = args
+    // A manifest's decision log and recovery go with its plain run, not with --sprt.
+    let plain = m.filter(|_| sprt.is_none());
+    let log_games = args
+        .log_games
+        .clone()
+        .or(plain.and_then(|m| m.log_games.clone()));
+    let luck = match args
         .luck
         .as_ref()
         .map(|p| p.display().to_string())
-        .or(manifest.and_then(|m| m.luck.first().cloned()));
-    let ply = luck_ply(args.luck_ply, manifest, luck_file.is_some())?;
-    let Some(f) = luck_file else {
-        return Ok(None);
+        .or(m.and_then(|m| m.luck.first().cloned()))
+    {
+        Some(f) => Some(LuckNet::load(&f).context("--luck")?),
+        None => None,
     };
-    let net = LuckNet::load(&f).context("--luck")?.with_ply(ply)?;
-    net.meter(&spec.rules, spec.players()).context("--luck")?;
-    Ok(Some(net))
-}
-
-/// The depth of the luck measure: `--luck-ply` (checked), else the manifest's, else 0;
-/// refused without a luck net to measure with.
-pub(super) fn luck_ply(
-    flag: Option<i64>,
-    manifest: Option<&Manifest>,
-    has_luck: bool,
-) -> anyhow::Result<i64> {
-    match flag {
-        Some(p) if !has_luck => anyhow::bail!(
-            "--luck-ply {p} applies only with --luck NET (the net the luck is measured with)"
+    let rotate_seats = match &sprt {
+        // An SPRT always rotates: it refuses seats kept still on purpose (flag or config).
+        Some(_) => (a.no_rotate_seats || cfg.rotate_seats == Some(false)).then_some(false),
+        None => a
+            .rotate()
+            .or(cfg.rotate_seats)
+            .or(base.map(|s| s.rotate_seats)),
+    };
+    let settings = RunSettings {
+        rules,
+        seed: a.seed.or(cfg.seed).or(base.map(|s| s.seed)),
+        first_game: args
+            .first_game
+            .or(cfg.first_game)
+            .or(base.map(|s| s.first_deal)),
+        games: a.games.or(cfg.games).or(base.map(|s| s.deals)),
+        rotate_seats,
+        per_game,
+        // A manifest's key-position interval goes with its decision log.
+        log_positions: args.log_positions.or(m
+            .and_then(|m| m.log_positions)
+            .filter(|_| log_games.is_some())),
+        log_games,
+        recover: args.recover || plain.is_some_and(|m| m.recover),
+        luck,
+        luck_ply: args.luck_ply.or(m.and_then(Manifest::given_luck_ply)),
+        sprt,
+        max_games: args.max_games,
+        exec: a.execution(
+            cfg.threads,
+            // An SPRT's unit is a check of the test: the manifest's, run again.
+            cfg.chunk_size
+                .or(m.and_then(|m| m.sprt.as_ref()).map(|s| s.chunk_deals)),
+            a.out.clone().or(cfg.out.clone()),
         ),
-        Some(p) => {
-            aeroplane::analysis::luck::check_luck_ply(p).context("--luck-ply")?;
-            Ok(p)
+        ..RunSettings::new(lineup)
+    };
+    let built = settings.build().map_err(|e| match e {
+        // Where the seats were kept still: the flag, or the config.
+        JobError::Invalid(InvalidJob::Setting(SettingError {
+            allowed: Allowed::FixedBy { why, .. },
+            ..
+        })) => {
+            let what = if a.no_rotate_seats {
+                "--no-rotate-seats".to_string()
+            } else {
+                format!("`rotate_seats = false` in {cfg_file}")
+            };
+            anyhow::anyhow!("--sprt {why}: {what} does not apply")
         }
-        None => Ok(manifest.map_or(0, |m| i64::from(m.luck_ply))),
-    }
+        e => refused(e),
+    })?;
+    Ok(Resolved {
+        built,
+        quiet: a.quiet || cfg.quiet.unwrap_or(false),
+    })
 }
 
 /// How often to print interim results: `--report-every N` seconds, else every 60 s when stderr
@@ -313,19 +242,12 @@ pub(super) fn report_every(flag: Option<u64>) -> Option<Duration> {
 /// Runs `aeroplane run`.
 pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let r = resolve(&args)?;
-    let job = match r.job {
-        Job::Run(j) => experiment::Job::Run(j),
-        Job::Sprt(j) => experiment::Job::Sprt(j),
-    };
     launch(Launch {
-        job,
-        exec: r.exec,
-        out: r.out,
+        built: r.built,
         force: args.job.force,
         quiet: r.quiet,
         shard: args.job.shard()?,
         resume: false,
-        report: args.job.report,
         report_every: report_every(args.report_every),
     })
 }

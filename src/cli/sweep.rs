@@ -1,18 +1,19 @@
-//! `aeroplane sweep`: arguments for [`SweepJob`].
+//! `aeroplane sweep`: arguments for [`aeroplane::experiment::SweepJob`].
 
 use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Args;
 
+use aeroplane::Rules;
 use aeroplane::analysis::luck::LuckNet;
 use aeroplane::analysis::{Axis, BASE_AXIS};
 use aeroplane::config::SweepConfigFile;
-use aeroplane::experiment::{self, SweepJob, SweepSpec};
-use aeroplane::export::DEFAULT_SORT;
+use aeroplane::experiment::{self, Axes, Lineup, SweepSettings};
 use aeroplane::export::{Manifest, SortKey};
 
 use super::common::{DEFAULT_BOTS_DIR, JobArgs, Launch, launch, load_lineup, load_rules};
+use super::words::refused;
 
 /// Arguments of `aeroplane sweep`.
 #[derive(Args, Debug)]
@@ -54,7 +55,7 @@ pub struct SweepArgs {
     pub luck: Vec<std::path::PathBuf>,
     /// With --luck: the depth of the measure, 0 (default: each face's afterstate valued by
     /// the net for the roller), 1 or 2 (valued for every seat by an expectation over the next
-    /// 1 or 2 rolls: narrower intervals at 3 and 4 players, some 40 or 300 times the cost;
+    /// 1 or 2 rolls: narrower intervals at 3 and 4 players, some 10 or 50 times the cost;
     /// docs/LUCK.md).
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub luck_ply: Option<i64>,
@@ -98,7 +99,7 @@ fn parse_compare(text: &str, labels: &[String]) -> anyhow::Result<(usize, usize)
     }
 }
 
-fn resolve(args: &SweepArgs) -> anyhow::Result<SweepJob> {
+fn resolve(args: &SweepArgs) -> anyhow::Result<SweepSettings> {
     let a = &args.job;
     let manifest = match &args.manifest {
         Some(path) => {
@@ -140,14 +141,10 @@ fn resolve(args: &SweepArgs) -> anyhow::Result<SweepJob> {
             );
         }
     }
-    if axes.is_empty() {
-        anyhow::bail!(
-            "nothing to vary: give --vary OPTION=v1,v2, a [sweep] table in --config, or --manifest"
-        );
-    }
+    let axes = Axes::new(axes).map_err(|e| refused(e.into()))?;
     // The axis `base` chooses each variant's rules: a base from --rules would be unused.
     if let (Some(presets), Some(r)) = (
-        axes.iter().find(|x| x.option() == BASE_AXIS),
+        axes.axes().iter().find(|x| x.option() == BASE_AXIS),
         a.rules.as_ref().or(cfg.rules.as_ref()),
     ) {
         anyhow::bail!(
@@ -156,10 +153,12 @@ fn resolve(args: &SweepArgs) -> anyhow::Result<SweepJob> {
             presets.text()
         );
     }
-    let (rules_name, base) = match (&a.rules, &cfg.rules, &manifest) {
-        (Some(r), _, _) | (None, Some(r), _) => (r.clone(), load_rules(r).context("--rules")?),
-        (None, None, Some((m, _, file))) => (m.rules_name.clone(), m.rules(file)?),
-        (None, None, None) => ("appfreegame".to_string(), load_rules("appfreegame")?),
+    let rules = match (&a.rules, &cfg.rules, &manifest) {
+        (Some(r), _, _) | (None, Some(r), _) => {
+            Some((load_rules(r).context("--rules")?, r.clone()))
+        }
+        (None, None, Some((m, _, file))) => Some((m.rules(file)?, m.rules_name.clone())),
+        (None, None, None) => None,
     };
     let bots_dir = a
         .bots_dir
@@ -169,13 +168,16 @@ fn resolve(args: &SweepArgs) -> anyhow::Result<SweepJob> {
         (Some(b), _, _) | (None, Some(b), _) => {
             (load_lineup(b, &bots_dir).context("--bots")?, b.clone())
         }
-        (None, None, Some((m, section, file))) => (m.bot_specs(file)?, section.bots.clone()),
+        (None, None, Some((m, section, file))) => {
+            (Lineup::new(m.bot_specs(file)?)?, section.bots.clone())
+        }
         (None, None, None) => {
             let b = experiment::DEFAULT_SWEEP_BOTS.to_string();
             (load_lineup(&b, &bots_dir)?, b)
         }
     };
-    let labels: Vec<String> = aeroplane::analysis::variants(base, &axes)?
+    let base = rules.as_ref().map_or_else(Rules::default, |(r, _)| *r);
+    let labels: Vec<String> = aeroplane::analysis::variants(base, axes.axes())?
         .iter()
         .map(|v| v.label())
         .collect();
@@ -188,55 +190,43 @@ fn resolve(args: &SweepArgs) -> anyhow::Result<SweepJob> {
         (None, Some([i, j])) => Some((i.saturating_sub(1), j.saturating_sub(1))),
         (None, None) => None,
     };
-    let sort = SortKey::parse(
-        args.sort
-            .as_deref()
-            .or(kept.map(|s| s.sort.as_str()))
-            .unwrap_or(DEFAULT_SORT),
-    );
+    let sort = args
+        .sort
+        .as_deref()
+        .or(kept.map(|s| s.sort.as_str()))
+        .map(SortKey::parse);
     let m = manifest.as_ref().map(|(m, _, _)| m);
     let luck_files: Vec<String> = if args.luck.is_empty() {
         m.map(|m| m.luck.clone()).unwrap_or_default()
     } else {
         args.luck.iter().map(|p| p.display().to_string()).collect()
     };
-    let ply = super::run::luck_ply(args.luck_ply, m, !luck_files.is_empty())?;
     let luck = luck_files
         .iter()
-        .map(|f| Ok(LuckNet::load(f).context("--luck")?.with_ply(ply)?))
+        .map(|f| LuckNet::load(f).context("--luck"))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    Ok(SweepJob::new(SweepSpec {
-        rules_name,
-        base,
-        axes,
-        lineup,
-        bots_label: bots,
-        seed: a.seed.or(cfg.seed).or(m.map(|m| m.seed)).unwrap_or(1),
-        deals: a
-            .games
-            .or(cfg.games)
-            .or(m.map(|m| m.games))
-            .unwrap_or(10_000),
-        rotate_seats: a.rotate().or(m.map(|m| m.rotate_seats)).unwrap_or(false),
+    Ok(SweepSettings {
+        rules,
+        seed: a.seed.or(cfg.seed).or(m.map(|m| m.seed)),
+        games: a.games.or(cfg.games).or(m.map(|m| m.games)),
+        rotate_seats: a.rotate().or(m.map(|m| m.rotate_seats)),
         compare,
         sort,
-    })?
-    .with_luck(luck)?)
+        luck,
+        luck_ply: args.luck_ply.or(m.and_then(Manifest::given_luck_ply)),
+        exec: a.execution(None, None, a.out.clone()),
+        ..SweepSettings::new(axes, lineup, bots)
+    })
 }
 
 /// Runs `aeroplane sweep`.
 pub fn run(args: SweepArgs) -> anyhow::Result<ExitCode> {
-    let mut job = experiment::Job::Sweep(resolve(&args)?);
-    experiment::attach_job_logs(&mut job, args.job.out.as_deref());
     launch(Launch {
-        job,
-        exec: args.job.exec(None, None)?,
-        out: args.job.out.clone(),
+        built: resolve(&args)?.build().map_err(refused)?,
         force: args.job.force,
         quiet: args.job.quiet,
         shard: args.job.shard()?,
         resume: false,
-        report: args.job.report,
         report_every: None,
     })
 }

@@ -1,4 +1,4 @@
-//! `aeroplane tune`: arguments for [`TuneJob`].
+//! `aeroplane tune`: arguments for [`TuneJob`] ([`TuneSettings`]).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -7,21 +7,16 @@ use anyhow::Context;
 use clap::Args;
 
 use aeroplane::analysis::SprtConfig;
-use aeroplane::analysis::spsa::{ALPHA, DEFAULT_PERTURBATION, DEFAULT_STEP, GAMMA, SpsaSettings};
+use aeroplane::analysis::spsa::{ALPHA, DEFAULT_PERTURBATION, DEFAULT_STEP, GAMMA};
 use aeroplane::config::parse_bot;
 use aeroplane::experiment::tune::{
-    Confirm, DEFAULT_CONFIRM_PAIRS, DEFAULT_CONFIRM_TEST, ParamRange, TUNE_CHUNK_DEALS,
+    DEFAULT_CONFIRM_PAIRS, DEFAULT_CONFIRM_TEST, ParamRange, TUNE_CHUNK_DEALS,
 };
-use aeroplane::experiment::{Job, JobKind, TuneJob, TuneSpec};
+use aeroplane::experiment::{Built, Execution, JobKind, TuneJob, TuneSettings};
 use aeroplane::export::{MANIFEST_FILE, Manifest};
-use aeroplane::runner::Exec;
 
 use super::common::{DEFAULT_BOTS_DIR, Launch, launch, load_rules, note_shadowing};
-
-/// Iterations unless told otherwise.
-pub const DEFAULT_ITERATIONS: u64 = 200;
-/// Deals per iteration unless told otherwise.
-pub const DEFAULT_PAIRS: u64 = 64;
+use super::words::refused;
 
 /// Arguments of `aeroplane tune`.
 #[derive(Args, Debug)]
@@ -127,23 +122,22 @@ pub struct TuneArgs {
 
 /// Runs `aeroplane tune`.
 pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
-    if args.chunk_size == 0 {
-        anyhow::bail!("--chunk-size must be at least 1 deal");
-    }
     let confirm = if args.no_confirm {
         None
     } else {
         let text = args.sprt.as_deref().unwrap_or(DEFAULT_CONFIRM_TEST);
         let test: SprtConfig = text.parse().with_context(|| format!("--sprt {text}"))?;
-        Some(Confirm {
-            test,
-            max_pairs: args.confirm_pairs.unwrap_or(DEFAULT_CONFIRM_PAIRS),
-            chunk_deals: args.chunk_size,
-        })
+        Some((test, args.confirm_pairs.unwrap_or(DEFAULT_CONFIRM_PAIRS)))
     };
-    let job = match &args.confirm {
-        Some(dir) => confirm_job(&args, dir, confirm)?,
-        None => tune_job(&args, confirm)?,
+    let exec = Execution {
+        threads: Some(args.threads),
+        chunk_size: Some(args.chunk_size),
+        out: args.out.clone(),
+        report: args.report,
+    };
+    let built = match &args.confirm {
+        Some(dir) => confirm_job(&args, dir, confirm, exec)?,
+        None => tune_job(&args, confirm, exec)?,
     };
     let every = match args.report_every {
         Some(n) => Some(std::time::Duration::from_secs(n)),
@@ -153,24 +147,21 @@ pub fn run(args: TuneArgs) -> anyhow::Result<ExitCode> {
         None => None,
     };
     launch(Launch {
-        job: Job::Tune(Box::new(job)),
-        exec: Exec {
-            threads: args.threads,
-            chunk_deals: args.chunk_size,
-            ..Exec::default()
-        },
-        out: args.out.clone(),
+        built,
         force: args.force,
         quiet: args.quiet,
         shard: None,
         resume: false,
-        report: args.report,
         report_every: every,
     })
 }
 
 /// The tune the arguments describe.
-fn tune_job(args: &TuneArgs, confirm: Option<Confirm>) -> anyhow::Result<TuneJob> {
+fn tune_job(
+    args: &TuneArgs,
+    confirm: Option<(SprtConfig, u64)>,
+    exec: Execution,
+) -> anyhow::Result<Built> {
     let bots_dir = args
         .bots_dir
         .clone()
@@ -197,45 +188,41 @@ fn tune_job(args: &TuneArgs, confirm: Option<Confirm>) -> anyhow::Result<TuneJob
         .map(|p| p.parse::<ParamRange>())
         .collect::<Result<Vec<_>, _>>()
         .context("--param")?;
-    let rules_name = args.rules.clone().unwrap_or_else(|| "appfreegame".into());
-    let rules = load_rules(&rules_name).context("--rules")?;
-    let iterations = args.iterations.unwrap_or(DEFAULT_ITERATIONS);
-    let mut settings = SpsaSettings::new(
-        iterations,
-        args.pairs_per_iteration.unwrap_or(DEFAULT_PAIRS),
-    );
-    settings.alpha = args.alpha;
-    settings.gamma = args.gamma;
-    settings.perturbation = args.perturbation;
-    settings.step = args.step;
-    if let Some(a) = args.stability {
-        settings.stability = a;
-    }
-    if settings.step == 0.0 && confirm.is_some() {
+    let rules = match &args.rules {
+        Some(r) => Some((load_rules(r).context("--rules")?, r.clone())),
+        None => None,
+    };
+    if args.step == 0.0 && confirm.is_some() {
         anyhow::bail!(
             "--step 0 holds the start to estimate the gradient there: there is nothing to confirm; add --no-confirm"
         );
     }
-    Ok(TuneJob::new(TuneSpec {
-        rules,
-        rules_name,
-        bot,
+    let settings = TuneSettings {
         opponent,
-        players: args.players.unwrap_or(2),
-        ranges,
-        settings,
-        seed: args.seed.unwrap_or(1),
+        rules,
+        players: args.players,
+        iterations: args.iterations,
+        pairs_per_iteration: args.pairs_per_iteration,
+        seed: args.seed,
+        perturbation: Some(args.perturbation),
+        step: Some(args.step),
+        alpha: Some(args.alpha),
+        gamma: Some(args.gamma),
+        stability: args.stability,
         confirm,
-        given: None,
-    })?)
+        exec,
+        ..TuneSettings::new(bot, ranges)
+    };
+    settings.build().map_err(refused)
 }
 
 /// The confirmation of the finished tune in `dir`.
 fn confirm_job(
     args: &TuneArgs,
     dir: &std::path::Path,
-    confirm: Option<Confirm>,
-) -> anyhow::Result<TuneJob> {
+    confirm: Option<(SprtConfig, u64)>,
+    exec: Execution,
+) -> anyhow::Result<Built> {
     if args.out.is_none() {
         anyhow::bail!(
             "--confirm writes a new folder: give --out DIR (the tune in {} is left as it is)",
@@ -281,12 +268,11 @@ fn confirm_job(
         given.push(value);
     }
     let mut spec = earlier.spec().clone();
-    spec.confirm = Some(confirm.ok_or_else(|| {
+    let confirm = confirm.ok_or_else(|| {
         anyhow::anyhow!("--confirm runs the SPRT: it cannot be combined with --no-confirm")
-    })?);
-    spec.given = Some(given);
+    })?;
     if let Some(s) = args.seed {
         spec.seed = s;
     }
-    Ok(TuneJob::new(spec)?)
+    TuneSettings::confirming(spec, given, confirm, exec).map_err(refused)
 }

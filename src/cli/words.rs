@@ -1,6 +1,32 @@
 //! The library names a setting as "the setting `name`" (its name in run.json, the config files
 //! and the Python keywords); the command line says the flag instead.
 
+use aeroplane::experiment::{InvalidJob, JobError, Setting};
+
+/// A setting's flag: `--name`, with dashes for underscores.
+pub fn flag(setting: Setting) -> String {
+    format!("--{}", setting.name().replace('_', "-"))
+}
+
+/// The command line's words for a job the library did not make of its settings: each
+/// setting named by its flag, and a report without an output folder or a sweep without an
+/// axis as this command line has always said it (naming its options); other errors as they
+/// are (their settings become flags when printed).
+pub fn refused(e: JobError) -> anyhow::Error {
+    match e {
+        JobError::Invalid(InvalidJob::Setting(s)) => anyhow::anyhow!(s.worded(flag)),
+        JobError::Invalid(InvalidJob::NeedsOut {
+            setting: "report", ..
+        }) => {
+            anyhow::anyhow!("--report writes report.html into the output directory: give --out DIR")
+        }
+        JobError::Invalid(InvalidJob::NothingToVary) => anyhow::anyhow!(
+            "nothing to vary: give --vary OPTION=v1,v2, a [sweep] table in --config, or --manifest"
+        ),
+        e => e.into(),
+    }
+}
+
 /// The settings the library's messages name, each a flag of this command line.
 const FLAGS: [&str; 27] = [
     "allow_partial",

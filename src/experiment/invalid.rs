@@ -2,12 +2,17 @@
 //! worded for every front end. A setting is named as "the setting `name`" (`name` as in
 //! run.json, the config files and the Python keywords); the command line words it as its flag.
 
+use super::SettingError;
 use crate::analysis::vary::VaryError;
 use crate::export::NoSuchColumn;
 
 /// Why a job cannot be made or continued.
 #[derive(Debug, thiserror::Error)]
 pub enum InvalidJob {
+    /// A setting out of what it allows, or with another it does not go with (the job
+    /// builders' checks: the setting, its value, what is allowed).
+    #[error(transparent)]
+    Setting(#[from] SettingError),
     /// A sweep with no option to vary.
     #[error(
         "nothing to vary: give the setting `vary` (OPTION=v1,v2) or a [sweep] table in the config"

@@ -3,7 +3,8 @@
 //!
 //! A kind of job (run, SPRT, sweep, league, tune) is one [`JobKind`] implementation, in its own
 //! module, with a [`JobReport`]; [`Job`] and [`Report`] hold any of them and pass each call on.
-//! A new kind is a new implementation and a variant of each enum.
+//! A new kind is a new implementation, a variant of each enum, its command in
+//! [`Job::from_manifest`], and its settings in `builder.rs`.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -29,6 +30,10 @@ pub trait JobKind: Sized {
     /// The job a manifest of this kind describes (to resume it, or merge its shards); the bots
     /// and rules are resolved and checked again.
     fn from_manifest(m: &Manifest, file: &str) -> Result<Self, JobError>;
+
+    /// The job's manifest (`run.json`, status running): what makes the job again, read back by
+    /// [`JobKind::from_manifest`] (and by `export::Manifest::reproduction`, its command line).
+    fn manifest(&self) -> Manifest;
 
     /// The job's parts: the runs cut into units in advance (none for a tune, whose runs
     /// depend on its results so far).
@@ -188,6 +193,11 @@ impl Job {
             "tune" => TuneJob::from_manifest(m, file).map(|j| Job::Tune(Box::new(j))),
             other => Err(manifest_error(file, format!("unknown command `{other}`"))),
         }
+    }
+
+    /// The job's manifest (`run.json`, status running).
+    pub fn manifest(&self) -> Manifest {
+        each_kind!(self, j => j.manifest())
     }
 
     /// Sends the stderr of every bot program the job runs to `dir/<bot>-<n>.log` (not part of

@@ -356,38 +356,6 @@ impl LeagueJob {
         Ok(self)
     }
 
-    /// The job's manifest (status running).
-    pub fn manifest(&self) -> Manifest {
-        let names = names(&self.pool);
-        let mut m = Manifest::new(&self.parts[0], &self.rules_name, false);
-        m.command = "league".into();
-        m.bots = Manifest::new(
-            &RunSpec {
-                lineup: self.pool.clone(),
-                ..self.parts[0].clone()
-            },
-            &self.rules_name,
-            false,
-        )
-        .bots;
-        m.players = self.players;
-        m.first_game = 0;
-        m.games = self.deals;
-        m.games_planned = self.total_games();
-        m.luck = self.luck.iter().map(|l| l.file.clone()).collect();
-        m.luck_ply = self.luck.iter().map(|l| l.ply).max().unwrap_or(0);
-        m.league = Some(LeagueSection {
-            bootstrap: self.bootstrap,
-            tables: self
-                .tables
-                .iter()
-                .map(|t| t.iter().map(|&b| names[b].clone()).collect())
-                .collect(),
-            schedule: SCHEDULE.into(),
-        });
-        m
-    }
-
     /// The title line.
     pub fn title(&self) -> String {
         let k = self.pool.len();
@@ -526,6 +494,38 @@ impl LeagueJob {
 
 impl JobKind for LeagueJob {
     type Report = LeagueReport;
+
+    /// The job's manifest (status running).
+    fn manifest(&self) -> Manifest {
+        let names = names(&self.pool);
+        let mut m = Manifest::new(&self.parts[0], &self.rules_name, false);
+        m.command = "league".into();
+        m.bots = Manifest::new(
+            &RunSpec {
+                lineup: self.pool.clone(),
+                ..self.parts[0].clone()
+            },
+            &self.rules_name,
+            false,
+        )
+        .bots;
+        m.players = self.players;
+        m.first_game = 0;
+        m.games = self.deals;
+        m.games_planned = self.total_games();
+        m.luck = self.luck.iter().map(|l| l.file.clone()).collect();
+        m.luck_ply = self.luck.iter().map(|l| l.ply).max().unwrap_or(0);
+        m.league = Some(LeagueSection {
+            bootstrap: self.bootstrap,
+            tables: self
+                .tables
+                .iter()
+                .map(|t| t.iter().map(|&b| names[b].clone()).collect())
+                .collect(),
+            schedule: SCHEDULE.into(),
+        });
+        m
+    }
 
     fn from_manifest(m: &Manifest, file: &str) -> Result<LeagueJob, JobError> {
         let l = m.league.as_ref().ok_or_else(|| {

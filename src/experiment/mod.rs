@@ -3,8 +3,10 @@
 //! plays it into exact integer tallies, and returns a typed report. The job also owns its
 //! output directory: the manifest (with its status), the checkpoint of finished units,
 //! `games.csv`, the CSV tables and `summary.json` (the report as JSON, full precision) are
-//! written by the library, before anything is printed, so files never depend on stdout. The
-//! CLI only parses arguments into a spec and prints the report.
+//! written by the library, before anything is printed, so files never depend on stdout. Both
+//! front ends make a job the same way: their flags or keywords become a kind's settings
+//! ([`RunSettings`], [`SweepSettings`], [`LeagueSettings`], [`TuneSettings`]), whose `build`
+//! adds the defaults and the checks and gives the [`Built`] job; they only print the report.
 //!
 //! | job | spec | parts | report |
 //! |-----|------|-------|--------|
@@ -21,6 +23,7 @@
 //! digests their games.
 
 pub mod bench;
+mod builder;
 mod drive;
 pub mod effects;
 pub mod invalid;
@@ -29,12 +32,18 @@ mod league;
 mod merge;
 pub mod replay;
 mod run;
-mod setup;
 mod sprt;
 mod sweep;
 pub mod tune;
 mod watch;
 
+pub use builder::{
+    Allowed, Axes, Built, DEFAULT_BOTS_DIR, DEFAULT_LEAGUE_GAMES, DEFAULT_LEAGUE_PLAYERS,
+    DEFAULT_RULES, DEFAULT_RUN_BOTS, DEFAULT_RUN_GAMES, DEFAULT_SEED, DEFAULT_SWEEP_BOTS,
+    DEFAULT_SWEEP_GAMES, DEFAULT_TUNE_ITERATIONS, DEFAULT_TUNE_PAIRS, DEFAULT_TUNE_PLAYERS,
+    Execution, LOGS_DIR, LeagueSettings, Lineup, RunSettings, Setting, SettingError, SweepSettings,
+    TuneSettings, shadowing_notes,
+};
 pub use drive::Shard;
 pub use effects::Effect;
 pub use invalid::InvalidJob;
@@ -44,9 +53,6 @@ pub use league::{
 };
 pub use merge::{Shards, Stop};
 pub use run::{RunJob, RunReport};
-pub use setup::{
-    DEFAULT_RUN_BOTS, DEFAULT_SWEEP_BOTS, LOGS_DIR, attach_job_logs, attach_logs, shadowing_notes,
-};
 pub use sprt::{SPRT_CHUNK_DEALS, SprtJob, SprtReport};
 pub use sweep::{
     COMPARE_HEADER, Comparison, EFFECTS_HEADER, SWEEP_HEADER, SweepJob, SweepReport, SweepRow,

@@ -253,17 +253,6 @@ impl Fold for RunFold {
 }
 
 impl RunJob {
-    /// The job's manifest (status running).
-    pub fn manifest(&self) -> Manifest {
-        let mut m = Manifest::new(&self.spec, &self.rules_name, self.per_game);
-        m.recover = self.recover;
-        m.log_games = self.log_games.clone();
-        m.log_positions = self.log_games.as_ref().map(|_| self.log_positions);
-        m.luck = self.luck.iter().map(|l| l.file.clone()).collect();
-        m.luck_ply = self.luck.iter().map(|l| l.ply).max().unwrap_or(0);
-        m
-    }
-
     /// The report's title line.
     pub fn title(&self) -> String {
         let spec = &self.spec;
@@ -331,6 +320,17 @@ impl RunJob {
 
 impl JobKind for RunJob {
     type Report = RunReport;
+
+    /// The job's manifest (status running).
+    fn manifest(&self) -> Manifest {
+        let mut m = Manifest::new(&self.spec, &self.rules_name, self.per_game);
+        m.recover = self.recover;
+        m.log_games = self.log_games.clone();
+        m.log_positions = self.log_games.as_ref().map(|_| self.log_positions);
+        m.luck = self.luck.iter().map(|l| l.file.clone()).collect();
+        m.luck_ply = self.luck.iter().map(|l| l.ply).max().unwrap_or(0);
+        m
+    }
 
     fn from_manifest(m: &Manifest, file: &str) -> Result<RunJob, JobError> {
         Ok(RunJob {

@@ -101,19 +101,6 @@ impl SprtJob {
         )
     }
 
-    /// The job's manifest (status running).
-    pub fn manifest(&self) -> Manifest {
-        let mut m = Manifest::new(&self.spec, &self.rules_name, false);
-        m.luck = self.luck.iter().map(|l| l.file.clone()).collect();
-        m.luck_ply = self.luck.iter().map(|l| l.ply).max().unwrap_or(0);
-        m.sprt = Some(SprtSection {
-            test: self.config.to_string(),
-            chunk_deals: self.chunk_deals,
-            result: None,
-        });
-        m
-    }
-
     /// The report's title line.
     pub fn title(&self) -> String {
         format!(
@@ -207,6 +194,19 @@ impl SprtJob {
 
 impl JobKind for SprtJob {
     type Report = SprtReport;
+
+    /// The job's manifest (status running).
+    fn manifest(&self) -> Manifest {
+        let mut m = Manifest::new(&self.spec, &self.rules_name, false);
+        m.luck = self.luck.iter().map(|l| l.file.clone()).collect();
+        m.luck_ply = self.luck.iter().map(|l| l.ply).max().unwrap_or(0);
+        m.sprt = Some(SprtSection {
+            test: self.config.to_string(),
+            chunk_deals: self.chunk_deals,
+            result: None,
+        });
+        m
+    }
 
     fn from_manifest(m: &Manifest, file: &str) -> Result<SprtJob, JobError> {
         let s = m.sprt.as_ref().ok_or_else(|| {

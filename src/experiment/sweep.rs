@@ -429,24 +429,6 @@ impl SweepJob {
         &self.variants
     }
 
-    /// The job's manifest (status running): the base run plus the sweep's axes.
-    pub fn manifest(&self) -> Manifest {
-        let mut m = Manifest::new(&self.parts[0], &self.rules_name, false);
-        m.command = "sweep".into();
-        m.rules = serde_json::to_value(self.base).expect("rules serialize");
-        m.games_planned = self.total_games();
-        m.luck = self.luck.iter().map(|l| l.file.clone()).collect();
-        m.luck_ply = self.luck.iter().map(|l| l.ply).max().unwrap_or(0);
-        m.sweep = Some(SweepSection {
-            bots: self.bots_label.clone(),
-            vary: self.axes.iter().map(axis_text).collect(),
-            variants: self.variants.iter().map(Variant::label).collect(),
-            compare: self.compare.map(|(a, b)| [a + 1, b + 1]),
-            sort: self.sort.to_string(),
-        });
-        m
-    }
-
     /// The title line.
     pub fn title(&self) -> String {
         format!(
@@ -665,6 +647,24 @@ impl SweepJob {
 
 impl JobKind for SweepJob {
     type Report = SweepReport;
+
+    /// The job's manifest (status running): the base run plus the sweep's axes.
+    fn manifest(&self) -> Manifest {
+        let mut m = Manifest::new(&self.parts[0], &self.rules_name, false);
+        m.command = "sweep".into();
+        m.rules = serde_json::to_value(self.base).expect("rules serialize");
+        m.games_planned = self.total_games();
+        m.luck = self.luck.iter().map(|l| l.file.clone()).collect();
+        m.luck_ply = self.luck.iter().map(|l| l.ply).max().unwrap_or(0);
+        m.sweep = Some(SweepSection {
+            bots: self.bots_label.clone(),
+            vary: self.axes.iter().map(axis_text).collect(),
+            variants: self.variants.iter().map(Variant::label).collect(),
+            compare: self.compare.map(|(a, b)| [a + 1, b + 1]),
+            sort: self.sort.to_string(),
+        });
+        m
+    }
 
     fn from_manifest(m: &Manifest, file: &str) -> Result<SweepJob, JobError> {
         let s = m.sweep.as_ref().ok_or_else(|| {

@@ -357,6 +357,11 @@ pub enum ManifestError {
 }
 
 impl Manifest {
+    /// The depth the luck was measured at when not 0 (the setting `luck_ply` as given).
+    pub fn given_luck_ply(&self) -> Option<i64> {
+        (self.luck_ply != 0).then_some(i64::from(self.luck_ply))
+    }
+
     /// The manifest of a run whose rules were given as `rules_name`, status running.
     pub fn new(spec: &RunSpec, rules_name: &str, per_game: bool) -> Manifest {
         Manifest {

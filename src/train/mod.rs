@@ -29,7 +29,7 @@ use crate::bots::BotSpec;
 use crate::bots::td::TdBot;
 use crate::export::{CannotResume, ExportError, OutputDir};
 use crate::td::encoding::Encoder;
-use crate::td::file::Net;
+use crate::td::file::{Net, NetFile};
 use crate::td::net::{self, Weights};
 use crate::td::selfplay::{SelfPlay, Trace};
 

@@ -10,6 +10,9 @@
 //!
 //! ARCHITECTURE.md's list of layers is also lib.rs's list of modules (plus the binary's `cli`),
 //! and each module has its paragraph in the code map.
+//!
+//! The bots' crate, `aeroplane-ai` (`ai/src/`), is checked the same way against its own order
+//! (ARCHITECTURE.md's "Layers of `aeroplane-ai`").
 
 use std::path::{Path, PathBuf};
 
@@ -20,9 +23,14 @@ fn root() -> &'static Path {
 /// The layers in ARCHITECTURE.md, ground up: the words of the first `text` block after the
 /// heading `### Layers`, separated by `->`.
 fn stated_layers(architecture: &str) -> Vec<String> {
+    layers_under(architecture, "### Layers")
+}
+
+/// The words of the first `text` block after the line `heading`, separated by `->`.
+fn layers_under(architecture: &str, heading: &str) -> Vec<String> {
     let at = architecture
-        .find("\n### Layers\n")
-        .expect("ARCHITECTURE.md has a section `### Layers`");
+        .find(&format!("\n{heading}\n"))
+        .unwrap_or_else(|| panic!("ARCHITECTURE.md has a section `{heading}`"));
     let rest = &architecture[at..];
     let open = rest
         .find("```text\n")
@@ -298,6 +306,11 @@ fn uses(place: &Place, code: &str) -> Vec<Use> {
 /// What is wrong with one file's imports under `layers` (ground up): each as
 /// `FILE:LINE: ...`, naming both layers.
 fn check_file(file: &str, text: &str, layers: &[String]) -> Vec<String> {
+    check_file_in("src", file, text, layers)
+}
+
+/// [`check_file`] for a file of the crate whose sources are under `dir` (`src`, `ai/src`).
+fn check_file_in(dir: &str, file: &str, text: &str, layers: &[String]) -> Vec<String> {
     let place = Place::of(file);
     let Some(own) = place.layer() else {
         // lib.rs: the crate's root, which declares and re-exports every layer.
@@ -306,7 +319,7 @@ fn check_file(file: &str, text: &str, layers: &[String]) -> Vec<String> {
     let rank = |l: &str| layers.iter().position(|x| x == l);
     let Some(own_rank) = rank(own) else {
         return vec![format!(
-            "src/{file}: its module `{own}` is not a layer of ARCHITECTURE.md (the layers: {})",
+            "{dir}/{file}: its module `{own}` is not a layer of ARCHITECTURE.md (the layers: {})",
             layers.join(" -> ")
         )];
     };
@@ -314,7 +327,7 @@ fn check_file(file: &str, text: &str, layers: &[String]) -> Vec<String> {
     for u in uses(&place, &code_of(text)) {
         match rank(&u.segment) {
             Some(r) if r > own_rank => problems.push(format!(
-                "src/{file}:{}: `{own}` uses `{}`, a layer above it (ARCHITECTURE.md, Layers: {own} is below {})",
+                "{dir}/{file}:{}: `{own}` uses `{}`, a layer above it (ARCHITECTURE.md, Layers: {own} is below {})",
                 u.line, u.segment, u.segment
             )),
             Some(_) => {}
@@ -322,7 +335,7 @@ fn check_file(file: &str, text: &str, layers: &[String]) -> Vec<String> {
             None if place.binary => {}
             None if u.segment == "self" || u.segment == "*" => {}
             None => problems.push(format!(
-                "src/{file}:{}: `{own}` names `{}` through the crate root: inside the library a \
+                "{dir}/{file}:{}: `{own}` names `{}` through the crate root: inside the library a \
                  core item is `aeroplane_core::{}`, a harness item is named by its module",
                 u.line, u.segment, u.segment
             )),
@@ -404,6 +417,63 @@ fn the_layers_are_lib_rs_modules_each_in_the_code_map() {
             "no code-map heading names `src/{m}/` or `src/{m}.rs`"
         );
     }
+}
+
+/// `aeroplane-ai`'s layers: its modules are layers of their own, in the order ARCHITECTURE.md
+/// states under "Layers of `aeroplane-ai`"; every module of its lib.rs is one.
+#[test]
+fn no_file_of_aeroplane_ai_uses_a_layer_above_its_own() {
+    let architecture = std::fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap();
+    let layers = layers_under(&architecture, "### Layers of `aeroplane-ai`");
+    let lib = std::fs::read_to_string(root().join("ai/src/lib.rs")).unwrap();
+    let mut modules: Vec<String> = code_of(&lib)
+        .lines()
+        .filter_map(|l| {
+            Some(
+                l.trim()
+                    .strip_prefix("pub mod ")?
+                    .strip_suffix(';')?
+                    .to_string(),
+            )
+        })
+        .collect();
+    modules.sort();
+    let mut stated = layers.clone();
+    stated.sort();
+    assert_eq!(
+        stated, modules,
+        "ARCHITECTURE.md's layers of aeroplane-ai against ai/src/lib.rs's modules"
+    );
+    let files = rust_files(&root().join("ai/src"));
+    assert!(files.len() > 10, "the sources are found");
+    let problems: Vec<String> = files
+        .iter()
+        .flat_map(|(rel, path)| {
+            check_file_in(
+                "ai/src",
+                rel,
+                &std::fs::read_to_string(path).unwrap(),
+                &layers,
+            )
+        })
+        .collect();
+    assert!(
+        problems.is_empty(),
+        "imports against the layers of aeroplane-ai:\n{}",
+        problems.join("\n")
+    );
+    // The check sees an upward import there too.
+    assert_eq!(
+        check_file_in(
+            "ai/src",
+            "td/net.rs",
+            "use crate::bots::eval::Weights;\n",
+            &layers
+        ),
+        [
+            "ai/src/td/net.rs:1: `td` uses `bots`, a layer above it (ARCHITECTURE.md, Layers: td is below bots)"
+        ]
+    );
 }
 
 /// The layers of the checks below.

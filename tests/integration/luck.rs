@@ -428,6 +428,32 @@ fn luck_ply_is_recorded_and_measured_again() {
         fs::read(one.join("luck.csv")).unwrap(),
         fs::read(again.join("luck.csv")).unwrap()
     );
+    // A run stopped after a unit resumes at the recorded ply, to the whole run's files.
+    let stopped = dir.path().join("stopped");
+    let out = aeroplane()
+        .args(args)
+        .args(["--luck-ply", "1", "--threads", "1", "--out"])
+        .arg(&stopped)
+        .env("AEROPLANE_TEST_SIGNAL_AFTER_UNITS", "1")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(130), "{out:?}");
+    aeroplane()
+        .args(["resume", "-q"])
+        .arg(&stopped)
+        .assert()
+        .success();
+    for f in ["luck.csv", "summary.json", "run.json"] {
+        assert_eq!(
+            fs::read_to_string(one.join(f))
+                .unwrap()
+                .replace(&one.display().to_string(), "DIR"),
+            fs::read_to_string(stopped.join(f))
+                .unwrap()
+                .replace(&stopped.display().to_string(), "DIR"),
+            "{f}"
+        );
+    }
     // The report's reproduce command carries the ply.
     aeroplane().arg("report").arg(&one).assert().success();
     assert!(page_text(&one).contains("--luck-ply 1"));
@@ -464,20 +490,14 @@ fn luck_ply_is_recorded_and_measured_again() {
     assert!(e.contains("luck_ply"), "{e}");
 }
 
+/// A ply outside 0 to 2, or one without a net, is refused before any game, alike by `run`,
+/// `run --sprt`, `league` and `sweep` (the builder's one check).
 #[test]
 fn bad_luck_plies_are_refused() {
-    let fail = |extra: &[&str]| {
+    let fail = |cmd: &[&str], extra: &[&str]| {
         let out = aeroplane()
-            .args([
-                "run",
-                "--rules",
-                "classic",
-                "--bots",
-                "greedy,random",
-                "--games",
-                "2",
-                "-q",
-            ])
+            .args(cmd)
+            .args(["--rules", "classic", "--games", "2", "-q"])
             .args(extra)
             .assert()
             .failure()
@@ -487,46 +507,35 @@ fn bad_luck_plies_are_refused() {
         String::from_utf8(out).unwrap()
     };
     let net = "bots/nets/td-classic-2p.safetensors";
-    for bad in ["3", "-1", "99999999999"] {
-        let e = fail(&["--luck", net, "--luck-ply", bad]);
-        assert!(
-            e.contains("--luck-ply")
-                && e.contains(&format!("luck ply {bad} is not allowed"))
-                && e.contains("0, 1 or 2"),
-            "{e}"
-        );
-    }
-    let e = fail(&["--luck-ply", "1"]);
-    assert!(e.contains("--luck-ply 1 applies only with --luck"), "{e}");
-    let e = fail(&["--luck", net, "--luck-ply", "x"]);
-    assert!(e.contains("--luck-ply"), "{e}");
-    for cmd in [
-        &["league", "--bots", "greedy,random", "--players", "2"][..],
+    let commands: [&[&str]; 4] = [
+        &["run", "--bots", "greedy,random"],
+        &["run", "--bots", "greedy,random", "--sprt", "elo0=0,elo1=50"],
+        &["league", "--bots", "greedy,random", "--players", "2"],
         &[
             "sweep",
             "--vary",
-            "end=first_finisher,full_ranking",
+            "overshoot=illegal,bounce",
             "--bots",
             "greedy,random",
-        ][..],
-    ] {
-        let out = aeroplane()
-            .args(cmd)
-            .args([
-                "--rules",
-                "classic",
-                "--games",
-                "2",
-                "-q",
-                "--luck-ply",
-                "1",
-            ])
-            .assert()
-            .failure()
-            .get_output()
-            .stderr
-            .clone();
-        let e = String::from_utf8(out).unwrap();
-        assert!(e.contains("--luck-ply 1 applies only with --luck"), "{e}");
+        ],
+    ];
+    for cmd in commands {
+        for bad in ["3", "-1", "99999999999"] {
+            let e = fail(cmd, &["--luck", net, "--luck-ply", bad]);
+            assert_eq!(
+                e,
+                format!("error: --luck-ply must be from 0 to 2, not {bad}\n"),
+                "{cmd:?}"
+            );
+        }
+        for ply in ["0", "1"] {
+            let e = fail(cmd, &["--luck-ply", ply]);
+            assert_eq!(
+                e, "error: --luck-ply is the depth of the luck measure: give --luck too\n",
+                "{cmd:?}"
+            );
+        }
+        let e = fail(cmd, &["--luck", net, "--luck-ply", "x"]);
+        assert!(e.contains("invalid value 'x' for '--luck-ply <N>'"), "{e}");
     }
 }

@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use aeroplane::bots::td::TdBot;
-use aeroplane::td::Net;
 use aeroplane::td::encoding::Encoder;
 use aeroplane::td::net::Weights;
+use aeroplane::td::{Net, NetFile};
 use aeroplane::{Bot, Game, Preset, Rules, SeededDice, parse_lineup, play_game};
 use assert_cmd::cargo::cargo_bin_cmd;
 use proptest::prelude::*;

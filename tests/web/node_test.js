@@ -1,8 +1,12 @@
 // The WebAssembly module under Node.js (`wasm-bindgen --target nodejs`, no npm packages):
 // seeded bot games played through the module's API equal the CLI's games of the same seed.
 // For each lineup and seed, the module's record must be byte for byte the decision log
-// `aeroplane run --games 1 --log-games g.jsonl` writes, and `aeroplane replay --log` of the
-// module's record must print the rolls and moves of `aeroplane replay --seed S --game 0`.
+// `aeroplane run --games 1 --log-games g.jsonl` writes (the moves, and every search or td
+// bot's value of every move to the last bit), and `aeroplane replay --log` of the module's
+// record must print the rolls and moves of `aeroplane replay --seed S --game 0`. Every bot the
+// page offers plays: greedy, random, the search bots (expectimax, montecarlo, mcts) by their
+// profiles and with their budgets as parameters, and td with each preset's shipped nets at
+// ply 0, 1 and 2.
 // The API's refusals (an illegal move index, a bad configuration, a corrupted record) must
 // leave the game as it was.
 //
@@ -46,6 +50,15 @@ const lineups = [
   { rules: 'classic', bots: ['random', 'greedy', 'random', 'greedy'], seeds: [3, 99] },
   { rules: 'chinese', bots: ['greedy', 'random', 'random'], seeds: [5] },
   { rules: 'appfreegame', bots: ['random', 'random', 'greedy', 'greedy'], seeds: [2026] },
+  // The search bots and the learned player.
+  { rules: 'classic', bots: ['td-classic-4p', 'expectimax', 'mcts', 'montecarlo'], seeds: [1] },
+  { rules: 'classic', bots: ['td-classic-2p:ply=1', 'expectimax:depth=2'], seeds: [7, 8] },
+  { rules: 'classic', bots: ['td-classic-2p:ply=2', 'td-classic-2p'], seeds: [4] },
+  { rules: 'chinese', bots: ['td-chinese-2p', 'mcts-rollout'], seeds: [5] },
+  { rules: 'chinese', bots: ['td-chinese-4p:ply=1', 'expectimax-deep', 'mcts:iterations=300', 'greedy'], seeds: [11] },
+  { rules: 'appfreegame', bots: ['td-appfreegame-4p', 'montecarlo:rollouts=8', 'random', 'td-appfreegame-4p:ply=1'], seeds: [2026] },
+  { rules: 'appfreegame', bots: ['mcts', 'td-appfreegame-2p:ply=1'], seeds: [3] },
+  { rules: 'chinese', bots: ['mcts:iterations=200', 'expectimax', 'montecarlo'], seeds: [6] },
 ];
 let games = 0;
 for (const l of lineups) {
@@ -60,6 +73,9 @@ for (const l of lineups) {
       '--out', dir, '--log-games', 'g.jsonl', '--threads', '1']);
     const want = fs.readFileSync(path.join(dir, 'g.jsonl'), 'utf8');
     assert.strictEqual(record, want, `${what}: the module's record is the CLI's decision log`);
+    if (l.bots.some((b) => !/^(greedy|random)$/.test(b))) {
+      assert(/,\[-?[0-9.e-]+,/.test(record), `${what}: the record holds the bots' move values`);
+    }
 
     const file = path.join(work, `page-${games}.jsonl`);
     fs.writeFileSync(file, record);
@@ -77,6 +93,31 @@ for (const l of lineups) {
     assert.strictEqual(back.state(), game.state());
     games += 1;
   }
+}
+
+// The bots offered: per rules and players, the td bots whose shipped net fits.
+{
+  const names = (rules, n) => JSON.parse(web.bots(rules, n)).map((b) => b[0]);
+  for (const rules of ['classic', 'chinese', 'appfreegame']) {
+    for (const n of [2, 4]) {
+      const net = `td-${rules}-${n}p`;
+      assert.deepStrictEqual(names(rules, n).filter((b) => b.startsWith('td-')), [net, `${net}:ply=1`, `${net}:ply=2`]);
+    }
+    assert.deepStrictEqual(names(rules, 3).filter((b) => b.startsWith('td-')), [], 'no net for 3 players');
+  }
+  assert.deepStrictEqual(names('base = "chinese"\nplanes = 2', 2).filter((b) => b.startsWith('td-')),
+    ['td-chinese-2planes', 'td-chinese-2planes:ply=1', 'td-chinese-2planes:ply=2']);
+  for (const b of ['greedy', 'random', 'expectimax', 'expectimax-deep', 'montecarlo', 'mcts', 'mcts-rollout']) {
+    assert(names('classic', 4).includes(b), b);
+  }
+  assert.deepStrictEqual(names('planes = 9', 2).filter((b) => b.startsWith('td-')), [], 'refused rules offer no td');
+  // A net that does not fit the game, a bad parameter: the game is refused, saying why.
+  const start = (seats, rules = 'classic') => new web.WebGame(JSON.stringify({ rules, players: seats.length, seats, seed: 1 }));
+  assert.throws(() => start(['person', 'td-classic-4p']), /seat 1 \(blue\): bot `td-classic-4p`: the net is for 4 players, the game has 2/);
+  assert.throws(() => start(['person', 'td-classic-2p'], 'chinese'), /the net was trained on other rules .*any_rules=true/);
+  assert.throws(() => start(['person', 'mcts:iterations=0']), /bad value `0` for parameter `iterations`: allowed is an integer from 1/);
+  assert.throws(() => start(['person', 'td:net=x.safetensors']), /the page has no net file `x.safetensors`/);
+  start(['person', 'td-classic-2p:any_rules=true'], 'chinese');
 }
 
 // A person's game: illegal indexes refused, the state unchanged; undo; the record replays.

@@ -1,6 +1,8 @@
 // The play page in headless Chromium (the system's, through puppeteer-core: no browser is
-// downloaded), driven with clicks and keys through a whole game of a person against a bot:
-// screenshots at the start, at the first capture, after a bot's move and at the end, each disc
+// downloaded), driven with clicks and keys through a whole game of a person against a bot
+// (td with the shipped net, searching one roll ahead): screenshots at the start, at the first
+// capture, after a bot's move (with the value it gave each move and its think time) and at
+// the end, each disc
 // checked for its seat's colour (tests/web/check_png.py); the planes drawn equal the engine's
 // position; illegal clicks say why and change nothing; undo; a record the core refuses and a
 // corrupted upload are clear messages and leave the game as it was; the downloaded record
@@ -74,10 +76,25 @@ async function main() {
       shots.push(file);
     }
 
-    // A new game: red a person, blue the greedy bot, seed 3, bots instant.
+    // The menus offer the search bots and, for these rules and players, the td bots whose
+    // shipped net fits.
     await page.select('#players', '2');
+    const offered = await page.$$eval('#seat-1 option', (os) => os.map((o) => o.value));
+    for (const b of ['greedy', 'random', 'expectimax', 'expectimax-deep', 'montecarlo', 'mcts', 'mcts-rollout',
+      'td-classic-2p', 'td-classic-2p:ply=1', 'td-classic-2p:ply=2', 'other']) {
+      assert(offered.includes(b), `the menu offers ${b}: ${offered}`);
+    }
+    assert(!offered.includes('td-classic-4p'), 'no net of another player count');
+    // A bot typed by name: a parameter out of range is refused, saying what is allowed.
+    await page.select('#seat-1', 'other');
+    await page.$eval('#seat-1-name', (e) => { e.value = 'expectimax:depth=7'; });
+    await page.click('#new-game');
+    assert.match(await message(), /^error: No new game: seat 1 \(blue\): expectimax:depth=7: bad value `7` for parameter `depth`: allowed is an integer from 1 to/);
+
+    // A new game: red a person, blue td (the classic net for two, one roll of search), seed 3,
+    // bots instant.
     await page.select('#seat-0', 'person');
-    await page.select('#seat-1', 'greedy');
+    await page.select('#seat-1', 'td-classic-2p:ply=1');
     await page.$eval('#seed', (e) => { e.value = '3'; });
     await page.select('#speed', '0');
     await page.click('#new-game');
@@ -143,7 +160,15 @@ async function main() {
         await shot('capture');
         captured = true;
       }
-      if (!botShot && last && last.seat === 2 && last.chosen !== null && last.legal.length > 1) {
+      if (!botShot && last && last.seat === 2 && last.chosen !== null && last.legal.length > 1 &&
+        last.legal.length >= 3 && last.values) {
+        // The panel lists the moves with the value the bot gave each and the time it thought.
+        const table = await page.$eval('#last-moves', (t) => t.textContent);
+        assert.match(table, /value/);
+        const shownValues = await page.$$eval('#last-moves tr td.num', (tds) => tds.map((t) => Number(t.textContent)));
+        assert.deepStrictEqual(shownValues, last.values.map((v) => Math.round(v * 1000) / 1000));
+        assert.match(await page.$eval('#last', (e) => e.textContent), /\(thought [0-9.]+ ms\)/);
+        assert.match(await page.$eval('#seat-list', (e) => e.textContent), /thinks [0-9.]+ ms a move/);
         await shot('bot-move');
         botShot = true;
       }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The browser page's tests: builds the page and the Node.js module (web/build.sh: the wasm32
-# target and wasm-bindgen-cli 0.2.130 installed when missing), then
+# The browser page's tests: the module's Rust tests natively (`cargo test -p aeroplane-web`: the
+# page's game session, the bot factory), then builds the page and the Node.js module
+# (web/build.sh: the wasm32 target and wasm-bindgen-cli 0.2.130 installed when missing), then
 #  - tests/web/node_test.js: seeded bot games through the module equal the CLI's records;
 #  - tests/web/page_test.js: headless Chromium (the system's; tests/chromium.sh installs it from
 #    Debian packages when missing) plays a whole game on the page with clicks and keys.
@@ -18,6 +19,7 @@ if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
 fi
 
+cargo test --locked -q -p aeroplane-web
 bash web/build.sh
 target_dir="${CARGO_TARGET_DIR:-target}"
 (cd tests/web && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --silent)

@@ -15,7 +15,7 @@
   var shown = 0;        // rolls drawn so far
   var busy = false;     // a bot move or an animation is under way
   var timer = null;
-  var thinkMs = [];     // each bot move's time in the module, milliseconds
+  var thinkBySeat = [[], [], [], []];  // each bot decision's time in the module (ms), by seat
 
   function $(id) { return document.getElementById(id); }
   function el(name, attrs, text) {
@@ -157,7 +157,11 @@
       var hr = html('tr');
       var heads = ['', 'move', 'from → to', 'what'];
       if (roll.values) { heads.push('value'); }
-      heads.forEach(function (h) { hr.appendChild(html('th', { 'class': h === 'value' ? 'num' : '' }, h)); });
+      heads.forEach(function (h) {
+        var th = html('th', { 'class': h === 'value' ? 'num' : '' }, h);
+        if (h === 'value') { th.setAttribute('title', "the bot's value of each move for its seat, on its own scale (td: expected return -1 to 1; mcts, montecarlo: mean reward 0 to 1; expectimax: its evaluation)"); }
+        hr.appendChild(th);
+      });
       table.appendChild(hr);
       roll.legal.forEach(function (mv, k) {
         var tr = html('tr', { 'class': k === roll.chosen ? 'chosen' : '' });
@@ -214,6 +218,12 @@
       var li = html('li');
       li.appendChild(seatSpan(s.seat));
       li.appendChild(document.createTextNode(state.ranks[s.seat] ? ' · rank ' + state.ranks[s.seat] : ''));
+      var t = thinkBySeat[s.seat];
+      if (!s.person && t.length) {
+        var sum = t.reduce(function (a, b) { return a + b; }, 0);
+        li.appendChild(html('span', { 'class': 'think' }, ' · thinks ' + (sum / t.length).toFixed(1) + ' ms a move (' +
+          t.length + ' decisions, longest ' + Math.max.apply(null, t).toFixed(1) + ' ms)'));
+      }
       pl.appendChild(li);
     });
   }
@@ -243,6 +253,7 @@
     if (!state || state.phase === 'over' || state.person_to_move || busy) { return; }
     busy = true;
     timer = window.setTimeout(function () {
+      var seat = state.to_move;
       var t0 = performance.now();
       try {
         game.botMove();
@@ -253,8 +264,12 @@
         return;
       }
       var ms = performance.now() - t0;
-      thinkMs.push(ms);
-      document.body.setAttribute('data-think-ms', thinkMs.map(function (x) { return x.toFixed(2); }).join(','));
+      // A decision (a roll with two or more legal moves): the bot was asked.
+      var played = JSON.parse(game.rolls(shown));
+      if (played.length && played[played.length - 1].legal.length > 1) {
+        thinkBySeat[seat].push(ms);
+        document.body.setAttribute('data-think-ms', JSON.stringify(thinkBySeat));
+      }
       catchUp(ms, botsGo);
     }, 0);
   }
@@ -353,6 +368,7 @@
       busy = false;
       if (game) { game.free(); }
       game = loaded;
+      thinkBySeat = [[], [], [], []];
       startBoard();
       redrawAll();
       say('Loaded ' + file.name + ': ' + state.rolls + ' rolls.');
@@ -364,20 +380,47 @@
 
   // --- A new game ---------------------------------------------------------------------------
 
+  function rulesText() {
+    var preset = $('rules-preset').value;
+    return preset === 'toml' ? $('rules-toml').value : preset;
+  }
+
+  // One row per seat: a person, a bot the module offers for these rules and players (the td
+  // bots whose net fits them), or another bot typed by name (kind:key=value, as
+  // `aeroplane run --bots` names it).
   function seatRows() {
     var n = Number($('players').value);
     var seats = { 2: [0, 2], 3: [0, 1, 2], 4: [0, 1, 2, 3] }[n];
     var box = $('seat-choices');
     var old = Array.prototype.map.call(box.querySelectorAll('select'), function (s) { return s.value; });
+    var oldText = Array.prototype.map.call(box.querySelectorAll('input.bot-name'), function (s) { return s.value; });
     clear(box);
-    var bots = JSON.parse(wasm.bots());
+    var bots = JSON.parse(wasm.bots(rulesText(), n));
     seats.forEach(function (seat, k) {
-      box.appendChild(html('label', { 'for': 'seat-' + k }, NAMES[seat]));
+      var row = html('div', { 'class': 'seat-row' });
+      row.appendChild(html('label', { 'for': 'seat-' + k }, NAMES[seat]));
       var sel = html('select', { id: 'seat-' + k, 'data-seat': seat });
       sel.appendChild(html('option', { value: 'person' }, 'person'));
       bots.forEach(function (b) { sel.appendChild(html('option', { value: b[0], title: b[1] }, b[0])); });
-      sel.value = old[k] || (k === 0 ? 'person' : bots[0][0]);
-      box.appendChild(sel);
+      sel.appendChild(html('option', { value: 'other', title: 'a bot by name, with parameters: kind:key=value' }, 'other…'));
+      var want = old[k] || (k === 0 ? 'person' : 'greedy');
+      sel.value = bots.some(function (b) { return b[0] === want; }) || want === 'other' ? want : (k === 0 ? 'person' : 'greedy');
+      var text = html('input', { id: 'seat-' + k + '-name', 'class': 'bot-name', type: 'text', size: 22,
+        placeholder: 'e.g. mcts:iterations=400', 'aria-label': NAMES[seat] + ': bot name' });
+      text.value = oldText[k] || '';
+      text.hidden = sel.value !== 'other';
+      sel.addEventListener('change', function () { text.hidden = sel.value !== 'other'; });
+      var what = html('span', { 'class': 'bot-what' });
+      function describe() {
+        var b = bots.filter(function (x) { return x[0] === sel.value; })[0];
+        what.textContent = b ? b[1] : '';
+      }
+      sel.addEventListener('change', describe);
+      describe();
+      row.appendChild(sel);
+      row.appendChild(text);
+      row.appendChild(what);
+      box.appendChild(row);
     });
   }
 
@@ -389,10 +432,11 @@
 
   function newGame(ev) {
     if (ev) { ev.preventDefault(); }
-    var preset = $('rules-preset').value;
-    var seats = Array.prototype.map.call($('seat-choices').querySelectorAll('select'), function (s) { return s.value; });
+    var seats = Array.prototype.map.call($('seat-choices').querySelectorAll('select'), function (s) {
+      return s.value === 'other' ? $(s.id + '-name').value.trim() : s.value;
+    });
     var config = {
-      rules: preset === 'toml' ? $('rules-toml').value : preset,
+      rules: rulesText(),
       players: Number($('players').value),
       seats: seats,
       seed: $('seed').value.trim() === '' ? 0 : $('seed').value.trim()
@@ -409,7 +453,8 @@
     if (game) { game.free(); }
     game = fresh;
     shown = 0;
-    thinkMs = [];
+    thinkBySeat = [[], [], [], []];
+    document.body.removeAttribute('data-think-ms');
     startBoard();
     redrawAll();
     say('A new game: seed ' + state.seed + ', ' + state.rules + ' rules.');
@@ -446,7 +491,8 @@
     JSON.parse(wasm.presets()).forEach(function (p) { sel.appendChild(html('option', { value: p }, p)); });
     sel.appendChild(html('option', { value: 'toml' }, 'custom (TOML)'));
     sel.value = 'classic';
-    sel.addEventListener('change', function () { $('rules-toml-box').hidden = sel.value !== 'toml'; });
+    sel.addEventListener('change', function () { $('rules-toml-box').hidden = sel.value !== 'toml'; seatRows(); });
+    $('rules-toml').addEventListener('change', seatRows);
     seatRows();
     $('players').addEventListener('change', seatRows);
     $('setup-form').addEventListener('submit', newGame);

@@ -7,9 +7,11 @@
 //! by the same code as `aeroplane replay --html`'s viewer (`src/viewer/layout.rs`, `svg.rs`),
 //! compiled into this crate from its source files.
 //!
-//! The module does no IO and reads no clock: a bot's search is bounded by its parameters
-//! (depth, iterations), so a page game is a pure function of its configuration and its
-//! person's choices.
+//! The bots are `aeroplane-core`'s (greedy, random) and `aeroplane-ai`'s (expectimax, Monte
+//! Carlo, MCTS, and `td` with the shipped nets built in), named as `aeroplane run --bots`
+//! names them ([`mod@bots`]). The module does no IO and reads no clock: a bot's search is bounded
+//! by its parameters (depth, iterations, rollouts, ply), so a page game is a pure function of
+//! its configuration and its person's choices.
 
 pub mod bots;
 pub mod log;
@@ -138,10 +140,13 @@ impl WebGame {
     }
 }
 
-/// The bots the page offers, as JSON `[[name, description], ...]`.
+/// The bots the page offers for a game of `rules` (a preset name or a rules TOML text; rules
+/// the engine refuses offer no `td` bot) with `players` players, as JSON `[[name,
+/// description], ...]`.
 #[wasm_bindgen]
-pub fn bots() -> String {
-    serde_json::to_string(bots::BOTS).expect("names serialize")
+pub fn bots(rules: &str, players: usize) -> String {
+    let rules = session::rules_of(rules).ok();
+    serde_json::to_string(&bots::offered(rules.as_ref(), players)).expect("names serialize")
 }
 
 /// The rules presets, as JSON `[name, ...]`.

@@ -222,54 +222,6 @@ impl TuneJob {
         )
     }
 
-    /// The job's manifest (status running).
-    pub fn manifest(&self) -> Manifest {
-        let s = &self.spec;
-        let mut lineup = vec![s.bot.clone()];
-        lineup.extend(s.opponent.clone());
-        let run = RunSpec {
-            rules: s.rules,
-            lineup,
-            seed: s.seed,
-            first_deal: 0,
-            deals: s.settings.deals,
-            rotate_seats: false,
-        };
-        let mut m = Manifest::new(&run, &s.rules_name, false);
-        m.command = "tune".into();
-        m.numbering = SEEDING.into();
-        m.players = s.players;
-        m.games_planned = self.total_games();
-        m.tune = Some(TuneSection {
-            params: s
-                .ranges
-                .iter()
-                .map(|r| TuneParamSection {
-                    name: r.name.clone(),
-                    lo: r.lo,
-                    hi: r.hi,
-                })
-                .collect(),
-            iterations: s.settings.iterations,
-            pairs_per_iteration: s.settings.deals,
-            alpha: s.settings.alpha,
-            gamma: s.settings.gamma,
-            stability: s.settings.stability,
-            perturbation: s.settings.perturbation,
-            step: s.settings.step,
-            opponent: s.opponent.is_some(),
-            design: self.design.describe(),
-            confirm: s.confirm.map(|c| ConfirmSection {
-                test: c.test.to_string(),
-                max_pairs: c.max_pairs,
-                chunk_deals: c.chunk_deals,
-                result: None,
-            }),
-            given: s.given.clone(),
-        });
-        m
-    }
-
     /// A fresh state at the start.
     fn new_state(&self) -> TuneState {
         TuneState {
@@ -386,6 +338,54 @@ impl TuneJob {
 
 impl JobKind for TuneJob {
     type Report = TuneReport;
+
+    /// The job's manifest (status running).
+    fn manifest(&self) -> Manifest {
+        let s = &self.spec;
+        let mut lineup = vec![s.bot.clone()];
+        lineup.extend(s.opponent.clone());
+        let run = RunSpec {
+            rules: s.rules,
+            lineup,
+            seed: s.seed,
+            first_deal: 0,
+            deals: s.settings.deals,
+            rotate_seats: false,
+        };
+        let mut m = Manifest::new(&run, &s.rules_name, false);
+        m.command = "tune".into();
+        m.numbering = SEEDING.into();
+        m.players = s.players;
+        m.games_planned = self.total_games();
+        m.tune = Some(TuneSection {
+            params: s
+                .ranges
+                .iter()
+                .map(|r| TuneParamSection {
+                    name: r.name.clone(),
+                    lo: r.lo,
+                    hi: r.hi,
+                })
+                .collect(),
+            iterations: s.settings.iterations,
+            pairs_per_iteration: s.settings.deals,
+            alpha: s.settings.alpha,
+            gamma: s.settings.gamma,
+            stability: s.settings.stability,
+            perturbation: s.settings.perturbation,
+            step: s.settings.step,
+            opponent: s.opponent.is_some(),
+            design: self.design.describe(),
+            confirm: s.confirm.map(|c| ConfirmSection {
+                test: c.test.to_string(),
+                max_pairs: c.max_pairs,
+                chunk_deals: c.chunk_deals,
+                result: None,
+            }),
+            given: s.given.clone(),
+        });
+        m
+    }
 
     /// The tune a manifest describes, with rules and bots checked again.
     fn from_manifest(m: &Manifest, file: &str) -> Result<TuneJob, JobError> {

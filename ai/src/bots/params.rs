@@ -164,13 +164,15 @@ impl Params {
             other => panic!("parameter {name} is not a word: {other:?}"),
         }
     }
-    /// Parameters from checked values.
-    pub(crate) fn from_map(values: BTreeMap<String, ParamValue>) -> Params {
+    /// Parameters from values already checked against their kind's [`ParamDef`]s (the
+    /// harness's registry checks them; a kind's `build` reads them as its `PARAMS` declare).
+    pub fn from_map(values: BTreeMap<String, ParamValue>) -> Params {
         Params(values)
     }
 
-    /// Sets `name` to `value` (the registry checks values before it sets them).
-    pub(crate) fn insert(&mut self, name: String, value: ParamValue) {
+    /// Sets `name` to `value`, a value checked against the parameter's [`ParamDef`] (the
+    /// registry checks values before it sets them).
+    pub fn insert(&mut self, name: String, value: ParamValue) {
         self.0.insert(name, value);
     }
 

@@ -216,7 +216,7 @@ fn softmax(game: &Game, values: [f32; 4], temperature: f32) -> [f32; 4] {
     let mut sum = 0.0;
     for &s in game.seats() {
         if !game.has_finished(s) {
-            let e = ((values[s.index()] - best) / temperature).exp();
+            let e = crate::math::exp((values[s.index()] - best) / temperature);
             out[s.index()] = e;
             sum += e;
         }
@@ -279,7 +279,7 @@ impl Mcts {
         let node = &self.nodes[d];
         let first = node.first as usize;
         let count = node.count as usize;
-        let log_n = (node.visits.max(1) as f32).ln();
+        let log_n = crate::math::ln(node.visits.max(1) as f32);
         let mut best = first;
         let mut best_score = f32::NEG_INFINITY;
         for c in first..first + count {

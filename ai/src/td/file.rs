@@ -10,8 +10,6 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::io::Read;
-use std::path::Path;
 
 use aeroplane_core::Rules;
 use safetensors::{Dtype, SafeTensors};
@@ -143,30 +141,6 @@ impl Net {
             out.extend(le_bytes(shapes[i].2));
         }
         out
-    }
-
-    /// Reads and checks the net file at `path` (at most [`MAX_NET_BYTES`]).
-    pub fn load(path: &Path) -> Result<Net, NetError> {
-        let file = aeroplane_core::excerpt::excerpt(&path.display().to_string());
-        let bad = |what: String| NetError {
-            file: file.clone(),
-            what,
-        };
-        if let Some(what) = crate::files::not_a_file(path) {
-            return Err(bad(format!("is {what}, not a net file")));
-        }
-        let f = std::fs::File::open(path).map_err(|e| bad(format!("cannot be read: {e}")))?;
-        let mut bytes = Vec::new();
-        f.take(MAX_NET_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|e| bad(format!("cannot be read: {e}")))?;
-        if bytes.len() as u64 > MAX_NET_BYTES {
-            return Err(bad(format!(
-                "is larger than {} MiB, the most a net file may be",
-                MAX_NET_BYTES >> 20
-            )));
-        }
-        Net::from_bytes(&bytes).map_err(bad)
     }
 
     /// Checks and decodes a net file's bytes; the error says what is wrong.
@@ -369,7 +343,8 @@ impl Net {
         if !any_rules {
             return Err(format!(
                 "the net was trained on other rules ({}); give any_rules=true to play it anyway",
-                crate::files::RulesToml::to_toml(&self.rules)
+                toml::to_string(&self.rules)
+                    .expect("rules serialize")
                     .lines()
                     .filter(|l| !l.is_empty())
                     .collect::<Vec<_>>()

@@ -319,7 +319,7 @@ fn softmax(logits: &[f32], out: &mut [f32]) {
     let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
     let mut sum = 0.0;
     for (o, &l) in out.iter_mut().zip(logits) {
-        *o = (l - max).exp();
+        *o = crate::math::exp(l - max);
         sum += *o;
     }
     let inv = 1.0 / sum;

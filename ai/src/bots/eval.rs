@@ -440,7 +440,7 @@ impl Evaluator {
         let mut sum = 0.0;
         for &s in game.seats() {
             if !game.has_finished(s) {
-                let e = ((scores[s.index()] - best) / temperature).exp();
+                let e = crate::math::exp((scores[s.index()] - best) / temperature);
                 out[s.index()] = e;
                 sum += e;
             }

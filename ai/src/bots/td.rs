@@ -8,19 +8,19 @@
 //!   players one pass: the other seat's is its negative).
 //!
 //! A position already decided for a seat (the game over, or the seat finished) is valued
-//! exactly. The net is loaded once per process and shared ([`load_net`]); a net of other rules
-//! or another player count is refused before any game ([`check`]) unless `any_rules = true`.
+//! exactly. The bot gets its net from a [`NetSource`]: a net already loaded, or a loader the
+//! harness gives (which reads a file once per process and shares it); a net of other rules or
+//! another player count is refused when a game starts unless `any_rules = true`.
 
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use aeroplane_core::{Game, Move, MoveList, Seat};
 
-use super::params::{ParamDef, ParamKind, Params};
+use super::params::{ParamDef, ParamKind};
 use super::search::MoveValues;
 use super::{Bot, BotFault};
 use crate::td::encoding::{Encoder, Features};
-use crate::td::file::{Net, NetError};
+use crate::td::file::Net;
 use crate::td::net::{Scratch, Transposed};
 use crate::td::selfplay::decided_value;
 
@@ -52,103 +52,20 @@ pub const PARAMS: [ParamDef; 3] = [
     },
 ];
 
-/// Builds a td bot from resolved [`PARAMS`].
-pub fn build(name: &str, params: &Params) -> Box<dyn Bot> {
-    Box::new(TdBot::new(
-        name,
-        PathBuf::from(params.word("net")),
-        params.int("ply") as u8,
-        params.word("any_rules") == "true",
-    ))
-}
-
-/// Nets shipped in `bots/nets/`, built into the binary: a profile's `net` naming one of them
-/// loads from the file when it exists, else from the copy built in.
-pub const SHIPPED_NETS: &[(&str, &[u8])] = &[
-    (
-        "bots/nets/td-appfreegame-2p.safetensors",
-        include_bytes!("../../bots/nets/td-appfreegame-2p.safetensors"),
-    ),
-    (
-        "bots/nets/td-appfreegame-2planes.safetensors",
-        include_bytes!("../../bots/nets/td-appfreegame-2planes.safetensors"),
-    ),
-    (
-        "bots/nets/td-appfreegame-4p.safetensors",
-        include_bytes!("../../bots/nets/td-appfreegame-4p.safetensors"),
-    ),
-    (
-        "bots/nets/td-chinese-2p.safetensors",
-        include_bytes!("../../bots/nets/td-chinese-2p.safetensors"),
-    ),
-    (
-        "bots/nets/td-chinese-2planes.safetensors",
-        include_bytes!("../../bots/nets/td-chinese-2planes.safetensors"),
-    ),
-    (
-        "bots/nets/td-chinese-4p.safetensors",
-        include_bytes!("../../bots/nets/td-chinese-4p.safetensors"),
-    ),
-    (
-        "bots/nets/td-classic-2p.safetensors",
-        include_bytes!("../../bots/nets/td-classic-2p.safetensors"),
-    ),
-    (
-        "bots/nets/td-classic-2planes.safetensors",
-        include_bytes!("../../bots/nets/td-classic-2planes.safetensors"),
-    ),
-    (
-        "bots/nets/td-classic-4p.safetensors",
-        include_bytes!("../../bots/nets/td-classic-4p.safetensors"),
-    ),
-];
-
-/// Loads the net at `path` once per process (again if the file changed) and shares it.
-pub fn load_net(path: &Path) -> Result<Arc<Net>, NetError> {
-    type Key = (PathBuf, u64, Option<std::time::SystemTime>);
-    static CACHE: Mutex<Vec<(Key, Arc<Net>)>> = Mutex::new(Vec::new());
-    let meta = std::fs::metadata(path).ok();
-    if meta.is_none()
-        && let Some((_, bytes)) = SHIPPED_NETS.iter().find(|(p, _)| Path::new(p) == path)
-    {
-        let key: Key = (path.to_path_buf(), 0, None);
-        let mut cache = CACHE.lock().expect("not poisoned");
-        if let Some((_, n)) = cache.iter().find(|(k, _)| *k == key) {
-            return Ok(Arc::clone(n));
-        }
-        let net = Arc::new(Net::from_bytes(bytes).map_err(|what| NetError {
-            file: format!("{} (built in)", path.display()),
-            what,
-        })?);
-        cache.push((key, Arc::clone(&net)));
-        return Ok(net);
-    }
-    let key: Key = (
-        std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()),
-        meta.as_ref().map_or(0, |m| m.len()),
-        meta.as_ref().and_then(|m| m.modified().ok()),
-    );
-    let mut cache = CACHE.lock().expect("not poisoned");
-    if let Some((_, n)) = cache.iter().find(|(k, _)| *k == key) {
-        return Ok(Arc::clone(n));
-    }
-    let net = Arc::new(Net::load(path)?);
-    cache.push((key, Arc::clone(&net)));
-    Ok(net)
-}
-
-/// Whether a td bot with `params` can play `rules` with `players`: its net loads, checks out
-/// and fits (see [`Net::check_fit`]). The message says why not.
-pub fn check(params: &Params, rules: &aeroplane_core::Rules, players: usize) -> Result<(), String> {
-    let net = load_net(Path::new(params.word("net"))).map_err(|e| e.to_string())?;
-    net.check_fit(rules, players, params.word("any_rules") == "true")
-        .map_err(|e| format!("net file {}: {e}", params.word("net")))
+/// Where a td bot gets its net.
+pub enum NetSource {
+    /// A net already loaded (and checked).
+    Net(Arc<Net>),
+    /// A loader, called when the bot's first game starts (and again at the next game after it
+    /// failed): the net, or what is wrong with it (the harness reads a net file; the message
+    /// names the file).
+    Load(Box<dyn Fn() -> Result<Arc<Net>, String> + Send>),
 }
 
 /// The td bot.
 pub struct TdBot {
     name: String,
-    path: PathBuf,
+    source: NetSource,
     ply: u8,
     any_rules: bool,
     net: Option<Arc<Net>>,
@@ -164,12 +81,13 @@ pub struct TdBot {
 }
 
 impl TdBot {
-    /// A bot playing the net at `path` with `ply` rolls of search (0..=[`MAX_PLY`]).
-    pub fn new(name: &str, path: PathBuf, ply: u8, any_rules: bool) -> TdBot {
+    /// A bot playing the net of `source` with `ply` rolls of search (0..=[`MAX_PLY`]); with
+    /// `any_rules` it plays a net trained on other rules of the same sizes.
+    pub fn new(name: &str, source: NetSource, ply: u8, any_rules: bool) -> TdBot {
         let ply = ply.min(MAX_PLY);
         TdBot {
             name: name.to_string(),
-            path,
+            source,
             ply,
             any_rules,
             net: None,
@@ -185,9 +103,7 @@ impl TdBot {
 
     /// A bot playing `net` (already loaded), checked against each game's rules as usual.
     pub fn with_net(name: &str, net: Arc<Net>, ply: u8) -> TdBot {
-        let mut bot = TdBot::new(name, PathBuf::new(), ply, false);
-        bot.net = Some(net);
-        bot
+        TdBot::new(name, NetSource::Net(net), ply, false)
     }
 
     fn fault(&self, what: String) -> Box<BotFault> {
@@ -207,9 +123,9 @@ impl TdBot {
         if self.fits == Some(key) {
             return Ok(());
         }
-        let net = match &self.net {
-            Some(n) => Arc::clone(n),
-            None => load_net(&self.path).map_err(|e| self.fault(e.to_string()))?,
+        let net = match (&self.net, &self.source) {
+            (Some(n), _) | (None, NetSource::Net(n)) => Arc::clone(n),
+            (None, NetSource::Load(load)) => load().map_err(|e| self.fault(e))?,
         };
         net.check_fit(game.rules(), game.players(), self.any_rules)
             .map_err(|e| self.fault(e))?;
