@@ -452,8 +452,9 @@ impl Manifest {
         Ok(m)
     }
 
-    /// Checks what a manifest claims about itself: its tool, its format, complete rules, and a
-    /// `rules_name` that does not contradict them.
+    /// Checks what a manifest claims about itself: its tool, its format, a luck ply of 0 to 2
+    /// (other than 0 only with a luck net), complete rules, and a `rules_name` that does not
+    /// contradict them.
     pub fn check(&self, file: &str) -> Result<(), ManifestError> {
         let read = |message: String| ManifestError::Read {
             file: file.to_string(),
@@ -494,6 +495,18 @@ impl Manifest {
             return Err(read(format!(
                 "`rules` lacks {}: a manifest spells out every rule option",
                 missing.join(", ")
+            )));
+        }
+        if self.luck_ply > crate::analysis::luck::MAX_LUCK_PLY {
+            return Err(read(format!(
+                "`luck_ply` is {}: the luck is measured at ply 0, 1 or 2",
+                self.luck_ply
+            )));
+        }
+        if self.luck_ply != 0 && self.luck.is_empty() {
+            return Err(read(format!(
+                "`luck_ply` is {} but `luck` names no net to measure with",
+                self.luck_ply
             )));
         }
         let rules = self.rules(file)?;
