@@ -98,7 +98,9 @@ pub(super) fn luck_nets(
         .iter()
         .map(|n| {
             crate::analysis::luck::LuckNet::load(n)
-                .map_err(|e| manifest_error(file, format!("luck: {e}")))
+                .map_err(|e| manifest_error(file, format!("luck: {e}")))?
+                .with_ply(i64::from(m.luck_ply))
+                .map_err(|e| manifest_error(file, format!("luck_ply: {e}")))
         })
         .collect()
 }

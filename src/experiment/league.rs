@@ -514,6 +514,7 @@ impl JobKind for LeagueJob {
         m.games = self.deals;
         m.games_planned = self.total_games();
         m.luck = self.luck.iter().map(|l| l.file.clone()).collect();
+        m.luck_ply = self.luck.iter().map(|l| l.ply).max().unwrap_or(0);
         m.league = Some(LeagueSection {
             bootstrap: self.bootstrap,
             tables: self
@@ -789,6 +790,7 @@ impl LeagueLuck {
             LuckReport {
                 net: net.file.clone(),
                 net_checksum: format!("{:016x}", net.net.checksum()),
+                ply: net.ply,
                 deals: self.deals,
                 rolls: self.rolls,
                 bots,
