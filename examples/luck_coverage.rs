@@ -9,6 +9,8 @@
 //!     --net bots/nets/td-classic-2p.safetensors --net /tmp/bad/net.safetensors
 //! ```
 //!
+//! `--ply N` measures the luck at ply N (`run --luck-ply`).
+//!
 //! Per net it prints: the mean over the seeds of the plain and of the adjusted estimate, the
 //! difference of the two means with its standard error (from the seeds' paired differences:
 //! unbiasedness says it is 0 within about two errors), the variance ratio over the seeds
@@ -42,6 +44,9 @@ struct Args {
     /// Worker threads (0: one per core).
     #[arg(long, default_value_t = 0)]
     threads: usize,
+    /// The depth of the luck measure (`--luck-ply`: 0, 1 or 2).
+    #[arg(long, default_value_t = 0)]
+    ply: i64,
 }
 
 fn main() -> anyhow::Result<()> {
@@ -52,7 +57,7 @@ fn main() -> anyhow::Result<()> {
         "net,seeds,deals,mean_plain,mean_adjusted,diff,diff_se,variance_ratio,coverage_plain,coverage_adjusted"
     );
     for file in &a.net {
-        let net = LuckNet::load(file)?;
+        let net = LuckNet::load(file)?.with_ply(a.ply)?;
         let mut est: Vec<(Adjusted, Adjusted)> = Vec::new();
         let parts: Vec<RunSpec> = (1..=a.seeds)
             .map(|seed| RunSpec {

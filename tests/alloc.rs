@@ -1,5 +1,6 @@
 //! A decision of a search bot allocates nothing in steady state: a counting allocator checks
-//! every shipped search profile over many midgame positions of each player count.
+//! every shipped search profile over many midgame positions of each player count; nor does
+//! measuring a roll's luck, at any ply.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -88,6 +89,45 @@ fn search_decisions_allocate_nothing_in_steady_state() {
                     "{text} allocated {used} times ({preset} {players}p)"
                 );
             }
+        }
+    }
+}
+
+#[test]
+fn the_luck_of_a_roll_allocates_nothing_at_any_ply() {
+    use aeroplane::analysis::luck::LuckNet;
+    for (preset, players, net) in [
+        (Preset::Classic, 4, "td-classic-4p"),
+        (Preset::Chinese, 2, "td-chinese-2p"),
+    ] {
+        let positions = positions(preset, players);
+        for ply in 0..=2 {
+            let mut meter = LuckNet::load(&format!("bots/nets/{net}.safetensors"))
+                .unwrap()
+                .with_ply(ply)
+                .unwrap()
+                .meter(&preset.rules(), players)
+                .unwrap();
+            // Ply 2 is slow in a debug build: every 8th position.
+            let every = if ply == 2 { 8 } else { 1 };
+            let (g, r, _) = &positions[0];
+            meter.roll_luck(g, *r);
+            meter.seat_luck(g, *r);
+            let before = allocations();
+            let mut total = 0.0;
+            for (g, r, _) in positions.iter().step_by(every) {
+                total += if ply == 0 {
+                    meter.roll_luck(g, *r).ret
+                } else {
+                    meter.seat_luck(g, *r).iter().map(|v| v.ret.abs()).sum()
+                };
+            }
+            let used = allocations() - before;
+            assert_eq!(
+                used, 0,
+                "ply {ply} allocated {used} times ({preset} {players}p)"
+            );
+            assert!(total != 0.0, "ply {ply}: no luck measured");
         }
     }
 }

@@ -27,4 +27,5 @@
 
 pub mod bots;
 pub mod math;
+pub mod shipped;
 pub mod td;

@@ -303,7 +303,8 @@ def run(
     bots_dir: _StrPath | None = None,
     log_games: str | None = None,
     log_positions: int | None = None,
-    luck: str | os.PathLike[str] | None = None,
+    luck: _StrPath | None = None,
+    luck_ply: int | None = None,
 ) -> dict[str, Any]: ...
 def sweep(
     vary: Mapping[str, Sequence[Any]] | Sequence[str] | str,
@@ -322,6 +323,7 @@ def sweep(
     chunk_size: int | None = None,
     bots_dir: _StrPath | None = None,
     luck: _StrPath | Sequence[_StrPath] | None = None,
+    luck_ply: int | None = None,
 ) -> dict[str, Any]: ...
 def league(
     bots: _Lineup,
@@ -338,6 +340,7 @@ def league(
     chunk_size: int | None = None,
     bots_dir: _StrPath | None = None,
     luck: _StrPath | None = None,
+    luck_ply: int | None = None,
 ) -> dict[str, Any]: ...
 def _rules_from_toml(text: str, name: str) -> Rules: ...
 def _game_from_notation(rules: Rules, text: str) -> Game: ...

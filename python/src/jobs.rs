@@ -129,6 +129,14 @@ fn opt_u64(value: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<u64>
     }
 }
 
+/// An optional integer argument (`None` when not given); its range is the builder's to check.
+fn opt_i64(value: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<i64>> {
+    match value.filter(|v| !v.is_none()) {
+        Some(v) => int_arg(v, what).map(Some),
+        None => Ok(None),
+    }
+}
+
 /// How the job runs: `threads` and `chunk_size` as numbers (their defaults are the
 /// library's), the output folder, `report`.
 fn execution(
@@ -179,6 +187,8 @@ fn placeholder(setting: &str) -> &'static str {
         "out" => "DIR",
         "log_games" => "NAME",
         "log_positions" => "K",
+        "luck_ply" => "N",
+        "luck" => "NET",
         _ => "True",
     }
 }
@@ -415,7 +425,7 @@ fn job_error(e: &JobError) -> PyErr {
 #[pyo3(signature = (bots = None, *, rules = None, games = None, seed = None, rotate_seats = false,
     first_game = None, per_game = false, sprt = None, max_games = None, recover = false,
     out = None, force = false, report = false, threads = None, chunk_size = None, bots_dir = None,
-    log_games = None, log_positions = None, luck = None))]
+    log_games = None, log_positions = None, luck = None, luck_ply = None))]
 pub fn run(
     py: Python<'_>,
     bots: Option<&Bound<'_, PyAny>>,
@@ -437,6 +447,7 @@ pub fn run(
     log_games: Option<String>,
     log_positions: Option<&Bound<'_, PyAny>>,
     luck: Option<PathBuf>,
+    luck_ply: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     let bots_dir = bots_dir.unwrap_or_else(|| PathBuf::from(experiment::DEFAULT_BOTS_DIR));
     let rules = rules_arg(rules)?;
@@ -485,6 +496,7 @@ pub fn run(
         log_positions,
         recover,
         luck,
+        luck_ply: opt_i64(luck_ply, "luck_ply")?,
         sprt,
         max_games,
         exec,
@@ -601,7 +613,7 @@ fn compare_arg(
 #[pyfunction]
 #[pyo3(signature = (vary, *, rules = None, bots = None, games = None, seed = None,
     rotate_seats = false, compare = None, sort = None, out = None, force = false, report = false,
-    threads = None, chunk_size = None, bots_dir = None, luck = None))]
+    threads = None, chunk_size = None, bots_dir = None, luck = None, luck_ply = None))]
 pub fn sweep(
     py: Python<'_>,
     vary: &Bound<'_, PyAny>,
@@ -619,6 +631,7 @@ pub fn sweep(
     chunk_size: Option<&Bound<'_, PyAny>>,
     bots_dir: Option<PathBuf>,
     luck: Option<&Bound<'_, PyAny>>,
+    luck_ply: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     let bots_dir = bots_dir.unwrap_or_else(|| PathBuf::from(experiment::DEFAULT_BOTS_DIR));
     let nets = luck_nets(luck_paths(luck)?).map_err(|e| job_error(&e))?;
@@ -648,6 +661,7 @@ pub fn sweep(
         games: opt_u64(games, "games")?,
         rotate_seats: Some(rotate_seats),
         luck: nets,
+        luck_ply: opt_i64(luck_ply, "luck_ply")?,
         exec: execution(threads, chunk_size, out_arg(out)?, report)?,
         ..SweepSettings::new(axes, seats, lineup.label.clone())
     };
@@ -661,7 +675,7 @@ pub fn sweep(
 #[pyfunction]
 #[pyo3(signature = (bots, *, rules = None, players = 4, games = None, seed = None,
     bootstrap = 200, out = None, force = false, report = false, threads = None,
-    chunk_size = None, bots_dir = None, luck = None))]
+    chunk_size = None, bots_dir = None, luck = None, luck_ply = None))]
 pub fn league(
     py: Python<'_>,
     bots: &Bound<'_, PyAny>,
@@ -677,6 +691,7 @@ pub fn league(
     chunk_size: Option<&Bound<'_, PyAny>>,
     bots_dir: Option<PathBuf>,
     luck: Option<PathBuf>,
+    luck_ply: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     let bots_dir = bots_dir.unwrap_or_else(|| PathBuf::from(experiment::DEFAULT_BOTS_DIR));
     let rules = rules_arg(rules)?;
@@ -695,6 +710,7 @@ pub fn league(
         luck: luck_nets(luck.into_iter().collect())
             .map_err(|e| job_error(&e))?
             .pop(),
+        luck_ply: opt_i64(luck_ply, "luck_ply")?,
         exec: execution(threads, chunk_size, out_arg(out)?, report)?,
         ..LeagueSettings::new(lineup.specs.clone())
     };

@@ -15,6 +15,7 @@ from aeroplane import Game, nets
 from conftest import run_cli, same_folders
 
 NET = "bots/nets/td-classic-2p.safetensors"
+NETS = [NET, "bots/nets/td-chinese-2p.safetensors"]
 
 
 def test_run_reports_luck_as_the_command_line_does(in_repo, cli, tmp_path):
@@ -58,6 +59,55 @@ def test_a_luck_adjusted_sprt_is_the_command_lines(in_repo, cli, tmp_path):
     same_folders(tmp_path / "cli", tmp_path / "py")
     assert report == json.loads((tmp_path / "py" / "summary.json").read_text())
     assert json.loads((tmp_path / "py" / "sprt.json").read_text())["luck"]
+
+
+def test_luck_ply_is_the_command_line_one(in_repo, cli, tmp_path):
+    net4 = "bots/nets/td-classic-4p.safetensors"
+    args = ["--rules", "classic", "--bots", "greedy,random,random,expectimax", "--games", "4",
+            "--rotate-seats"]
+    run_cli(cli, "run", *args, "--luck", net4, "--luck-ply", "1", "--out", str(tmp_path / "cli"),
+            "-q")
+    report = aeroplane.run("greedy,random,random,expectimax", rules="classic", games=4,
+                           rotate_seats=True, luck=net4, luck_ply=1, out=tmp_path / "py",
+                           threads=2)
+    same_folders(tmp_path / "cli", tmp_path / "py")
+    assert report["report"]["luck"]["ply"] == 1
+    assert json.loads((tmp_path / "py" / "run.json").read_text())["luck_ply"] == 1
+    sweep = aeroplane.sweep(["base=classic,chinese"], bots="greedy,random", games=2,
+                            luck=NETS, luck_ply=2)
+    assert [row["luck"]["ply"] for row in sweep["report"]["rows"]] == [2, 2]
+    league = aeroplane.league("greedy,random", rules="classic", players=2, games=2, luck=NET,
+                              luck_ply=1)
+    assert league["report"]["luck"]["ply"] == 1
+
+
+def test_bad_luck_plies_are_refused_as_the_command_line_refuses_them(in_repo):
+    jobs = [
+        lambda **kw: aeroplane.run("greedy,random", rules="classic", games=2, **kw),
+        lambda **kw: aeroplane.run("greedy,random", rules="classic", games=2,
+                                   sprt="elo0=0,elo1=50", **kw),
+        lambda **kw: aeroplane.league("greedy,random", rules="classic", players=2, games=2, **kw),
+        lambda **kw: aeroplane.sweep(["base=classic,chinese"], bots="greedy,random", games=2,
+                                     **kw),
+    ]
+
+    def nets_of(job):
+        return NETS if job is jobs[-1] else NET
+
+    for job in jobs:
+        for bad in [3, -1, 2**40]:
+            with pytest.raises(ValueError, match=f"^luck_ply must be from 0 to 2, not {bad}$"):
+                job(luck=nets_of(job), luck_ply=bad)
+        for ply in [0, 1]:
+            with pytest.raises(ValueError, match="^luck_ply=N is the depth of the luck measure: "
+                                                 "give luck=NET too$"):
+                job(luck_ply=ply)
+        with pytest.raises(TypeError, match="luck_ply must be an integer, not bool"):
+            job(luck=nets_of(job), luck_ply=True)
+        with pytest.raises(TypeError, match="luck_ply must be an integer, not str"):
+            job(luck=nets_of(job), luck_ply="1")
+        with pytest.raises(ValueError, match="luck_ply .* is out of range"):
+            job(luck=nets_of(job), luck_ply=2**70)
 
 
 def test_value_is_the_numpy_forward_pass(in_repo):

@@ -33,13 +33,33 @@ use crate::td::encoding::{Encoder, Features};
 use crate::td::file::Net;
 use crate::td::net::Scratch;
 
-/// The net a job measures luck with, and its file as given.
+/// The deepest search a roll's luck may be measured with (the setting `luck_ply`).
+pub const MAX_LUCK_PLY: u8 = 2;
+
+/// The net a job measures luck with, its file as given, and the depth of the measure.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LuckNet {
     /// The net file as given (the setting `luck`).
     pub file: String,
     /// The net.
     pub net: Arc<Net>,
+    /// Die rolls searched beyond each face's afterstate (the setting `luck_ply`): 0 values
+    /// the afterstate by the net for the roller alone; 1 or 2 value it for every seat by an
+    /// expectation over the next 1 or 2 rolls (see [`LuckMeter::seat_faces`]).
+    pub ply: u8,
+}
+
+/// A `luck_ply` outside `0..=MAX_LUCK_PLY`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("luck ply {0} is not allowed: the luck is measured at ply 0, 1 or 2")]
+pub struct LuckPlyError(pub i64);
+
+/// Checks a `luck_ply` setting: `0..=MAX_LUCK_PLY`.
+pub fn check_luck_ply(ply: i64) -> Result<u8, LuckPlyError> {
+    u8::try_from(ply)
+        .ok()
+        .filter(|&p| p <= MAX_LUCK_PLY)
+        .ok_or(LuckPlyError(ply))
 }
 
 impl LuckNet {
@@ -50,6 +70,15 @@ impl LuckNet {
         Ok(LuckNet {
             file: file.to_string(),
             net,
+            ply: 0,
+        })
+    }
+
+    /// The same net measuring at `ply` (checked by [`check_luck_ply`]).
+    pub fn with_ply(self, ply: i64) -> Result<LuckNet, LuckPlyError> {
+        Ok(LuckNet {
+            ply: check_luck_ply(ply)?,
+            ..self
         })
     }
 
@@ -78,10 +107,12 @@ impl LuckNet {
 
     /// A meter for games of `rules` with `players`, or why this net cannot measure them.
     pub fn meter(&self, rules: &Rules, players: usize) -> Result<LuckMeter, LuckMismatch> {
-        LuckMeter::new(Arc::clone(&self.net), rules, players).map_err(|what| LuckMismatch {
-            net: self.file.clone(),
-            what,
-        })
+        LuckMeter::new(Arc::clone(&self.net), rules, players)
+            .map(|m| m.with_ply(self.ply))
+            .map_err(|what| LuckMismatch {
+                net: self.file.clone(),
+                what,
+            })
     }
 }
 
@@ -104,21 +135,29 @@ pub struct Value {
     pub ret: f64,
 }
 
-/// One game's luck per seat (index: seat), summed over each seat's rolls.
+/// One game's luck per seat (index: seat): at ply 0, summed over each seat's rolls; at ply 1
+/// or 2 (`every_seat`), each roll's luck for every seat, summed over all rolls.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct GameLuck {
     /// Win luck.
     pub win: [f64; 4],
     /// Return luck.
     pub ret: [f64; 4],
-    /// Rolls measured.
+    /// Rolls measured (index: the seat that rolled).
     pub rolls: [u32; 4],
+    /// Whether every roll's luck was measured for every seat (`luck_ply` 1 or 2): each seat's
+    /// sums are then its net luck already.
+    pub every_seat: bool,
 }
 
 impl GameLuck {
-    /// The net luck of `seat` (its own luck minus the mean of the other seats' in play), in
-    /// (win, score) units: what is subtracted from its win and its score.
+    /// The net luck of `seat`, in (win, score) units: what is subtracted from its win and its
+    /// score. At ply 0 its own luck minus the mean of the other seats' in play; measured for
+    /// every seat, its own sums (each roll's luck there is already centred over the seats).
     pub fn net(&self, seat: Seat, players: usize) -> (f64, f64) {
+        if self.every_seat {
+            return (self.win[seat.index()], self.ret[seat.index()] / 2.0);
+        }
         let seats = Seat::in_play(players);
         let others = (players - 1) as f64;
         let (mut w, mut r) = (0.0, 0.0);
@@ -135,7 +174,8 @@ impl GameLuck {
 }
 
 /// Measures luck with a net, roll by roll: an [`Observer`] of a game. It allocates nothing
-/// per roll; each roll costs a net evaluation of every legal move's afterstate of each face.
+/// per roll; at ply 0 each roll costs a net evaluation of every legal move's afterstate of
+/// each face, at ply 1 some 10 times that, at ply 2 some 50 times.
 #[derive(Clone, Debug)]
 pub struct LuckMeter {
     net: Arc<Net>,
@@ -144,6 +184,9 @@ pub struct LuckMeter {
     scratch: Scratch,
     lists: [MoveList; 6],
     game: GameLuck,
+    ply: u8,
+    /// Per search depth: the legal moves of each face.
+    deep: Vec<[MoveList; 6]>,
 }
 
 impl LuckMeter {
@@ -163,7 +206,29 @@ impl LuckMeter {
             scratch: Scratch::default(),
             lists: [MoveList::default(); 6],
             game: GameLuck::default(),
+            ply: 0,
+            deep: Vec::new(),
         })
+    }
+
+    /// The same meter measuring at `ply` (at most [`MAX_LUCK_PLY`]; see
+    /// [`LuckMeter::seat_faces`]).
+    pub fn with_ply(self, ply: u8) -> LuckMeter {
+        let ply = ply.min(MAX_LUCK_PLY);
+        LuckMeter {
+            ply,
+            deep: vec![[MoveList::default(); 6]; usize::from(ply) + 1],
+            game: GameLuck {
+                every_seat: ply > 0,
+                ..GameLuck::default()
+            },
+            ..self
+        }
+    }
+
+    /// The depth of the measure.
+    pub fn ply(&self) -> u8 {
+        self.ply
     }
 
     /// The net.
@@ -228,9 +293,175 @@ impl LuckMeter {
         luck_of(&faces, roll)
     }
 
+    /// The value for `seat` of `game` (a position before a roll) by the net alone, its rank
+    /// probabilities restricted to the ranks still open: exact when decided; otherwise the
+    /// probability of a rank another seat has already taken is dropped and the rest scaled
+    /// to sum to 1 (`probs`, when given, are the net's raw output for this seat here).
+    fn open_value(&mut self, game: &Game, seat: Seat, probs: Option<[f32; 4]>) -> Value {
+        if game.is_over() || game.has_finished(seat) {
+            return self.value(game, seat);
+        }
+        let probs = probs.unwrap_or_else(|| {
+            self.enc.encode(game, seat, &mut self.fx);
+            self.net.weights.forward(&self.fx, &mut self.scratch);
+            self.scratch.probs
+        });
+        let n = self.net.players;
+        let mut taken = [false; 4];
+        for &s in game.seats() {
+            if let Some(r) = game.rank(s) {
+                taken[usize::from(r) - 1] = true;
+            }
+        }
+        let mut p = [0.0f64; 4];
+        for r in 0..n {
+            if !taken[r] {
+                p[r] = f64::from(probs[r]);
+            }
+        }
+        let total: f64 = p[..n].iter().sum();
+        let open = taken[..n].iter().filter(|&&t| !t).count() as f64;
+        let (mut win, mut ret) = (0.0, 0.0);
+        for r in 0..n {
+            if taken[r] {
+                continue;
+            }
+            let q = if total > 0.0 {
+                p[r] / total
+            } else {
+                1.0 / open
+            };
+            if r == 0 {
+                win = q;
+            }
+            ret += q * f64::from(crate::td::net::payoff(r, n));
+        }
+        Value { win, ret }
+    }
+
+    /// The position after `roll` at `game` (a position before a roll of a game not over):
+    /// the afterstate of the mover's best move by the net at ply 0 (the first in the engine's
+    /// order among equals), or the position after the pass; with the net's raw output for
+    /// the mover there when it was evaluated.
+    fn best_after(&mut self, game: &Game, roll: u8, list: &MoveList) -> (Game, Option<[f32; 4]>) {
+        let seat = game.to_move();
+        let mut after = *game;
+        if list.is_empty() {
+            after.apply(roll, None);
+            return (after, None);
+        }
+        let mut best = f64::NEG_INFINITY;
+        let mut probs = None;
+        for &m in list.iter() {
+            let mut g = *game;
+            g.apply(roll, Some(m));
+            let v = self.value(&g, seat);
+            if v.ret > best {
+                best = v.ret;
+                after = g;
+                probs = (!(g.is_over() || g.has_finished(seat))).then_some(self.scratch.probs);
+            }
+        }
+        (after, probs)
+    }
+
+    /// Every seat's value (index: seat) of `game`, a position before a roll, searched
+    /// `depth` rolls deep: at depth 0 the net's for each seat ([`Self::open_value`]); deeper,
+    /// the mean over the six faces of the position after each (the mover's best move by the
+    /// net at ply 0) searched one roll less deep. `mover` holds the net's raw output for the
+    /// seat that moved to `game`, when known.
+    fn seat_values(
+        &mut self,
+        game: &Game,
+        depth: u8,
+        mover: Option<(Seat, [f32; 4])>,
+    ) -> [Value; 4] {
+        let mut out = [Value::default(); 4];
+        if depth == 0 || game.is_over() {
+            for &s in game.seats() {
+                let probs = mover.and_then(|(m, p)| (m == s).then_some(p));
+                out[s.index()] = self.open_value(game, s, probs);
+            }
+            return out;
+        }
+        let slot = usize::from(depth);
+        game.legal_moves_all(&mut self.deep[slot]);
+        let lists = self.deep[slot];
+        let seat = game.to_move();
+        let mut passed: Option<(Game, [Value; 4])> = None;
+        for roll in 1..=6u8 {
+            let list = &lists[usize::from(roll - 1)];
+            let (after, probs) = self.best_after(game, roll, list);
+            let v = match passed {
+                Some((g, v)) if list.is_empty() && g == after => v,
+                _ => {
+                    let v = self.seat_values(&after, depth - 1, probs.map(|p| (seat, p)));
+                    if list.is_empty() {
+                        passed = Some((after, v));
+                    }
+                    v
+                }
+            };
+            for (o, x) in out.iter_mut().zip(v) {
+                o.win += x.win;
+                o.ret += x.ret;
+            }
+        }
+        out.map(|v| Value {
+            win: v.win / 6.0,
+            ret: v.ret / 6.0,
+        })
+    }
+
+    /// Every seat's value (index: face - 1, then seat) of the position after each face at
+    /// `before` (a position before a roll of a game not over), measured at the meter's ply
+    /// (1 or 2; at 0 it is one roll deep all the same): the afterstate of the roller's best
+    /// move for the face by the net at ply 0, or the position after the pass, valued for
+    /// every seat by the mean over the next `ply` rolls (each mover's best move by the net at
+    /// ply 0) of the net's value there for each seat, its rank probabilities restricted to
+    /// the ranks still open. A decided position is valued exactly.
+    pub fn seat_faces(&mut self, before: &Game) -> [[Value; 4]; 6] {
+        let depth = self.ply.max(1);
+        if self.deep.len() <= usize::from(depth) {
+            self.deep = vec![[MoveList::default(); 6]; usize::from(depth) + 1];
+        }
+        let seat = before.to_move();
+        before.legal_moves_all(&mut self.deep[0]);
+        let lists = self.deep[0];
+        let mut out = [[Value::default(); 4]; 6];
+        let mut passed: Option<(Game, [Value; 4])> = None;
+        for roll in 1..=6u8 {
+            let list = &lists[usize::from(roll - 1)];
+            let (after, probs) = self.best_after(before, roll, list);
+            out[usize::from(roll - 1)] = match passed {
+                Some((g, v)) if list.is_empty() && g == after => v,
+                _ => {
+                    let v = self.seat_values(&after, depth, probs.map(|p| (seat, p)));
+                    if list.is_empty() {
+                        passed = Some((after, v));
+                    }
+                    v
+                }
+            };
+        }
+        out
+    }
+
+    /// The luck of rolling `roll` at `before` for every seat (index: seat; 0 for seats not in
+    /// play), measured as [`Self::seat_faces`] values the faces: each seat's value after this
+    /// face minus its mean over the six faces, then centred over the seats in play (the
+    /// seats' luck sums to 0: what a roll gives one seat it takes from the others).
+    pub fn seat_luck(&mut self, before: &Game, roll: u8) -> [Value; 4] {
+        let faces = self.seat_faces(before);
+        seat_luck_of(&faces, roll, before.seats())
+    }
+
     /// Starts a new game.
     pub fn begin(&mut self) {
-        self.game = GameLuck::default();
+        self.game = GameLuck {
+            every_seat: self.ply > 0,
+            ..GameLuck::default()
+        };
     }
 
     /// The luck of the game measured since [`LuckMeter::begin`].
@@ -251,13 +482,44 @@ pub fn luck_of(faces: &[Value; 6], roll: u8) -> Value {
     }
 }
 
+/// The luck of `roll` for every seat given each face's values for every seat (index: face -
+/// 1, then seat): each seat's value after that face minus its mean over the faces, centred
+/// over `seats` (the seats in play; the others' luck is 0).
+pub fn seat_luck_of(faces: &[[Value; 4]; 6], roll: u8, seats: &[Seat]) -> [Value; 4] {
+    let mut own = [Value::default(); 4];
+    for &s in seats {
+        let col: [Value; 6] = std::array::from_fn(|g| faces[g][s.index()]);
+        own[s.index()] = luck_of(&col, roll);
+    }
+    let n = seats.len() as f64;
+    let (w, r) = seats.iter().fold((0.0, 0.0), |(w, r), s| {
+        (w + own[s.index()].win, r + own[s.index()].ret)
+    });
+    let mut out = [Value::default(); 4];
+    for &s in seats {
+        out[s.index()] = Value {
+            win: own[s.index()].win - w / n,
+            ret: own[s.index()].ret - r / n,
+        };
+    }
+    out
+}
+
 impl Observer for LuckMeter {
     #[inline]
     fn on_roll(&mut self, before: &Game, outcome: &Outcome) {
-        let l = self.roll_luck(before, outcome.roll);
         let s = outcome.seat.index();
-        self.game.win[s] += l.win;
-        self.game.ret[s] += l.ret;
+        if self.ply == 0 {
+            let l = self.roll_luck(before, outcome.roll);
+            self.game.win[s] += l.win;
+            self.game.ret[s] += l.ret;
+        } else {
+            let l = self.seat_luck(before, outcome.roll);
+            for (k, v) in l.iter().enumerate() {
+                self.game.win[k] += v.win;
+                self.game.ret[k] += v.ret;
+            }
+        }
         self.game.rolls[s] += 1;
     }
 }
@@ -417,6 +679,10 @@ impl LuckTally {
     }
 }
 
+fn is_zero(v: &u8) -> bool {
+    *v == 0
+}
+
 /// One measure's plain and luck-adjusted figures.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Adjusted {
@@ -574,6 +840,9 @@ pub struct LuckReport {
     pub net: String,
     /// The net's checksum (as its metadata records it).
     pub net_checksum: String,
+    /// The depth of the measure (`luck_ply`; absent for 0).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub ply: u8,
     /// Deals.
     pub deals: u64,
     /// Rolls measured.
@@ -589,6 +858,7 @@ impl LuckReport {
         LuckReport {
             net: net.to_string(),
             net_checksum: format!("{checksum:016x}"),
+            ply: 0,
             deals: t.deals,
             rolls: t.rolls,
             bots: names
@@ -605,6 +875,11 @@ impl LuckReport {
         }
     }
 
+    /// The same report, its luck measured at `ply`.
+    pub fn at_ply(self, ply: u8) -> LuckReport {
+        LuckReport { ply, ..self }
+    }
+
     /// The text block printed after a run's report.
     pub fn write_text(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
         let iv = |i: Option<(f64, f64)>| match i {
@@ -612,9 +887,14 @@ impl LuckReport {
             None => "-".to_string(),
         };
         let ratio = |r: Option<f64>| r.map_or("-".to_string(), |r| format!("{r:.2}x"));
+        let ply = if self.ply == 0 {
+            String::new()
+        } else {
+            format!(" at ply {}", self.ply)
+        };
         writeln!(
             w,
-            "\nluck-adjusted (net {}, {} rolls measured; docs/LUCK.md; intervals 95% normal, clustered by deal):",
+            "\nluck-adjusted (net {}{ply}, {} rolls measured; docs/LUCK.md; intervals 95% normal, clustered by deal):",
             self.net, self.rolls
         )?;
         writeln!(
@@ -759,6 +1039,268 @@ mod tests {
         );
     }
 
+    /// A net of the shipped one's sizes with random weights.
+    fn random_net(name: &str) -> Arc<Net> {
+        let good = shipped(name);
+        let mut rng = rand_pcg::Pcg32::new(5, 7);
+        use rand::RngExt;
+        let w = crate::td::net::Weights::random(good.weights.inputs, 8, good.players, || {
+            rng.random_range(-3.0f32..3.0)
+        });
+        Arc::new(Net {
+            weights: w,
+            ..(*good).clone()
+        })
+    }
+
+    /// Every seat's value at `game` searched `depth` rolls deep, the slow way: the definition
+    /// of [`LuckMeter::seat_faces`] (no pass shared, every net output computed afresh).
+    fn reference(net: &Net, game: &Game, depth: u8) -> [(f64, f64); 4] {
+        let enc = net.encoder();
+        let n = game.players();
+        let raw = |g: &Game, s: Seat| {
+            let mut fx = Features::default();
+            let mut sc = Scratch::default();
+            enc.encode(g, s, &mut fx);
+            net.weights.forward(&fx, &mut sc);
+            sc.probs
+        };
+        let exact = |g: &Game, s: Seat| {
+            (g.is_over() || g.has_finished(s)).then(|| {
+                let ret = crate::td::selfplay::decided_value(g, s).unwrap_or(0.0);
+                (f64::from(u8::from(g.rank(s) == Some(1))), f64::from(ret))
+            })
+        };
+        if depth == 0 || game.is_over() {
+            let mut out = [(0.0, 0.0); 4];
+            for &s in game.seats() {
+                out[s.index()] = exact(game, s).unwrap_or_else(|| {
+                    let p = raw(game, s);
+                    let open: Vec<usize> = (0..n)
+                        .filter(|&r| {
+                            game.seats()
+                                .iter()
+                                .all(|&o| game.rank(o) != Some(r as u8 + 1))
+                        })
+                        .collect();
+                    let total: f64 = open.iter().map(|&r| f64::from(p[r])).sum();
+                    let q = |r: usize| f64::from(p[r]) / total;
+                    (
+                        if open.contains(&0) { q(0) } else { 0.0 },
+                        open.iter()
+                            .map(|&r| q(r) * f64::from(crate::td::net::payoff(r, n)))
+                            .sum(),
+                    )
+                });
+            }
+            return out;
+        }
+        let mover = game.to_move();
+        let mut out = [(0.0, 0.0); 4];
+        for roll in 1..=6u8 {
+            let moves = game.legal_moves(roll);
+            let mut after = *game;
+            if moves.is_empty() {
+                after.apply(roll, None);
+            } else {
+                let mut best = f64::NEG_INFINITY;
+                for &m in moves.iter() {
+                    let mut g = *game;
+                    g.apply(roll, Some(m));
+                    let v = exact(&g, mover).map_or_else(
+                        || f64::from(crate::td::net::expected_return(&raw(&g, mover)[..n])),
+                        |e| e.1,
+                    );
+                    if v > best {
+                        best = v;
+                        after = g;
+                    }
+                }
+            }
+            let v = reference(net, &after, depth - 1);
+            for (o, x) in out.iter_mut().zip(v) {
+                o.0 += x.0 / 6.0;
+                o.1 += x.1 / 6.0;
+            }
+        }
+        out
+    }
+
+    /// At ply 1 and 2, each face's value for every seat is the definition's (computed the
+    /// slow way), at positions of a four-player classic game (ranks taken among them) and a
+    /// two-player chinese one (faces that pass), with a shipped net and a random one.
+    #[test]
+    fn seat_faces_are_the_definition() {
+        for (preset, players, name) in [
+            (Preset::Classic, 4, "td-classic-4p"),
+            (Preset::Chinese, 2, "td-chinese-2p"),
+        ] {
+            let games = positions(preset, players, 11);
+            for net in [shipped(name), random_net(name)] {
+                for (ply, every) in [(1, 37), (2, 211)] {
+                    let mut m = LuckMeter::new(net.clone(), &preset.rules(), players)
+                        .unwrap()
+                        .with_ply(ply);
+                    for g in games.iter().step_by(every) {
+                        let faces = m.seat_faces(g);
+                        for roll in 1..=6u8 {
+                            let mut after = *g;
+                            let moves = g.legal_moves(roll);
+                            // The face's afterstate as the meter picks it, by the reference.
+                            let mut best = f64::NEG_INFINITY;
+                            if moves.is_empty() {
+                                after.apply(roll, None);
+                            }
+                            for &mv in moves.iter() {
+                                let mut a = *g;
+                                a.apply(roll, Some(mv));
+                                let v = m.value(&a, g.to_move()).ret;
+                                if v > best {
+                                    best = v;
+                                    after = a;
+                                }
+                            }
+                            let want = reference(&net, &after, ply);
+                            for &s in g.seats() {
+                                let got = faces[usize::from(roll - 1)][s.index()];
+                                let (w, r) = want[s.index()];
+                                assert!(
+                                    (got.win - w).abs() < 1e-12 && (got.ret - r).abs() < 1e-12,
+                                    "{g}: face {roll} seat {s:?}: {got:?} against ({w}, {r})"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// At ply 1 and 2 every roll's luck, for every seat, has mean zero over the six faces,
+    /// and at each face the seats' luck sums to zero, at every position of whole games (ply 2:
+    /// every 9th), with a shipped net and a net of random weights; once a seat has won, the
+    /// others' win values are exactly 0.
+    #[test]
+    fn every_seat_luck_has_mean_zero_over_the_faces() {
+        for (preset, players, name) in [
+            (Preset::Classic, 4, "td-classic-4p"),
+            (Preset::AppFreeGame, 3, "td-appfreegame-4p"),
+            (Preset::Chinese, 2, "td-chinese-2p"),
+        ] {
+            // No three-player net is shipped: a random one of three outputs.
+            let nets = if players == 3 {
+                let good = shipped(name);
+                let enc = crate::td::encoding::Encoder::new(&preset.rules(), 3);
+                let mut rng = rand_pcg::Pcg32::new(9, 7);
+                use rand::RngExt;
+                let w = crate::td::net::Weights::random(enc.inputs(), 16, 3, || {
+                    rng.random_range(-3.0f32..3.0)
+                });
+                vec![Arc::new(Net {
+                    weights: w,
+                    players: 3,
+                    ..(*good).clone()
+                })]
+            } else {
+                vec![shipped(name), random_net(name)]
+            };
+            let games = positions(preset, players, 11);
+            for net in nets {
+                for (ply, every) in [(1, 1), (2, 9)] {
+                    let mut m = LuckMeter::new(net.clone(), &preset.rules(), players)
+                        .unwrap()
+                        .with_ply(ply);
+                    let mut seen = 0;
+                    for g in games.iter().step_by(every) {
+                        let faces = m.seat_faces(g);
+                        let mut sums = [(0.0f64, 0.0f64); 4];
+                        let mut spread = 0.0f64;
+                        for roll in 1..=6u8 {
+                            let l = seat_luck_of(&faces, roll, g.seats());
+                            let (w, r) =
+                                l.iter().fold((0.0, 0.0), |a, v| (a.0 + v.win, a.1 + v.ret));
+                            assert!(
+                                w.abs() < 1e-12 && r.abs() < 1e-12,
+                                "{g}: face {roll}: {w} {r}"
+                            );
+                            for (s, v) in sums.iter_mut().zip(&l) {
+                                s.0 += v.win;
+                                s.1 += v.ret;
+                                spread = spread.max(v.ret.abs());
+                            }
+                            if g.seats().iter().any(|&s| g.rank(s) == Some(1)) {
+                                for &s in g.seats() {
+                                    let v = faces[usize::from(roll - 1)][s.index()].win;
+                                    assert_eq!(v, f64::from(u8::from(g.rank(s) == Some(1))), "{g}");
+                                }
+                            }
+                        }
+                        for (w, r) in sums {
+                            assert!(w.abs() < 1e-12 && r.abs() < 1e-12, "{g}: sums {w} {r}");
+                        }
+                        seen += u32::from(spread > 1e-6);
+                    }
+                    assert!(
+                        seen > 10,
+                        "luck is not always zero: {seen} positions with luck"
+                    );
+                    assert_eq!(
+                        m.seat_luck(&games[3], 4),
+                        seat_luck_of(&m.seat_faces(&games[3]), 4, games[3].seats())
+                    );
+                }
+            }
+        }
+    }
+
+    /// Measured for every seat, a seat's net luck is its own sums (no share of the others').
+    #[test]
+    fn every_seat_net_luck_is_the_seat_own() {
+        let l = GameLuck {
+            win: [0.25, -0.125, -0.125, 0.0],
+            ret: [0.5, 0.0, -0.5, 0.0],
+            rolls: [3, 2, 2, 0],
+            every_seat: true,
+        };
+        let seats = Seat::in_play(3);
+        assert_eq!(l.net(seats[0], 3), (0.25, 0.25));
+        assert_eq!(
+            l.net(seats[2], 3),
+            (l.win[seats[2].index()], l.ret[seats[2].index()] / 2.0)
+        );
+        let roller = GameLuck {
+            every_seat: false,
+            ..l
+        };
+        assert_eq!(
+            roller.net(seats[0], 3).0,
+            0.25 - (-0.125 + l.win[seats[2].index()]) / 2.0
+        );
+    }
+
+    #[test]
+    fn luck_ply_is_checked() {
+        assert_eq!(check_luck_ply(0), Ok(0));
+        assert_eq!(check_luck_ply(2), Ok(2));
+        for bad in [3, -1, 256, i64::MAX] {
+            let e = check_luck_ply(bad).unwrap_err().to_string();
+            assert!(
+                e.contains(&bad.to_string()) && e.contains("0, 1 or 2"),
+                "{e}"
+            );
+        }
+        let net = LuckNet::load("bots/nets/td-classic-2p.safetensors").unwrap();
+        assert_eq!(net.ply, 0);
+        assert!(net.clone().with_ply(3).is_err());
+        let m = net
+            .with_ply(1)
+            .unwrap()
+            .meter(&Preset::Classic.rules(), 2)
+            .unwrap();
+        assert_eq!(m.ply(), 1);
+        assert!(m.game().every_seat);
+    }
+
     #[test]
     fn a_net_of_other_rules_or_players_is_refused() {
         let net = shipped("td-classic-2p");
@@ -790,6 +1332,7 @@ mod tests {
                     win: [luck, 0.0, -luck, 0.0],
                     ret: [2.0 * luck, 0.0, -2.0 * luck, 0.0],
                     rolls: [1, 0, 1, 0],
+                    every_seat: false,
                 },
             )
         };

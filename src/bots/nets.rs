@@ -25,46 +25,10 @@ pub fn build(name: &str, params: &Params) -> Box<dyn Bot> {
     ))
 }
 
-/// Nets shipped in `bots/nets/`, built into the binary: a profile's `net` naming one of them
-/// loads from the file when it exists, else from the copy built in.
-pub const SHIPPED_NETS: &[(&str, &[u8])] = &[
-    (
-        "bots/nets/td-appfreegame-2p.safetensors",
-        include_bytes!("../../bots/nets/td-appfreegame-2p.safetensors"),
-    ),
-    (
-        "bots/nets/td-appfreegame-2planes.safetensors",
-        include_bytes!("../../bots/nets/td-appfreegame-2planes.safetensors"),
-    ),
-    (
-        "bots/nets/td-appfreegame-4p.safetensors",
-        include_bytes!("../../bots/nets/td-appfreegame-4p.safetensors"),
-    ),
-    (
-        "bots/nets/td-chinese-2p.safetensors",
-        include_bytes!("../../bots/nets/td-chinese-2p.safetensors"),
-    ),
-    (
-        "bots/nets/td-chinese-2planes.safetensors",
-        include_bytes!("../../bots/nets/td-chinese-2planes.safetensors"),
-    ),
-    (
-        "bots/nets/td-chinese-4p.safetensors",
-        include_bytes!("../../bots/nets/td-chinese-4p.safetensors"),
-    ),
-    (
-        "bots/nets/td-classic-2p.safetensors",
-        include_bytes!("../../bots/nets/td-classic-2p.safetensors"),
-    ),
-    (
-        "bots/nets/td-classic-2planes.safetensors",
-        include_bytes!("../../bots/nets/td-classic-2planes.safetensors"),
-    ),
-    (
-        "bots/nets/td-classic-4p.safetensors",
-        include_bytes!("../../bots/nets/td-classic-4p.safetensors"),
-    ),
-];
+/// Nets shipped in `bots/nets/`, built into the binary ([`aeroplane_ai::shipped::NETS`]): a
+/// profile's `net` naming one of them loads from the file when it exists, else from the copy
+/// built in.
+pub const SHIPPED_NETS: &[(&str, &[u8])] = &aeroplane_ai::shipped::NETS;
 
 /// Loads the net at `path` once per process (again if the file changed) and shares it.
 pub fn load_net(path: &Path) -> Result<Arc<Net>, NetError> {

@@ -139,55 +139,9 @@ fn kind_names() -> Vec<&'static str> {
         .collect()
 }
 
-/// Profiles built into the binary: every file shipped in `bots/`.
-pub const BUILTIN_PROFILES: &[(&str, &str)] = &[
-    ("expectimax", include_str!("../../bots/expectimax.toml")),
-    (
-        "expectimax-deep",
-        include_str!("../../bots/expectimax-deep.toml"),
-    ),
-    ("greedy", include_str!("../../bots/greedy.toml")),
-    ("mcts", include_str!("../../bots/mcts.toml")),
-    ("mcts-rollout", include_str!("../../bots/mcts-rollout.toml")),
-    ("montecarlo", include_str!("../../bots/montecarlo.toml")),
-    ("random", include_str!("../../bots/random.toml")),
-    (
-        "td-appfreegame-2p",
-        include_str!("../../bots/td-appfreegame-2p.toml"),
-    ),
-    (
-        "td-appfreegame-2planes",
-        include_str!("../../bots/td-appfreegame-2planes.toml"),
-    ),
-    (
-        "td-appfreegame-4p",
-        include_str!("../../bots/td-appfreegame-4p.toml"),
-    ),
-    (
-        "td-chinese-2p",
-        include_str!("../../bots/td-chinese-2p.toml"),
-    ),
-    (
-        "td-chinese-2planes",
-        include_str!("../../bots/td-chinese-2planes.toml"),
-    ),
-    (
-        "td-chinese-4p",
-        include_str!("../../bots/td-chinese-4p.toml"),
-    ),
-    (
-        "td-classic-2p",
-        include_str!("../../bots/td-classic-2p.toml"),
-    ),
-    (
-        "td-classic-2planes",
-        include_str!("../../bots/td-classic-2planes.toml"),
-    ),
-    (
-        "td-classic-4p",
-        include_str!("../../bots/td-classic-4p.toml"),
-    ),
-];
+/// Profiles built into the binary: every file shipped in `bots/`
+/// ([`aeroplane_ai::shipped::PROFILES`]).
+pub const BUILTIN_PROFILES: &[(&str, &str)] = &aeroplane_ai::shipped::PROFILES;
 
 /// A fully resolved bot: a display name, a kind and every parameter. Cheap to clone; build as
 /// many bots from it as there are workers.

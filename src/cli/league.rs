@@ -46,6 +46,12 @@ pub struct LeagueArgs {
     /// `pair_luck`; docs/LUCK.md). The ratings are not adjusted. Never changes the games.
     #[arg(long, value_name = "NET")]
     pub luck: Option<std::path::PathBuf>,
+    /// With --luck: the depth of the measure, 0 (default: each face's afterstate valued by
+    /// the net for the roller), 1 or 2 (valued for every seat by an expectation over the next
+    /// 1 or 2 rolls: narrower intervals at 3 and 4 players, some 10 or 50 times the cost;
+    /// docs/LUCK.md).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub luck_ply: Option<i64>,
 }
 
 /// Runs `aeroplane league`. A `--config` is a run config (its `bots` are the pool); the
@@ -138,6 +144,7 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<ExitCode> {
             .bootstrap
             .or(manifest.as_ref().map(|(_, l, _)| l.bootstrap)),
         luck,
+        luck_ply: args.luck_ply.or(m.and_then(Manifest::given_luck_ply)),
         exec: a.execution(
             cfg.threads,
             cfg.chunk_size,

@@ -84,6 +84,12 @@ pub struct RunArgs {
     /// scores. Never changes the games.
     #[arg(long, value_name = "NET")]
     pub luck: Option<PathBuf>,
+    /// With --luck: the depth of the measure, 0 (default: each face's afterstate valued by
+    /// the net for the roller), 1 or 2 (valued for every seat by an expectation over the next
+    /// 1 or 2 rolls: narrower intervals at 3 and 4 players, some 10 or 50 times the cost;
+    /// docs/LUCK.md).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub luck_ply: Option<i64>,
 }
 
 /// What to run, after layering the command line over a config over a manifest over the
@@ -190,6 +196,7 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
         log_games,
         recover: args.recover || plain.is_some_and(|m| m.recover),
         luck,
+        luck_ply: args.luck_ply.or(m.and_then(Manifest::given_luck_ply)),
         sprt,
         max_games: args.max_games,
         exec: a.execution(

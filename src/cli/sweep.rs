@@ -53,6 +53,12 @@ pub struct SweepArgs {
     /// per preset), and a variant no net fits is refused. Never changes the games.
     #[arg(long, value_name = "NET")]
     pub luck: Vec<std::path::PathBuf>,
+    /// With --luck: the depth of the measure, 0 (default: each face's afterstate valued by
+    /// the net for the roller), 1 or 2 (valued for every seat by an expectation over the next
+    /// 1 or 2 rolls: narrower intervals at 3 and 4 players, some 10 or 50 times the cost;
+    /// docs/LUCK.md).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub luck_ply: Option<i64>,
 }
 
 /// `I,J`: two variants, each by its number (the `#` column and sweep.csv's `index`, which
@@ -207,6 +213,7 @@ fn resolve(args: &SweepArgs) -> anyhow::Result<SweepSettings> {
         compare,
         sort,
         luck,
+        luck_ply: args.luck_ply.or(m.and_then(Manifest::given_luck_ply)),
         exec: a.execution(None, None, a.out.clone()),
         ..SweepSettings::new(axes, lineup, bots)
     })

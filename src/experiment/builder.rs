@@ -23,7 +23,7 @@ use super::{
     InvalidJob, Job, JobError, LeagueJob, RunJob, SPRT_CHUNK_DEALS, SprtJob, SweepJob, SweepSpec,
     TuneJob, TuneSpec,
 };
-use crate::analysis::luck::LuckNet;
+use crate::analysis::luck::{LuckNet, MAX_LUCK_PLY, check_luck_ply};
 use crate::analysis::spsa::SpsaSettings;
 use crate::analysis::{Axis, SprtConfig};
 use crate::bots::BotSpec;
@@ -84,6 +84,8 @@ pub enum Setting {
     LogPositions,
     /// The net every roll's luck is measured with.
     Luck,
+    /// The depth of the luck measure.
+    LuckPly,
     /// The most deals of an SPRT.
     MaxGames,
     /// The output folder.
@@ -109,6 +111,7 @@ impl Setting {
             Setting::LogGames => "log_games",
             Setting::LogPositions => "log_positions",
             Setting::Luck => "luck",
+            Setting::LuckPly => "luck_ply",
             Setting::MaxGames => "max_games",
             Setting::Out => "out",
             Setting::PerGame => "per_game",
@@ -137,6 +140,13 @@ pub enum Allowed {
         least: u64,
         /// What is counted (`deal`).
         unit: &'static str,
+    },
+    /// A whole number from `least` to `most`.
+    Between {
+        /// The least allowed.
+        least: i64,
+        /// The most allowed.
+        most: i64,
     },
     /// Only together with the other setting.
     OnlyWith(Setting),
@@ -198,6 +208,9 @@ impl SettingError {
                 self.value
             ),
             Allowed::AtLeast { least, unit } => format!("{this} must be at least {least} {unit}"),
+            Allowed::Between { least, most } => {
+                format!("{this} must be from {least} to {most}, not {}", self.value)
+            }
             Allowed::OnlyWith(other) => format!("{this} applies to {} only", name(*other)),
             Allowed::PlainRunsOnly(other) => {
                 format!("{this} applies to plain runs, not to {}", name(*other))
@@ -368,6 +381,42 @@ fn default_rules() -> (Rules, String) {
     (Rules::default(), DEFAULT_RULES.to_string())
 }
 
+/// The depth of the luck measure `ply` given (checked), for `nets` luck nets: a ply without
+/// a net, or outside `0..=MAX_LUCK_PLY`, is refused.
+fn luck_ply(ply: Option<i64>, nets: usize) -> Result<Option<u8>, SettingError> {
+    let Some(ply) = ply else {
+        return Ok(None);
+    };
+    if nets == 0 {
+        return Err(SettingError::new(
+            Setting::LuckPly,
+            ply,
+            Allowed::Needs {
+                setting: Setting::Luck,
+                what: "is the depth of the luck measure",
+            },
+        ));
+    }
+    check_luck_ply(ply).map(Some).map_err(|_| {
+        SettingError::new(
+            Setting::LuckPly,
+            ply,
+            Allowed::Between {
+                least: 0,
+                most: i64::from(MAX_LUCK_PLY),
+            },
+        )
+    })
+}
+
+/// `net` measuring at `ply` when given (checked by [`luck_ply`]).
+fn at_ply(mut net: LuckNet, ply: Option<u8>) -> LuckNet {
+    if let Some(p) = ply {
+        net.ply = p;
+    }
+    net
+}
+
 /// Refuses a luck net that cannot measure games of `rules` with `players`.
 fn check_luck(net: Option<&LuckNet>, rules: &Rules, players: usize) -> Result<(), SettingError> {
     match net.map(|n| n.meter(rules, players)) {
@@ -408,6 +457,9 @@ pub struct RunSettings {
     pub recover: bool,
     /// Measure every roll's luck with this net.
     pub luck: Option<LuckNet>,
+    /// The depth of the luck measure, 0 to [`MAX_LUCK_PLY`] (needs `luck`) [default: the
+    /// net's own, 0].
+    pub luck_ply: Option<i64>,
     /// The sequential test of a head-to-head.
     pub sprt: Option<SprtConfig>,
     /// An SPRT's most deals [default: `games`].
@@ -432,6 +484,7 @@ impl RunSettings {
             log_positions: None,
             recover: false,
             luck: None,
+            luck_ply: None,
             sprt: None,
             max_games: None,
             exec: Execution::default(),
@@ -440,8 +493,9 @@ impl RunSettings {
 
     /// The run (or SPRT) these settings make, checked in this order: for a plain run
     /// `max_games`, `log_positions` without `log_games`, the run itself, the unit size, the
-    /// luck net; for an SPRT `rotate_seats` false, `recover`, `log_games`, `per_game`, the
-    /// unit size, the luck net, the lineup (A and copies of B); then `report` without `out`.
+    /// luck net and its ply; for an SPRT `rotate_seats` false, `recover`, `log_games`,
+    /// `per_game`, the unit size, the luck net and its ply, the lineup (A and copies of B);
+    /// then `report` without `out`.
     pub fn build(self) -> Result<Built, JobError> {
         let (rules, rules_name) = self.rules.unwrap_or_else(default_rules);
         let mut spec = RunSpec {
@@ -476,6 +530,8 @@ impl RunSettings {
             spec.validate()?;
             let exec = self.exec.exec(DEFAULT_CHUNK_DEALS)?;
             check_luck(self.luck.as_ref(), &spec.rules, spec.players())?;
+            let ply = luck_ply(self.luck_ply, self.luck.iter().len())?;
+            let luck = self.luck.map(|n| at_ply(n, ply));
             let job = RunJob {
                 spec,
                 rules_name,
@@ -485,7 +541,7 @@ impl RunSettings {
                     .log_positions
                     .unwrap_or(crate::decision_log::DEFAULT_LOG_POSITIONS),
                 recover: self.recover,
-                luck: self.luck,
+                luck,
             };
             return self.exec.finish(Job::Run(job), exec);
         };
@@ -526,7 +582,9 @@ impl RunSettings {
         // The test is checked once per unit: small units stop closer to the bound.
         let exec = self.exec.exec(SPRT_CHUNK_DEALS)?;
         check_luck(self.luck.as_ref(), &spec.rules, spec.players())?;
-        let job = SprtJob::new(spec, rules_name, config, exec.chunk_deals)?.with_luck(self.luck);
+        let ply = luck_ply(self.luck_ply, self.luck.iter().len())?;
+        let luck = self.luck.map(|n| at_ply(n, ply));
+        let job = SprtJob::new(spec, rules_name, config, exec.chunk_deals)?.with_luck(luck);
         self.exec.finish(Job::Sprt(job), exec)
     }
 }
@@ -554,6 +612,9 @@ pub struct SweepSettings {
     pub sort: Option<SortKey>,
     /// Nets to measure luck with (each variant by the first of its rules and players).
     pub luck: Vec<LuckNet>,
+    /// The depth of the luck measure, 0 to [`MAX_LUCK_PLY`] (needs `luck`) [default: the
+    /// nets' own, 0].
+    pub luck_ply: Option<i64>,
     /// Threads, unit size [default: [`DEFAULT_CHUNK_DEALS`]], output folder.
     pub exec: Execution,
 }
@@ -573,14 +634,17 @@ impl SweepSettings {
             compare: None,
             sort: None,
             luck: Vec::new(),
+            luck_ply: None,
             exec: Execution::default(),
         }
     }
 
-    /// The sweep these settings make: its variants and comparison, its luck nets, the unit
-    /// size, then `report` without `out`.
+    /// The sweep these settings make: its variants and comparison, its luck nets and their
+    /// ply, the unit size, then `report` without `out`.
     pub fn build(self) -> Result<Built, JobError> {
         let (base, rules_name) = self.rules.unwrap_or_else(default_rules);
+        let ply = luck_ply(self.luck_ply, self.luck.len())?;
+        let luck = self.luck.into_iter().map(|n| at_ply(n, ply)).collect();
         let job = SweepJob::new(SweepSpec {
             rules_name,
             base,
@@ -593,7 +657,7 @@ impl SweepSettings {
             compare: self.compare,
             sort: self.sort.unwrap_or_else(|| SortKey::parse(DEFAULT_SORT)),
         })?
-        .with_luck(self.luck)?;
+        .with_luck(luck)?;
         let exec = self.exec.exec(DEFAULT_CHUNK_DEALS)?;
         self.exec.finish(Job::Sweep(job), exec)
     }
@@ -616,6 +680,9 @@ pub struct LeagueSettings {
     pub bootstrap: Option<u32>,
     /// Measure every roll's luck with this net.
     pub luck: Option<LuckNet>,
+    /// The depth of the luck measure, 0 to [`MAX_LUCK_PLY`] (needs `luck`) [default: the
+    /// net's own, 0].
+    pub luck_ply: Option<i64>,
     /// Threads, unit size [default: [`DEFAULT_CHUNK_DEALS`]], output folder.
     pub exec: Execution,
 }
@@ -631,16 +698,19 @@ impl LeagueSettings {
             seed: None,
             bootstrap: None,
             luck: None,
+            luck_ply: None,
             exec: Execution::default(),
         }
     }
 
-    /// The league these settings make: its luck net against the rules and players, the pool,
-    /// players and bootstrap, the unit size, then `report` without `out`.
+    /// The league these settings make: its luck net against the rules and players and its
+    /// ply, the pool, players and bootstrap, the unit size, then `report` without `out`.
     pub fn build(self) -> Result<Built, JobError> {
         let (rules, rules_name) = self.rules.unwrap_or_else(default_rules);
         let players = self.players.unwrap_or(DEFAULT_LEAGUE_PLAYERS);
         check_luck(self.luck.as_ref(), &rules, players)?;
+        let ply = luck_ply(self.luck_ply, self.luck.iter().len())?;
+        let luck = self.luck.map(|n| at_ply(n, ply));
         let job = LeagueJob::new(
             rules_name,
             rules,
@@ -650,7 +720,7 @@ impl LeagueSettings {
             self.seed.unwrap_or(DEFAULT_SEED),
             self.bootstrap.unwrap_or(DEFAULT_BOOTSTRAP),
         )?
-        .with_luck(self.luck)?;
+        .with_luck(luck)?;
         let exec = self.exec.exec(DEFAULT_CHUNK_DEALS)?;
         self.exec.finish(Job::League(job), exec)
     }
@@ -1188,6 +1258,96 @@ mod tests {
         .build()
         .unwrap();
         assert_eq!(fits.job.manifest().luck, vec![file.to_string()]);
+    }
+
+    #[test]
+    fn a_luck_ply_needs_a_net_and_is_0_to_2_in_every_kind() {
+        let file = "bots/nets/td-classic-2p.safetensors";
+        let net = || Some(LuckNet::load(file).unwrap());
+        let classic = || Some((aeroplane_core::Preset::Classic.rules(), "classic".into()));
+        let run = |luck: Option<LuckNet>, ply: Option<i64>, sprt: Option<SprtConfig>| {
+            RunSettings {
+                luck,
+                luck_ply: ply,
+                sprt,
+                rules: classic(),
+                ..RunSettings::new(lineup("greedy,random"))
+            }
+            .build()
+        };
+        let league = |luck: Option<LuckNet>, ply: Option<i64>| {
+            LeagueSettings {
+                luck,
+                luck_ply: ply,
+                players: Some(2),
+                rules: classic(),
+                ..LeagueSettings::new(bots("greedy,random,expectimax"))
+            }
+            .build()
+        };
+        let sweep = |luck: Vec<LuckNet>, ply: Option<i64>| {
+            let axes = Axes::new(vec!["base=classic,chinese".parse::<Axis>().unwrap()]);
+            SweepSettings {
+                luck,
+                luck_ply: ply,
+                ..SweepSettings::new(
+                    axes.unwrap(),
+                    lineup("greedy,random"),
+                    "greedy,random".into(),
+                )
+            }
+            .build()
+        };
+        let nets = || {
+            ["classic", "chinese"]
+                .map(|r| LuckNet::load(&format!("bots/nets/td-{r}-2p.safetensors")).unwrap())
+                .to_vec()
+        };
+        for ply in [-1, 3, 256, i64::MAX] {
+            for e in [
+                refused(run(net(), Some(ply), None)),
+                refused(run(net(), Some(ply), Some(sprt()))),
+                refused(league(net(), Some(ply))),
+                refused(sweep(nets(), Some(ply))),
+            ] {
+                assert_eq!(
+                    (e.setting, e.value.clone()),
+                    (Setting::LuckPly, ply.to_string())
+                );
+                assert_eq!(
+                    e.worded(flag),
+                    format!("--luck-ply must be from 0 to 2, not {ply}")
+                );
+            }
+        }
+        for e in [
+            refused(run(None, Some(1), None)),
+            refused(run(None, Some(0), Some(sprt()))),
+            refused(league(None, Some(2))),
+            refused(sweep(Vec::new(), Some(1))),
+        ] {
+            assert_eq!(e.setting, Setting::LuckPly);
+            assert_eq!(
+                e.worded(flag),
+                "--luck-ply is the depth of the luck measure: give --luck too"
+            );
+        }
+        // Given, the ply is the nets' and the manifest's; not given, 0 (absent from run.json).
+        for ply in [None, Some(0), Some(1), Some(2)] {
+            let want = ply.map_or(0, |p| p as u8);
+            for built in [
+                run(net(), ply, None).unwrap(),
+                run(net(), ply, Some(sprt())).unwrap(),
+                league(net(), ply).unwrap(),
+                sweep(nets(), ply).unwrap(),
+            ] {
+                let m = built.job.manifest();
+                assert_eq!(m.luck_ply, want, "{:?}", built.job);
+                assert!(!m.luck.is_empty());
+                let json = serde_json::to_value(&m).unwrap();
+                assert_eq!(json.get("luck_ply").is_some(), want != 0, "{json}");
+            }
+        }
     }
 
     #[test]

@@ -32,7 +32,7 @@ use aeroplane_core::Rules;
 use aeroplane_core::Seat;
 
 use super::drive::Fold;
-use super::job::{JobKind, JobReport, manifest_error, one_luck_net};
+use super::kind::{JobKind, JobReport, manifest_error, one_luck_net};
 use super::merge::{Shards, Stop, merge};
 use super::run::SummaryJson;
 use super::{Context, InvalidJob, JobDef, JobError, Outcome, conduct, names};
@@ -514,6 +514,7 @@ impl JobKind for LeagueJob {
         m.games = self.deals;
         m.games_planned = self.total_games();
         m.luck = self.luck.iter().map(|l| l.file.clone()).collect();
+        m.luck_ply = self.luck.iter().map(|l| l.ply).max().unwrap_or(0);
         m.league = Some(LeagueSection {
             bootstrap: self.bootstrap,
             tables: self
@@ -789,6 +790,7 @@ impl LeagueLuck {
             LuckReport {
                 net: net.file.clone(),
                 net_checksum: format!("{:016x}", net.net.checksum()),
+                ply: net.ply,
                 deals: self.deals,
                 rolls: self.rolls,
                 bots,

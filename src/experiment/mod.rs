@@ -28,6 +28,7 @@ mod drive;
 pub mod effects;
 pub mod invalid;
 mod job;
+mod kind;
 mod league;
 mod merge;
 pub mod replay;
@@ -47,7 +48,8 @@ pub use builder::{
 pub use drive::Shard;
 pub use effects::Effect;
 pub use invalid::InvalidJob;
-pub use job::{Job, JobKind, JobReport, Report};
+pub use job::{Job, Report};
+pub use kind::{JobKind, JobReport};
 pub use league::{
     LEAGUE_HEADER, LeagueJob, LeagueReport, LeagueRow, PAIRS_HEADER, PAIRS_LUCK_HEADER, PairRow,
 };

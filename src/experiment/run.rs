@@ -15,7 +15,7 @@ use crate::runner::{Flow, ForfeitNote, RunSpec, Unit, UnitResult};
 use crate::stats::Tally;
 
 use super::drive::Fold;
-use super::job::{JobKind, JobReport, one_luck_net};
+use super::kind::{JobKind, JobReport, one_luck_net};
 use super::merge::{Shards, Stop, merge};
 use super::{Context, InvalidJob, JobDef, JobError, Outcome, conduct, names};
 
@@ -306,12 +306,10 @@ impl RunJob {
         report.recover = self.recover;
         report.forfeits = std::mem::take(&mut fold.forfeits).into_values().collect();
         if let (Some(net), Some(t)) = (&self.luck, &fold.luck) {
-            report.luck = Some(LuckReport::new(
-                t,
-                &names(&self.spec.lineup),
-                &net.file,
-                net.net.checksum(),
-            ));
+            report.luck = Some(
+                LuckReport::new(t, &names(&self.spec.lineup), &net.file, net.net.checksum())
+                    .at_ply(net.ply),
+            );
         }
         if let Some(dir) = out {
             report.write_files(dir, "run")?;
@@ -330,6 +328,7 @@ impl JobKind for RunJob {
         m.log_games = self.log_games.clone();
         m.log_positions = self.log_games.as_ref().map(|_| self.log_positions);
         m.luck = self.luck.iter().map(|l| l.file.clone()).collect();
+        m.luck_ply = self.luck.iter().map(|l| l.ply).max().unwrap_or(0);
         m
     }
 

@@ -20,7 +20,7 @@ use crate::runner::{Flow, RunSpec, Unit, UnitResult};
 use crate::stats::Tally;
 
 use super::drive::Fold;
-use super::job::{JobKind, JobReport, manifest_error, one_luck_net};
+use super::kind::{JobKind, JobReport, manifest_error, one_luck_net};
 use super::merge::{Shards, Stop, merge};
 use super::run::{RunReport, SummaryJson};
 use super::{Context, InvalidJob, JobDef, JobError, Outcome, conduct, names};
@@ -178,6 +178,9 @@ impl SprtJob {
                     "net_checksum": format!("{:016x}", net.net.checksum()),
                     "sprt": l,
                 });
+                if net.ply != 0 {
+                    json["luck"]["ply"] = net.ply.into();
+                }
             }
             dir.write_json("sprt.json", &json)?;
             dir.write_json(
@@ -196,6 +199,7 @@ impl JobKind for SprtJob {
     fn manifest(&self) -> Manifest {
         let mut m = Manifest::new(&self.spec, &self.rules_name, false);
         m.luck = self.luck.iter().map(|l| l.file.clone()).collect();
+        m.luck_ply = self.luck.iter().map(|l| l.ply).max().unwrap_or(0);
         m.sprt = Some(SprtSection {
             test: self.config.to_string(),
             chunk_deals: self.chunk_deals,

@@ -24,7 +24,7 @@ use aeroplane_core::Seat;
 
 use super::drive::Fold;
 use super::effects::{AxisValues, DealOutcome, Effect, EffectsFold, Metric};
-use super::job::{JobKind, JobReport, luck_nets, manifest_error};
+use super::kind::{JobKind, JobReport, luck_nets, manifest_error};
 use super::merge::{Shards, Stop, merge};
 use super::run::SummaryJson;
 use super::{Context, InvalidJob, JobDef, JobError, Outcome, conduct, names};
@@ -523,7 +523,7 @@ impl SweepJob {
                 let summary = Summary::new(t, &names);
                 let luck = fold.luck.as_ref().map(|l| {
                     let net = &self.luck[self.luck_of[i]];
-                    LuckReport::new(&l[i], &names, &net.file, net.net.checksum())
+                    LuckReport::new(&l[i], &names, &net.file, net.net.checksum()).at_ply(net.ply)
                 });
                 SweepRow {
                     index: i + 1,
@@ -655,6 +655,7 @@ impl JobKind for SweepJob {
         m.rules = serde_json::to_value(self.base).expect("rules serialize");
         m.games_planned = self.total_games();
         m.luck = self.luck.iter().map(|l| l.file.clone()).collect();
+        m.luck_ply = self.luck.iter().map(|l| l.ply).max().unwrap_or(0);
         m.sweep = Some(SweepSection {
             bots: self.bots_label.clone(),
             vary: self.axes.iter().map(axis_text).collect(),

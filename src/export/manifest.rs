@@ -91,6 +91,9 @@ pub struct Manifest {
     /// by the net of its rules; written as a list when more than one).
     #[serde(default, skip_serializing_if = "Vec::is_empty", with = "one_or_many")]
     pub luck: Vec<String>,
+    /// The depth the luck was measured at (`--luck-ply`, 0 to 2; docs/LUCK.md); absent for 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub luck_ply: u8,
     /// Whether a failing bot program forfeited its game instead of stopping the job (`run
     /// --recover`; the `forfeits` columns).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -354,6 +357,11 @@ pub enum ManifestError {
 }
 
 impl Manifest {
+    /// The depth the luck was measured at when not 0 (the setting `luck_ply` as given).
+    pub fn given_luck_ply(&self) -> Option<i64> {
+        (self.luck_ply != 0).then_some(i64::from(self.luck_ply))
+    }
+
     /// The manifest of a run whose rules were given as `rules_name`, status running.
     pub fn new(spec: &RunSpec, rules_name: &str, per_game: bool) -> Manifest {
         Manifest {
@@ -377,6 +385,7 @@ impl Manifest {
             log_games: None,
             log_positions: None,
             luck: Vec::new(),
+            luck_ply: 0,
             recover: false,
             report: false,
             unit_deals: 0,
@@ -443,8 +452,9 @@ impl Manifest {
         Ok(m)
     }
 
-    /// Checks what a manifest claims about itself: its tool, its format, complete rules, and a
-    /// `rules_name` that does not contradict them.
+    /// Checks what a manifest claims about itself: its tool, its format, a luck ply of 0 to 2
+    /// (other than 0 only with a luck net), complete rules, and a `rules_name` that does not
+    /// contradict them.
     pub fn check(&self, file: &str) -> Result<(), ManifestError> {
         let read = |message: String| ManifestError::Read {
             file: file.to_string(),
@@ -485,6 +495,18 @@ impl Manifest {
             return Err(read(format!(
                 "`rules` lacks {}: a manifest spells out every rule option",
                 missing.join(", ")
+            )));
+        }
+        if self.luck_ply > crate::analysis::luck::MAX_LUCK_PLY {
+            return Err(read(format!(
+                "`luck_ply` is {}: the luck is measured at ply 0, 1 or 2",
+                self.luck_ply
+            )));
+        }
+        if self.luck_ply != 0 && self.luck.is_empty() {
+            return Err(read(format!(
+                "`luck_ply` is {} but `luck` names no net to measure with",
+                self.luck_ply
             )));
         }
         let rules = self.rules(file)?;
@@ -598,4 +620,8 @@ mod one_or_many {
             OneOrMany::Many(v) => v,
         })
     }
+}
+
+fn is_zero(v: &u8) -> bool {
+    *v == 0
 }

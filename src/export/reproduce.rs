@@ -120,6 +120,9 @@ impl Manifest {
                 for net in &self.luck {
                     pair(&mut args, "--luck", net.clone());
                 }
+                if self.luck_ply != 0 {
+                    pair(&mut args, "--luck-ply", self.luck_ply.to_string());
+                }
             }
             "league" => {
                 pair(&mut args, "--rules", rules_arg);
@@ -136,6 +139,9 @@ impl Manifest {
                 }
                 for net in &self.luck {
                     pair(&mut args, "--luck", net.clone());
+                }
+                if self.luck_ply != 0 {
+                    pair(&mut args, "--luck-ply", self.luck_ply.to_string());
                 }
             }
             _ => {
@@ -164,6 +170,9 @@ impl Manifest {
                 }
                 for net in &self.luck {
                     pair(&mut args, "--luck", net.clone());
+                }
+                if self.luck_ply != 0 {
+                    pair(&mut args, "--luck-ply", self.luck_ply.to_string());
                 }
             }
         }

@@ -290,6 +290,17 @@ fn manifests_are_checked() {
             "differ from it",
         ),
         (Box::new(|m| m["command"] = "league".into()), "not a run"),
+        (
+            Box::new(|m| {
+                m["luck"] = "bots/nets/td-classic-4p.safetensors".into();
+                m["luck_ply"] = 3.into();
+            }),
+            "`luck_ply` is 3: the luck is measured at ply 0, 1 or 2",
+        ),
+        (
+            Box::new(|m| m["luck_ply"] = 1.into()),
+            "`luck_ply` is 1 but `luck` names no net to measure with",
+        ),
     ];
     for (edit, message) in cases {
         let mut m = good.clone();

@@ -122,8 +122,9 @@ fn a_four_player_sprt_tests_a_against_copies_of_b() {
     );
 }
 
-/// With `--luck`, the luck-adjusted test decides and the plain LLR is printed beside it; a net
-/// for another player count is refused before any game.
+/// With `--luck`, the luck-adjusted test decides and the plain LLR is printed beside it (at
+/// `--luck-ply 1` too, recorded in sprt.json); a net for another player count is refused
+/// before any game.
 #[test]
 fn a_luck_adjusted_sprt_decides_on_the_adjusted_scores() {
     let net = concat!(
@@ -147,6 +148,21 @@ fn a_luck_adjusted_sprt_decides_on_the_adjusted_scores() {
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(text.contains("luck-adjusted (decides): LLR "), "{text}");
     assert!(text.contains("result: H1 accepted"), "{text}");
+    // At --luck-ply 1 the test decides on the deeper luck; sprt.json and run.json say the ply.
+    let dir = tempfile::tempdir().unwrap();
+    aeroplane()
+        .args(["run", "--rules", "classic", "--bots", "greedy,random"])
+        .args(["--sprt", "elo0=0,elo1=50", "--games", "200", "-q"])
+        .args(["--luck", net, "--luck-ply", "1", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("luck-adjusted (decides): LLR "));
+    let read = |f: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join(f)).unwrap()).unwrap()
+    };
+    assert_eq!(read("sprt.json")["luck"]["ply"], 1);
+    assert_eq!(read("run.json")["luck_ply"], 1);
     aeroplane()
         .args([
             "run",

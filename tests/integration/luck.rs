@@ -330,3 +330,212 @@ fn the_report_shows_the_luck_adjusted_rates_of_luck_csv() {
     let text = page_text(&two);
     assert!(text.contains("luck.csv row"), "{text}");
 }
+
+/// `--luck-ply 1` measures every seat's luck one roll deep: the games and every plain output
+/// stay those of the run without it, the luck figures differ from ply 0's, `run.json` records
+/// `luck_ply` (absent at 0, so a ply-0 run.json is what it was) and `--manifest`, a resume and
+/// a merge of shards measure at the same ply; shards of other plies are not merged.
+#[test]
+fn luck_ply_is_recorded_and_measured_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "run",
+        "--rules",
+        "classic",
+        "--bots",
+        "greedy,random,random,expectimax",
+        "--games",
+        "6",
+        "--rotate-seats",
+        "--chunk-size",
+        "2",
+        "-q",
+        "--luck",
+        "bots/nets/td-classic-4p.safetensors",
+    ];
+    let run = |extra: &[&str], out: &std::path::Path| {
+        let o = aeroplane()
+            .args(args)
+            .args(extra)
+            .arg("--out")
+            .arg(out)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        String::from_utf8(o).unwrap()
+    };
+    let (zero, one) = (dir.path().join("zero"), dir.path().join("one"));
+    run(&[], &zero);
+    let text = run(&["--luck-ply", "1"], &one);
+    assert!(
+        text.contains("luck-adjusted (net bots/nets/td-classic-4p.safetensors at ply 1,"),
+        "{text}"
+    );
+    for f in ["summary.csv", "seats.csv"] {
+        assert_eq!(
+            fs::read(zero.join(f)).unwrap(),
+            fs::read(one.join(f)).unwrap(),
+            "{f}"
+        );
+    }
+    assert_ne!(
+        fs::read(zero.join("luck.csv")).unwrap(),
+        fs::read(one.join("luck.csv")).unwrap()
+    );
+    let manifest: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(one.join("run.json")).unwrap()).unwrap();
+    assert_eq!(manifest["luck_ply"], 1);
+    assert!(
+        !fs::read_to_string(zero.join("run.json"))
+            .unwrap()
+            .contains("luck_ply")
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(one.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["report"]["luck"]["ply"], 1);
+    let zero_summary = fs::read_to_string(zero.join("summary.json")).unwrap();
+    assert!(!zero_summary.contains("\"ply\""));
+    // Measured for every seat, each roll's luck sums to zero over the seats, and so does
+    // each deal's: the four bots' luck per game sums to zero.
+    let csv = fs::read_to_string(one.join("luck.csv")).unwrap();
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let col = |c: &str| header.iter().position(|h| *h == c).unwrap();
+    let total: f64 = csv
+        .lines()
+        .skip(1)
+        .map(|l| {
+            l.split(',')
+                .nth(col("win_luck"))
+                .unwrap()
+                .parse::<f64>()
+                .unwrap()
+        })
+        .sum();
+    assert!(total.abs() < 1e-12, "{total}");
+
+    // --manifest measures at the recorded ply (the same units: the same sums).
+    let again = dir.path().join("again");
+    aeroplane()
+        .args(["run", "-q", "--chunk-size", "2", "--manifest"])
+        .arg(one.join("run.json"))
+        .arg("--out")
+        .arg(&again)
+        .assert()
+        .success();
+    assert_eq!(
+        fs::read(one.join("luck.csv")).unwrap(),
+        fs::read(again.join("luck.csv")).unwrap()
+    );
+    // A run stopped after a unit resumes at the recorded ply, to the whole run's files.
+    let stopped = dir.path().join("stopped");
+    let out = aeroplane()
+        .args(args)
+        .args(["--luck-ply", "1", "--threads", "1", "--out"])
+        .arg(&stopped)
+        .env("AEROPLANE_TEST_SIGNAL_AFTER_UNITS", "1")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(130), "{out:?}");
+    aeroplane()
+        .args(["resume", "-q"])
+        .arg(&stopped)
+        .assert()
+        .success();
+    for f in ["luck.csv", "summary.json", "run.json"] {
+        assert_eq!(
+            fs::read_to_string(one.join(f))
+                .unwrap()
+                .replace(&one.display().to_string(), "DIR"),
+            fs::read_to_string(stopped.join(f))
+                .unwrap()
+                .replace(&stopped.display().to_string(), "DIR"),
+            "{f}"
+        );
+    }
+    // The report's reproduce command carries the ply.
+    aeroplane().arg("report").arg(&one).assert().success();
+    assert!(page_text(&one).contains("--luck-ply 1"));
+
+    // Shards at ply 1 merge into the whole run's figures; a shard at ply 0 is refused.
+    let shards: Vec<_> = (0..2).map(|k| dir.path().join(format!("s{k}"))).collect();
+    for (k, s) in shards.iter().enumerate() {
+        run(&["--luck-ply", "1", "--shard", &format!("{k}/2")], s);
+    }
+    let merged = dir.path().join("merged");
+    aeroplane()
+        .arg("merge")
+        .arg(&merged)
+        .args(&shards)
+        .assert()
+        .success();
+    assert_eq!(
+        fs::read(one.join("luck.csv")).unwrap(),
+        fs::read(merged.join("luck.csv")).unwrap()
+    );
+    let other = dir.path().join("other");
+    run(&["--shard", "1/2"], &other);
+    let out = aeroplane()
+        .arg("merge")
+        .arg(dir.path().join("bad"))
+        .arg(&shards[0])
+        .arg(&other)
+        .assert()
+        .failure()
+        .get_output()
+        .stderr
+        .clone();
+    let e = String::from_utf8(out).unwrap();
+    assert!(e.contains("luck_ply"), "{e}");
+}
+
+/// A ply outside 0 to 2, or one without a net, is refused before any game, alike by `run`,
+/// `run --sprt`, `league` and `sweep` (the builder's one check).
+#[test]
+fn bad_luck_plies_are_refused() {
+    let fail = |cmd: &[&str], extra: &[&str]| {
+        let out = aeroplane()
+            .args(cmd)
+            .args(["--rules", "classic", "--games", "2", "-q"])
+            .args(extra)
+            .assert()
+            .failure()
+            .get_output()
+            .stderr
+            .clone();
+        String::from_utf8(out).unwrap()
+    };
+    let net = "bots/nets/td-classic-2p.safetensors";
+    let commands: [&[&str]; 4] = [
+        &["run", "--bots", "greedy,random"],
+        &["run", "--bots", "greedy,random", "--sprt", "elo0=0,elo1=50"],
+        &["league", "--bots", "greedy,random", "--players", "2"],
+        &[
+            "sweep",
+            "--vary",
+            "overshoot=illegal,bounce",
+            "--bots",
+            "greedy,random",
+        ],
+    ];
+    for cmd in commands {
+        for bad in ["3", "-1", "99999999999"] {
+            let e = fail(cmd, &["--luck", net, "--luck-ply", bad]);
+            assert_eq!(
+                e,
+                format!("error: --luck-ply must be from 0 to 2, not {bad}\n"),
+                "{cmd:?}"
+            );
+        }
+        for ply in ["0", "1"] {
+            let e = fail(cmd, &["--luck-ply", ply]);
+            assert_eq!(
+                e, "error: --luck-ply is the depth of the luck measure: give --luck too\n",
+                "{cmd:?}"
+            );
+        }
+        let e = fail(cmd, &["--luck", net, "--luck-ply", "x"]);
+        assert!(e.contains("invalid value 'x' for '--luck-ply <N>'"), "{e}");
+    }
+}

@@ -481,3 +481,88 @@ fn a_stopped_league_or_sweep_resumes_with_its_nets() {
         assert_eq!(files(&dir), files(&whole), "{name}");
     }
 }
+
+/// `--luck-ply` in a league and a sweep: the plain files stay those of ply 0, the luck figures
+/// differ; run.json records `luck_ply` and summary.json each luck report's `ply`; a stopped
+/// job resumes at it and `--manifest` measures at it again.
+#[test]
+fn a_league_or_sweep_measures_at_its_luck_ply_and_keeps_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let league: Vec<&str> = LEAGUE
+        .iter()
+        .copied()
+        .chain(["--luck", NET2, "--chunk-size", "10", "--threads", "1"])
+        .collect();
+    let sweep: Vec<&str> = SWEEP
+        .iter()
+        .copied()
+        .chain(SWEEP_NETS.iter().copied())
+        .chain(["--chunk-size", "8", "--threads", "1"])
+        .collect();
+    for (name, args, unit) in [("league", &league, "10"), ("sweep", &sweep, "8")] {
+        let at = |ply: &'static str| -> Vec<&str> {
+            let mut a = args.to_vec();
+            if ply != "0" {
+                a.extend(["--luck-ply", ply]);
+            }
+            a
+        };
+        let zero = tmp.path().join(format!("{name}-0"));
+        let one = tmp.path().join(format!("{name}-1"));
+        for (dir, ply) in [(&zero, "0"), (&one, "1")] {
+            aeroplane()
+                .args(at(ply))
+                .arg("--out")
+                .arg(dir)
+                .assert()
+                .success();
+        }
+        for entry in fs::read_dir(&zero).unwrap() {
+            let f = entry.unwrap().file_name().into_string().unwrap();
+            let same = fs::read(zero.join(&f)).unwrap() == fs::read(one.join(&f)).unwrap();
+            let luck = ["luck.csv", "pairs_luck.csv", "summary.json", "run.json"];
+            assert_eq!(same, !luck.contains(&f.as_str()), "{name}: {f}");
+        }
+        assert_eq!(json(&one.join("run.json"))["luck_ply"], 1, "{name}");
+        assert!(json(&zero.join("run.json")).get("luck_ply").is_none());
+        let report = &json(&one.join("summary.json"))["report"];
+        let plies: Vec<&serde_json::Value> = match name {
+            "league" => vec![&report["luck"]["ply"]],
+            _ => report["rows"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| &r["luck"]["ply"])
+                .collect(),
+        };
+        assert!(
+            !plies.is_empty() && plies.iter().all(|p| **p == 1),
+            "{name}"
+        );
+        assert!(
+            !fs::read_to_string(zero.join("summary.json"))
+                .unwrap()
+                .contains("\"ply\""),
+            "{name}"
+        );
+
+        let stopped = tmp.path().join(format!("{name}-stopped"));
+        stop_and_resume(&at("1"), &stopped, "2");
+        assert_eq!(files(&stopped), files(&one), "{name}");
+
+        // The same units: the luck's sums are added in the same order.
+        let again = tmp.path().join(format!("{name}-again"));
+        aeroplane()
+            .args([name, "-q", "--chunk-size", unit, "--manifest"])
+            .arg(one.join("run.json"))
+            .arg("--out")
+            .arg(&again)
+            .assert()
+            .success();
+        assert_eq!(
+            fs::read(one.join("luck.csv")).unwrap(),
+            fs::read(again.join("luck.csv")).unwrap(),
+            "{name}"
+        );
+    }
+}

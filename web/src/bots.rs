@@ -67,97 +67,13 @@ const KINDS: [Kind; 6] = [
     },
 ];
 
-/// The profiles of `bots/` the page has (all but `exact`'s, which need value tables on disk):
-/// name and TOML text, the same files the binary builds in.
-const PROFILES: &[(&str, &str)] = &[
-    ("greedy", include_str!("../../bots/greedy.toml")),
-    ("random", include_str!("../../bots/random.toml")),
-    ("expectimax", include_str!("../../bots/expectimax.toml")),
-    (
-        "expectimax-deep",
-        include_str!("../../bots/expectimax-deep.toml"),
-    ),
-    ("montecarlo", include_str!("../../bots/montecarlo.toml")),
-    ("mcts", include_str!("../../bots/mcts.toml")),
-    ("mcts-rollout", include_str!("../../bots/mcts-rollout.toml")),
-    (
-        "td-appfreegame-2p",
-        include_str!("../../bots/td-appfreegame-2p.toml"),
-    ),
-    (
-        "td-appfreegame-4p",
-        include_str!("../../bots/td-appfreegame-4p.toml"),
-    ),
-    (
-        "td-appfreegame-2planes",
-        include_str!("../../bots/td-appfreegame-2planes.toml"),
-    ),
-    (
-        "td-chinese-2p",
-        include_str!("../../bots/td-chinese-2p.toml"),
-    ),
-    (
-        "td-chinese-4p",
-        include_str!("../../bots/td-chinese-4p.toml"),
-    ),
-    (
-        "td-chinese-2planes",
-        include_str!("../../bots/td-chinese-2planes.toml"),
-    ),
-    (
-        "td-classic-2p",
-        include_str!("../../bots/td-classic-2p.toml"),
-    ),
-    (
-        "td-classic-4p",
-        include_str!("../../bots/td-classic-4p.toml"),
-    ),
-    (
-        "td-classic-2planes",
-        include_str!("../../bots/td-classic-2planes.toml"),
-    ),
-];
+/// The profiles of `bots/` the page has: name and TOML text, the same files the binary builds
+/// in (`exact`'s profiles, which need value tables on disk, are not shipped).
+const PROFILES: &[(&str, &str)] = &aeroplane_ai::shipped::PROFILES;
 
-/// The nets shipped in `bots/nets/`, built into the module, by the path a `td` profile's
-/// `net` names: each preset's nets for 2 and 4 players, and for 2 players with 2 planes.
-pub const NETS: [(&str, &[u8]); 9] = [
-    (
-        "bots/nets/td-appfreegame-2p.safetensors",
-        include_bytes!("../../bots/nets/td-appfreegame-2p.safetensors"),
-    ),
-    (
-        "bots/nets/td-appfreegame-4p.safetensors",
-        include_bytes!("../../bots/nets/td-appfreegame-4p.safetensors"),
-    ),
-    (
-        "bots/nets/td-appfreegame-2planes.safetensors",
-        include_bytes!("../../bots/nets/td-appfreegame-2planes.safetensors"),
-    ),
-    (
-        "bots/nets/td-chinese-2p.safetensors",
-        include_bytes!("../../bots/nets/td-chinese-2p.safetensors"),
-    ),
-    (
-        "bots/nets/td-chinese-4p.safetensors",
-        include_bytes!("../../bots/nets/td-chinese-4p.safetensors"),
-    ),
-    (
-        "bots/nets/td-chinese-2planes.safetensors",
-        include_bytes!("../../bots/nets/td-chinese-2planes.safetensors"),
-    ),
-    (
-        "bots/nets/td-classic-2p.safetensors",
-        include_bytes!("../../bots/nets/td-classic-2p.safetensors"),
-    ),
-    (
-        "bots/nets/td-classic-4p.safetensors",
-        include_bytes!("../../bots/nets/td-classic-4p.safetensors"),
-    ),
-    (
-        "bots/nets/td-classic-2planes.safetensors",
-        include_bytes!("../../bots/nets/td-classic-2planes.safetensors"),
-    ),
-];
+/// The nets the page has built in: every net shipped in `bots/nets/`, by the path a profile's
+/// `net` names.
+pub const NETS: [(&str, &[u8]); 9] = aeroplane_ai::shipped::NETS;
 
 /// The net built in at `path` (a `td` bot's `net`), read from its bytes once and shared.
 pub fn net(path: &str) -> Result<Arc<Net>, String> {
@@ -340,8 +256,20 @@ pub fn bot(name: &str) -> Result<(Box<dyn Bot>, String), String> {
 /// net built in that was trained on these rules for this many players, at ply 0, 1 and 2.
 pub fn offered(rules: Option<&Rules>, players: usize) -> Vec<(String, String)> {
     let mut out = Vec::new();
-    for (name, _) in PROFILES {
-        let p = profile(name).expect("a profile of the list");
+    // The plain bots first, then by strength: in the order of the kinds, by name within one.
+    let mut profiles: Vec<(usize, &str, Profile)> = PROFILES
+        .iter()
+        .map(|(name, _)| {
+            let p = profile(name).expect("a profile of the list");
+            let k = KINDS
+                .iter()
+                .position(|k| k.name == p.kind)
+                .unwrap_or(KINDS.len());
+            (k, *name, p)
+        })
+        .collect();
+    profiles.sort_by_key(|&(k, name, _)| (k, name));
+    for (_, name, p) in profiles {
         if p.kind == "td" {
             let path = p.params.get("net").and_then(|v| v.as_str()).unwrap_or("");
             let fits = rules.is_some_and(|rules| {
@@ -441,7 +369,11 @@ mod tests {
     #[test]
     fn bad_names_say_what_there_is() {
         let err = |name: &str| bot(name).err().unwrap();
-        assert!(err("exact").starts_with("unknown bot `exact`: the bots are greedy, random"));
+        assert!(
+            err("exact").starts_with(
+                "unknown bot `exact`: the bots are expectimax, expectimax-deep, greedy"
+            )
+        );
         assert!(err("greedy:depth=2").contains("the bot `greedy` takes no parameters"));
         assert!(err("expectimax:depth=9").contains("allowed is an integer from 1 to"));
         assert!(err("expectimax:width=2").contains("its parameters are depth"));

@@ -110,20 +110,39 @@ fn legal_digits(moves: &[Move]) -> String {
         .collect()
 }
 
+/// A decision as it was played: the position before the roll, the lineup entry that chose
+/// (`bot`), the roll, its legal moves, the one chosen, the forced rolls since the last decision
+/// line and the bot's values in `moves`' order.
+#[derive(Clone, Copy, Debug)]
+pub struct Decided<'a> {
+    /// The position before the roll.
+    pub game: &'a Game,
+    /// The lineup entry that chose.
+    pub bot: usize,
+    /// The roll.
+    pub roll: u8,
+    /// The legal moves of the roll.
+    pub moves: &'a [Move],
+    /// The index of the move chosen in `moves`.
+    pub chosen: usize,
+    /// The forced rolls since the last decision line, as digits.
+    pub forced: &'a str,
+    /// The bot's values, in `moves`' order.
+    pub values: Option<&'a [f32]>,
+}
+
 /// One decision line (with its newline). `decision` counts the game's decision lines before
-/// it (every [`LOG_POSITIONS`]-th, the first included, carries the position); `values` are the
-/// bot's, in `moves`' order.
-#[allow(clippy::too_many_arguments)]
-pub fn decision_line(
-    game: &Game,
-    bot: usize,
-    roll: u8,
-    moves: &[Move],
-    chosen: usize,
-    forced: &str,
-    values: Option<&[f32]>,
-    decision: u32,
-) -> String {
+/// it (every [`LOG_POSITIONS`]-th, the first included, carries the position).
+pub fn decision_line(d: &Decided<'_>, decision: u32) -> String {
+    let Decided {
+        game,
+        bot,
+        roll,
+        moves,
+        chosen,
+        forced,
+        values,
+    } = *d;
     let seat = game.to_move().index();
     let action = ActionId::of_move(&moves[chosen]).index();
     let mut s = format!(

@@ -537,16 +537,17 @@ impl Session {
 
     fn play_choice(&mut self, roll: u8, moves: &MoveList, chosen: usize, values: Option<Vec<f32>>) {
         let k = self.k_of(self.game.to_move());
-        self.lines.push_str(&log::decision_line(
-            &self.game,
-            k,
+        let decided = log::Decided {
+            game: &self.game,
+            bot: k,
             roll,
             moves,
             chosen,
-            &self.forced,
-            values.as_deref(),
-            self.decisions,
-        ));
+            forced: &self.forced,
+            values: values.as_deref(),
+        };
+        self.lines
+            .push_str(&log::decision_line(&decided, self.decisions));
         self.forced.clear();
         self.decisions += 1;
         self.play(roll, moves, Some(chosen), values);

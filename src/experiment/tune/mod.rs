@@ -41,7 +41,7 @@ use crate::export::{
 use crate::runner::{KeptGames, RunSpec};
 use aeroplane_core::Rules;
 
-use super::job::JobKind;
+use super::kind::JobKind;
 use super::merge::{Shards, Stop};
 use super::{
     Context, InvalidJob, JobEnd, JobError, Opening, Outcome, Shard, commit, fail, keep_finished,
