@@ -722,27 +722,12 @@ mod tests {
         }
     }
 
-    /// The shipped nets (bots/nets, read at compile time: this crate does no IO): the
-    /// inference pass gives the reference's bits at every position of random games of their
-    /// rules and player counts, from every seat.
+    /// The shipped nets (bots/nets, built in: [`crate::shipped::NETS`]): the inference pass
+    /// gives the reference's bits at every position of random games of their rules and player
+    /// counts, from every seat.
     #[test]
     fn shipped_nets_infer_the_reference() {
-        macro_rules! nets {
-            ($($name:literal),*) => {
-                [$(($name, &include_bytes!(concat!("../../../bots/nets/", $name))[..])),*]
-            };
-        }
-        let shipped = nets!(
-            "td-appfreegame-2p.safetensors",
-            "td-appfreegame-4p.safetensors",
-            "td-appfreegame-2planes.safetensors",
-            "td-classic-2p.safetensors",
-            "td-classic-4p.safetensors",
-            "td-classic-2planes.safetensors",
-            "td-chinese-2p.safetensors",
-            "td-chinese-4p.safetensors",
-            "td-chinese-2planes.safetensors"
-        );
+        let shipped = crate::shipped::NETS;
         for (name, bytes) in shipped {
             let net = crate::td::file::Net::from_bytes(bytes).expect("a shipped net reads");
             let (enc, w) = (net.encoder(), &net.weights);
