@@ -24,8 +24,8 @@
 //! What the encoding leaves out: the turn count (so the `max_turns` cap is not seen) and which
 //! planes moved earlier in the turn (only the `three_sixes` penalty of some variants reads it).
 
-use aeroplane_core::board::{RING_CELLS, TAKE_OFF, TURN_CELL, ring_cell};
-use aeroplane_core::{Game, HANGAR, Rules, Seat};
+use aeroplane_core::board::{CELL_OF, OFF_RING, PLANES, RING_CELLS, TAKE_OFF, ring_cell};
+use aeroplane_core::{Game, Rules, Seat};
 
 /// The name of the encoding, as net files record it.
 pub const ENCODING: &str = "tdg";
@@ -35,10 +35,19 @@ pub const ENCODING_VERSION: u32 = 1;
 pub const MAX_ACTIVE: usize = 2 * 4 * 4 + 2 + 4 + 6 * 3;
 
 /// The active units of one position: indices into the net's inputs, ascending within each block.
+///
+/// Encoding into the same `Features` again is cheaper when seats' planes stand where they stood
+/// before: each relative seat's plane units are kept with the steps and sizes they came from
+/// and copied when those are the same (the units are a function of them alone).
 #[derive(Clone, Copy, Debug)]
 pub struct Features {
     idx: [u16; MAX_ACTIVE],
     len: u8,
+    /// The encoding's input units: every active unit is below.
+    bound: u16,
+    /// Per relative seat, the plane units of the last encoding and what they came from
+    /// ([`thermometer_key`]; 0 for none).
+    memo: [(u64, [u16; PLANES]); 4],
 }
 
 impl Default for Features {
@@ -46,8 +55,21 @@ impl Default for Features {
         Features {
             idx: [0; MAX_ACTIVE],
             len: 0,
+            bound: 0,
+            memo: [(0, [0; PLANES]); 4],
         }
     }
+}
+
+/// What the plane units of relative seat `k` depend on: its planes' `steps`, `k`, the planes
+/// and the positions (never 0).
+#[inline(always)]
+fn thermometer_key(steps: [u8; PLANES], k: usize, planes: usize, positions: usize) -> u64 {
+    u64::from(u32::from_le_bytes(steps))
+        | (k as u64) << 32
+        | (planes as u64) << 36
+        | (positions as u64) << 40
+        | 1 << 63
 }
 
 impl Features {
@@ -57,10 +79,11 @@ impl Features {
         &self.idx[..usize::from(self.len)]
     }
 
+    /// The number of input units of the encoding that produced these features: every active
+    /// unit is below it.
     #[inline]
-    fn push(&mut self, i: usize) {
-        self.idx[usize::from(self.len)] = i as u16;
-        self.len += 1;
+    pub fn bound(&self) -> usize {
+        usize::from(self.bound)
     }
 }
 
@@ -70,25 +93,44 @@ pub struct Encoder {
     players: usize,
     planes: usize,
     positions: usize,
+    /// `rel[m][k]`: the `k`-th seat in play after the seat at position `m` of the seats in play.
+    rel: [[Seat; 4]; 4],
+    /// The position of each seat (by index) among the seats in play (0 for a seat not in play).
+    slot: [u8; 4],
+    /// [`Encoder::inputs`].
+    inputs: u16,
 }
 
 impl Encoder {
     /// The encoder of `rules` with `players` players (2..=4).
     pub fn new(rules: &Rules, players: usize) -> Encoder {
+        let seats = Seat::in_play(players);
+        let n = seats.len();
+        let mut rel = [[Seat::ALL[0]; 4]; 4];
+        let mut slot = [0; 4];
+        for (m, &seat) in seats.iter().enumerate() {
+            slot[seat.index()] = m as u8;
+            for (k, r) in rel[m][..n].iter_mut().enumerate() {
+                *r = seats[(m + k) % n];
+            }
+        }
+        let planes = usize::from(rules.planes()).min(PLANES);
+        let positions = usize::from(rules.centre()) + 2;
+        let inputs =
+            players * positions * planes + 2 * players + 3 + players * planes + 6 * players;
         Encoder {
             players,
-            planes: usize::from(rules.planes()),
-            positions: usize::from(rules.centre()) + 2,
+            planes,
+            positions,
+            rel,
+            slot,
+            inputs: u16::try_from(inputs).expect("at most 4 players, 4 planes, 60 positions"),
         }
     }
 
     /// The number of input units.
     pub fn inputs(&self) -> usize {
-        self.players * self.positions * self.planes
-            + 2 * self.players
-            + 3
-            + self.players * self.planes
-            + 6 * self.players
+        usize::from(self.inputs)
     }
 
     /// The players.
@@ -104,37 +146,60 @@ impl Encoder {
     /// way; a property test holds this one to it).
     #[inline]
     pub fn encode(&self, game: &Game, perspective: Seat, out: &mut Features) {
-        out.len = 0;
-        let seats = game.seats();
-        let me = seats
-            .iter()
-            .position(|&s| s == perspective)
-            .unwrap_or_default();
+        match self.planes {
+            4 => self.encode_planes::<4>(game, perspective, out),
+            3 => self.encode_planes::<3>(game, perspective, out),
+            2 => self.encode_planes::<2>(game, perspective, out),
+            _ => self.encode_planes::<1>(game, perspective, out),
+        }
+    }
+
+    /// [`Encoder::encode`] for `P` planes (`P == self.planes`), written for speed (a ply-0
+    /// decision encodes every afterstate): the loops over the planes unrolled, the seats'
+    /// relative order from tables, the units counted in a register, each seat's plane units
+    /// copied from `out`'s memo when its planes have not moved, the exposure test one shift
+    /// of a 64-bit window per plane.
+    #[inline(always)]
+    fn encode_planes<const P: usize>(&self, game: &Game, perspective: Seat, out: &mut Features) {
+        debug_assert_eq!(P, self.planes);
         let n = self.players;
-        let planes = self.planes;
-        let block = self.positions * planes;
-        // The seats in relative order.
-        let mut rel = [Seat::ALL[0]; 4];
-        for (k, r) in rel[..n].iter_mut().enumerate() {
-            let i = me + k;
-            *r = seats[if i >= n { i - n } else { i }];
-        }
-        let rel = &rel[..n];
+        let block = self.positions * P;
+        let idx = &mut out.idx;
+        let mut len = 0;
+        let me = usize::from(self.slot[perspective.index()]);
+        let rel = &self.rel[me][..n];
         for (k, &seat) in rel.iter().enumerate() {
-            let steps = game.steps(seat);
-            let base = k * block;
-            // Thermometer: each plane turns on the next unit of its position.
-            for p in 0..planes {
-                let s = steps[p];
-                let pos = if s == HANGAR { 0 } else { usize::from(s) + 1 };
-                let before = steps[..p].iter().filter(|&&t| t == s).count();
-                out.push(base + pos * planes + before);
+            let st = game.steps(seat);
+            let key = thermometer_key(st, k, P, self.positions);
+            let memo = &mut out.memo[k];
+            if memo.0 != key {
+                let base = k * block;
+                // Thermometer: each plane turns on the next unit of its position (the unit
+                // after those of the planes before it on the same step).
+                let eq = |p: usize, q: usize| u16::from(st[p] == st[q]);
+                let before = [
+                    0,
+                    eq(1, 0),
+                    eq(2, 0) + eq(2, 1),
+                    eq(3, 0) + eq(3, 1) + eq(3, 2),
+                ];
+                for p in 0..P {
+                    // The hangar (`u8::MAX`) is position 0, step `s` position `s + 1`.
+                    let pos = usize::from(st[p].wrapping_add(1));
+                    memo.1[p] = (base + pos * P) as u16 + before[p];
+                }
+                memo.0 = key;
             }
+            idx[len..len + P].copy_from_slice(&memo.1[..P]);
+            len += P;
         }
+        let mut push = |i: usize| {
+            idx[len] = i as u16;
+            len += 1;
+        };
         let mut at = n * block;
-        let next = game.to_move();
-        let to_roll = seats.iter().position(|&s| s == next).unwrap_or_default();
-        out.push(
+        let to_roll = usize::from(self.slot[game.to_move().index()]);
+        push(
             at + if to_roll >= me {
                 to_roll - me
             } else {
@@ -142,65 +207,94 @@ impl Encoder {
             },
         );
         at += n;
-        out.push(at + usize::from(game.sixes_this_turn().min(2)));
+        push(at + usize::from(game.sixes_this_turn().min(2)));
         at += 3;
         for (k, &seat) in rel.iter().enumerate() {
             if game.has_finished(seat) {
-                out.push(at + k);
+                push(at + k);
             }
         }
         at += n;
         // Where each seat's planes can capture from: its ring cells, and the cell before its
-        // first ring step for a plane on its take-off cell.
+        // first ring step for a plane on its take-off cell (0 for a seat not in play).
         let mut from = [0u64; 4];
-        for &seat in seats {
+        for &seat in rel {
+            let st = game.steps(seat);
             let mut bits = game.ring_cells(seat);
-            if game.steps(seat)[..planes].contains(&TAKE_OFF) {
-                bits |= 1 << ((u32::from(ring_cell(seat, 1)) + 51) % 52);
+            // Not `contains`, which calls `memchr` for bytes.
+            #[allow(clippy::manual_contains)]
+            let on_take_off = st[..P].iter().any(|&s| s == TAKE_OFF);
+            if on_take_off {
+                bits |= BEHIND_TAKE_OFF[seat.index()];
             }
             from[seat.index()] = bits;
         }
-        let cells = u32::from(RING_CELLS);
-        for (k, &seat) in rel.iter().enumerate() {
-            // The others' cells twice over (bit `c + 52` is cell `c`), so that the six cells
-            // behind cell `c`, `c - 6 ..= c - 1` mod 52, are bits `c + 46 ..= c + 51`.
-            let others = seats
-                .iter()
-                .filter(|&&o| o != seat)
-                .fold(0, |a, &o| a | from[o.index()]);
-            if others == 0 {
-                continue;
-            }
-            let twice = u128::from(others) | u128::from(others) << cells;
-            let mut exposed = 0;
-            for &s in &game.steps(seat)[..planes] {
-                if (1..=TURN_CELL).contains(&s) {
-                    let c = u32::from(ring_cell(seat, s));
-                    if (twice >> (c + cells - 6)) & 0x3F != 0 {
-                        out.push(at + k * planes + exposed);
-                        exposed += 1;
-                    }
+        if from != [0; 4] {
+            for (k, &seat) in rel.iter().enumerate() {
+                let i = seat.index();
+                let others = from[(i + 1) & 3] | from[(i + 2) & 3] | from[(i + 3) & 3];
+                // Bit `j` of `window` is cell `j - 6` mod 52 of the others (`j < 58`), so the
+                // six cells behind cell `c`, `c - 6 ..= c - 1` mod 52, are bits `c ..= c + 5`
+                // of the window, and cell `c` is within one plain roll of an opponent's plane
+                // exactly when bit `c` of `threat` is set.
+                let window = others << 6 | others >> (u32::from(RING_CELLS) - 6);
+                if window == 0 {
+                    continue;
+                }
+                let w2 = window | window >> 1;
+                let threat = w2 | w2 >> 2 | window >> 4 | window >> 5;
+                let cell_of = &CELL_OF[i];
+                let st = game.steps(seat);
+                // A step off the ring has cell `OFF_RING` (63): bit 63 of `threat` is 0 (it
+                // has 58 bits), so it is never exposed.
+                let exposed: usize = st[..P]
+                    .iter()
+                    .map(|&s| ((threat >> cell_of[usize::from(s)]) & 1) as usize)
+                    .sum();
+                for j in 0..exposed {
+                    push(at + k * P + j);
                 }
             }
         }
-        at += n * planes;
+        at += n * P;
         let hits = game.face_captures();
-        if hits.iter().any(|&h| h != 0) {
+        if hits != [0; 6] {
             for (k, &seat) in rel.iter().enumerate() {
                 let nibble = 0xFu16 << (4 * seat.index());
                 let faces = hits.iter().filter(|&&h| h & nibble != 0).count();
                 for j in 0..faces {
-                    out.push(at + 6 * k + j);
+                    push(at + 6 * k + j);
                 }
             }
         }
+        out.len = len as u8;
+        out.bound = self.inputs;
     }
 }
 
+/// Per seat, the bit of the ring cell one before its first ring step (where a plane on its
+/// take-off cell captures from).
+const BEHIND_TAKE_OFF: [u64; 4] = {
+    let mut t = [0; 4];
+    let mut k = 0;
+    while k < 4 {
+        t[k] = 1 << ((ring_cell(Seat::ALL[k], 1) as u32 + 51) % 52);
+        k += 1;
+    }
+    t
+};
+
+// The encoding reads the hangar as position 0 by wrapping `HANGAR + 1`, and a step off the ring
+// as never exposed by its cell `OFF_RING` falling past the exposure window's 58 bits.
+const _: () = assert!(aeroplane_core::HANGAR == u8::MAX && OFF_RING >= 58 && RING_CELLS == 52);
+
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
-    use aeroplane_core::{End, MoveList, Overshoot, Preset, Specials, Stacking, ThreeSixes};
+    use aeroplane_core::board::TURN_CELL;
+    use aeroplane_core::{
+        End, HANGAR, MoveList, Overshoot, Preset, Specials, Stacking, ThreeSixes,
+    };
     use proptest::prelude::*;
     use proptest::test_runner::{Config, RngSeed};
     use rand::RngExt;
@@ -295,7 +389,7 @@ mod tests {
     }
 
     /// Rules of any variant: a preset with every option drawn.
-    fn any_rules() -> impl Strategy<Value = Rules> {
+    pub(crate) fn any_rules() -> impl Strategy<Value = Rules> {
         (
             0usize..3,
             (0usize..2, 0usize..3, any::<bool>(), any::<bool>()),

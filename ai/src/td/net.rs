@@ -40,11 +40,13 @@ pub struct Weights {
 }
 
 /// A net's second layer for inference: for each hidden unit its weights to the (up to four)
-/// outputs side by side, zero beyond the outputs, and the output biases.
+/// outputs side by side, zero beyond the outputs, the output biases, and each rank's
+/// [`payoff`].
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Transposed {
     w2: Vec<[f32; 4]>,
     b2: [f32; 4],
+    payoff: [f32; 4],
 }
 
 /// A forward pass's state: the hidden layer and the rank probabilities.
@@ -205,7 +207,7 @@ impl Weights {
             }
             b += B;
         }
-        for (j, o) in out.iter_mut().enumerate().take(h).skip(whole) {
+        for (j, o) in (whole..h).zip(&mut out[whole..h]) {
             let mut a = self.b1[j];
             for &i in active {
                 a += self.w1[usize::from(i) * h + j];
@@ -222,21 +224,124 @@ impl Weights {
     }
 
     /// [`Weights::value`] with the second layer read from `t` ([`Weights::transposed`] of
-    /// these weights): the same bits, the outputs' sums computed side by side in one vector.
+    /// these weights): the same bits, faster.
+    ///
+    /// - The outputs' sums are computed side by side in one vector, each in hidden-unit order.
+    /// - Only the hidden units that are on (positive) are added: a unit that is off adds
+    ///   `w * 0 = ±0`, which leaves a sum unchanged but for the sign of a zero sum, and the
+    ///   softmax maps `+0` and `-0` logits to the same probabilities.
+    /// - The largest logit's exponential, `exp(0)`, is 1 without calling `exp`.
     #[inline]
     pub fn value_transposed(&self, t: &Transposed, x: &Features, s: &mut Scratch) -> f32 {
         let h = self.hidden;
-        debug_assert_eq!(t.w2.len(), h);
-        self.first_layer(x.active(), &mut s.hidden[..h]);
+        assert_eq!(
+            t.w2.len(),
+            h,
+            "the transposed second layer of these weights"
+        );
+        let active = x.active();
+        // Every active input's column is in the first layer (the unchecked reads rely on it).
+        assert!(x.bound() <= self.inputs, "features of a larger encoding");
+        #[cfg(target_arch = "x86_64")]
+        let l = if std::arch::is_x86_feature_detected!("avx") {
+            // SAFETY: the CPU has AVX (checked just above); the sizes are checked above.
+            unsafe { self.inference_avx(t, active, s) }
+        } else {
+            self.inference_plain(t, active, s)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let l = self.inference_plain(t, active, s);
+        match self.outputs {
+            2 => outcome::<2>(&l, &t.payoff, &mut s.probs),
+            3 => outcome::<3>(&l, &t.payoff, &mut s.probs),
+            _ => outcome::<4>(&l, &t.payoff, &mut s.probs),
+        }
+    }
+
+    /// The logits of [`Weights::value_transposed`], portably: the hidden layer in blocks of 16
+    /// units, then the units that are on.
+    fn inference_plain(&self, t: &Transposed, active: &[u16], s: &mut Scratch) -> [f32; 4] {
+        let h = self.hidden;
+        self.first_layer_blocks::<16>(active, &mut s.hidden[..h]);
         let mut l = t.b2;
         for (&a, w) in s.hidden[..h].iter().zip(&t.w2) {
-            for r in 0..4 {
-                l[r] += w[r] * a;
+            if a > 0.0 {
+                for r in 0..4 {
+                    l[r] += w[r] * a;
+                }
             }
         }
-        let n = self.outputs;
-        softmax(&l[..n], &mut s.probs[..n]);
-        expected_return(&s.probs[..n])
+        l
+    }
+
+    /// The logits of [`Weights::value_transposed`] with AVX: the hidden layer 64 units at a time
+    /// in eight registers (each unit's sum in the order of [`Weights::first_layer`]), which
+    /// units are on from the registers' sign masks, then the second layer over those units only,
+    /// the outputs side by side in one register.
+    ///
+    /// # Safety
+    /// The CPU has AVX; every active input is below `inputs`; `t` has `hidden` rows.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx")]
+    unsafe fn inference_avx(&self, t: &Transposed, active: &[u16], s: &mut Scratch) -> [f32; 4] {
+        use std::arch::x86_64::*;
+        let h = self.hidden;
+        let whole = h / 64 * 64;
+        let w1 = self.w1.as_ptr();
+        let w2 = &t.w2[..h];
+        let zero = _mm256_setzero_ps();
+        // SAFETY (the loads and stores below): each reads or writes within a whole 4- or
+        // 64-float array (bounds-checked once) or, for the columns, within the first layer.
+        let mut l = unsafe { _mm_loadu_ps(t.b2.as_ptr()) };
+        let mut b = 0;
+        while b < whole {
+            let bias: &[f32; 64] = self.b1[b..b + 64].try_into().expect("a whole block");
+            let hidden: &mut [f32; 64] = (&mut s.hidden[b..b + 64]).try_into().expect("a block");
+            let mut acc = [zero; 8];
+            for (r, a) in acc.iter_mut().enumerate() {
+                *a = unsafe { _mm256_loadu_ps(bias.as_ptr().add(8 * r)) };
+            }
+            for &i in active {
+                // `i < inputs` and `b + 64 <= hidden`: within the first layer.
+                let col = unsafe { w1.add(usize::from(i) * h + b) };
+                for (r, a) in acc.iter_mut().enumerate() {
+                    *a = _mm256_add_ps(*a, unsafe { _mm256_loadu_ps(col.add(8 * r)) });
+                }
+            }
+            let mut on = 0u64;
+            for (r, &a) in acc.iter().enumerate() {
+                // `max(a, 0)`: 0 where `a` is not positive, as `f32::max(a, 0.0)` gives.
+                let v = _mm256_max_ps(a, zero);
+                unsafe { _mm256_storeu_ps(hidden.as_mut_ptr().add(8 * r), v) };
+                let gt = _mm256_cmp_ps::<_CMP_GT_OQ>(v, zero);
+                on |= u64::from(_mm256_movemask_ps(gt) as u8) << (8 * r);
+            }
+            let w2 = &w2[b..b + 64];
+            while on != 0 {
+                let j = on.trailing_zeros() as usize;
+                on &= on - 1;
+                // `j < 64`: within the block.
+                let (a, w) = unsafe { (*hidden.get_unchecked(j), w2.get_unchecked(j)) };
+                let w = unsafe { _mm_loadu_ps(w.as_ptr()) };
+                l = _mm_add_ps(l, _mm_mul_ps(w, _mm_set1_ps(a)));
+            }
+            b += 64;
+        }
+        let mut out = [0.0f32; 4];
+        unsafe { _mm_storeu_ps(out.as_mut_ptr(), l) };
+        for (j, o) in (whole..h).zip(&mut s.hidden[whole..h]) {
+            let mut a = self.b1[j];
+            for &i in active {
+                a += self.w1[usize::from(i) * h + j];
+            }
+            *o = a.max(0.0);
+            if *o > 0.0 {
+                for (l, w) in out.iter_mut().zip(&t.w2[j]) {
+                    *l += w * *o;
+                }
+            }
+        }
+        out
     }
 
     /// The second layer laid out for [`Weights::value_transposed`].
@@ -249,6 +354,7 @@ impl Weights {
                 .map(|j| std::array::from_fn(|r| if r < n { self.w2[r * h + j] } else { 0.0 }))
                 .collect(),
             b2,
+            payoff: std::array::from_fn(|r| if r < n { payoff(r, n) } else { 0.0 }),
         }
     }
 
@@ -313,6 +419,56 @@ impl Weights {
     }
 }
 
+/// The rank probabilities (into `probs`) and the expected return of the first `N` logits `l`
+/// (`N` = the outputs, 2 to 4), as [`softmax`] and [`expected_return`] compute them, bit for
+/// bit: the same sums in the same order, and no call of `exp` where a logit minus the largest
+/// is zero (the largest logit's), since `exp(±0)` is exactly 1.
+#[inline(always)]
+fn outcome<const N: usize>(l: &[f32; 4], payoff: &[f32; 4], probs: &mut [f32; 4]) -> f32 {
+    let max = l[..N].iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    if N == 2 {
+        let (d0, d1) = (l[0] - max, l[1] - max);
+        if d0 == 0.0 || d1 == 0.0 {
+            // One call, the other's exponential 1, without a branch on which logit is the
+            // larger (a coin flip to the branch predictor).
+            let e = crate::math::exp(if d0 == 0.0 { d1 } else { d0 });
+            let (e0, e1) = (
+                if d0 == 0.0 { 1.0 } else { e },
+                if d1 == 0.0 { 1.0 } else { e },
+            );
+            let inv = 1.0 / (0.0 + e0 + e1);
+            probs[0] = e0 * inv;
+            probs[1] = e1 * inv;
+            return probs[..2]
+                .iter()
+                .zip(&payoff[..2])
+                .map(|(p, w)| p * w)
+                .sum();
+        }
+    }
+    let mut sum = 0.0;
+    for (o, &x) in probs[..N].iter_mut().zip(&l[..N]) {
+        let d = x - max;
+        // `black_box`: the compiler would otherwise call `exp` for every logit and select
+        // (the exponential counts as free of side effects).
+        *o = if d == 0.0 {
+            1.0
+        } else {
+            crate::math::exp(std::hint::black_box(d))
+        };
+        sum += *o;
+    }
+    let inv = 1.0 / sum;
+    for o in probs[..N].iter_mut() {
+        *o *= inv;
+    }
+    probs[..N]
+        .iter()
+        .zip(&payoff[..N])
+        .map(|(p, w)| p * w)
+        .sum()
+}
+
 /// A stable softmax of `logits` into `out`.
 #[inline]
 fn softmax(logits: &[f32], out: &mut [f32]) {
@@ -334,6 +490,8 @@ mod tests {
     use super::*;
     use crate::td::encoding::Encoder;
     use aeroplane_core::{Game, Preset};
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, RngSeed};
     use rand::RngExt;
     use rand_pcg::Pcg32;
 
@@ -438,11 +596,114 @@ mod tests {
         }
     }
 
+    /// The definition of a net's pass, the slow way: each hidden unit's sum in its order (its
+    /// bias, then the active inputs' weights in the encoding's order), every hidden unit in
+    /// each output's sum (in unit order), the softmax with `exp` of every logit, and the
+    /// expected return. Returns the hidden layer, the probabilities and the value.
+    fn reference(w: &Weights, x: &Features) -> (Vec<f32>, Vec<f32>, f32) {
+        let (hidden, players) = (w.hidden, w.outputs);
+        let mut hid = vec![0.0f32; hidden];
+        for (j, a) in hid.iter_mut().enumerate() {
+            *a = w.b1[j];
+            for &i in x.active() {
+                *a += w.w1[usize::from(i) * hidden + j];
+            }
+            *a = a.max(0.0);
+        }
+        let logits: Vec<f32> = (0..players)
+            .map(|r| {
+                let mut l = w.b2[r];
+                for j in 0..hidden {
+                    l += w.w2[r * hidden + j] * hid[j];
+                }
+                l
+            })
+            .collect();
+        let mut probs = vec![0.0; players];
+        softmax(&logits, &mut probs);
+        let value = expected_return(&probs);
+        (hid, probs, value)
+    }
+
+    /// Every way of computing a pass gives the reference's bits at `x`: the training pass
+    /// (`forward`, `value`) its hidden layer, probabilities and value; the inference pass
+    /// (`value_transposed`, with AVX where the CPU has it, and its portable path) its
+    /// probabilities and value.
+    fn assert_passes_agree(w: &Weights, t: &Transposed, x: &Features, what: &str) {
+        let (hid, probs, want) = reference(w, x);
+        let (h, n) = (w.hidden, w.outputs);
+        let mut s = Scratch::default();
+        let plain = w.value(x, &mut s);
+        assert_eq!(
+            s.hidden[..h],
+            hid[..],
+            "{what}: training pass, hidden layer"
+        );
+        assert_eq!(
+            s.probs[..n],
+            probs[..],
+            "{what}: training pass, probabilities"
+        );
+        assert_eq!(
+            plain.to_bits(),
+            want.to_bits(),
+            "{what}: training pass, value"
+        );
+        let fast = w.value_transposed(t, x, &mut s);
+        assert_eq!(s.probs[..n], probs[..], "{what}: inference, probabilities");
+        assert_eq!(fast.to_bits(), want.to_bits(), "{what}: inference, value");
+        let mut s = Scratch::default();
+        let l = w.inference_plain(t, x.active(), &mut s);
+        let portable = match n {
+            2 => outcome::<2>(&l, &t.payoff, &mut s.probs),
+            3 => outcome::<3>(&l, &t.payoff, &mut s.probs),
+            _ => outcome::<4>(&l, &t.payoff, &mut s.probs),
+        };
+        assert_eq!(
+            s.probs[..n],
+            probs[..],
+            "{what}: portable inference, probabilities"
+        );
+        assert_eq!(
+            portable.to_bits(),
+            want.to_bits(),
+            "{what}: portable inference, value"
+        );
+    }
+
+    /// Plays `rolls` random rolls of a game of `rules` with `players` from `seed` (mostly
+    /// captures when there are some) and calls `f` at every position, from every seat.
+    fn for_positions(
+        rules: aeroplane_core::Rules,
+        players: usize,
+        seed: u64,
+        rolls: usize,
+        mut f: impl FnMut(&Game, aeroplane_core::Seat),
+    ) {
+        let mut game = Game::new(rules, players).expect("a valid setup");
+        let mut rng = Pcg32::new(seed, 31);
+        for _ in 0..rolls {
+            for &seat in game.seats() {
+                f(&game, seat);
+            }
+            if game.is_over() {
+                break;
+            }
+            let roll = rng.random_range(1..=6u8);
+            let moves = game.legal_moves(roll);
+            let pick = moves
+                .iter()
+                .position(|m| m.captured() != 0 && rng.random_range(0..3) > 0)
+                .or_else(|| (!moves.is_empty()).then(|| rng.random_range(0..moves.len())));
+            game.apply(roll, pick.map(|k| moves[k]));
+        }
+    }
+
     /// The inference path (blocks, AVX, the transposed second layer) gives the bits of the
     /// plain sums, for nets of any size over positions of random games.
     #[test]
     fn fast_value_is_the_plain_sums() {
-        for (players, hidden) in [(2, 64), (3, 20), (4, 64), (2, 100), (4, 7)] {
+        for (players, hidden) in [(2, 64), (3, 20), (4, 64), (2, 100), (4, 7), (3, 130)] {
             let rules = Preset::Chinese.rules();
             let enc = Encoder::new(&rules, players);
             let mut rng = Pcg32::new(11, hidden as u64);
@@ -453,49 +714,101 @@ mod tests {
                 *b = rng.random_range(-0.5f32..0.5);
             }
             let t = w.transposed();
-            let mut game = Game::new(rules, players).unwrap();
-            let (mut x, mut s) = (Features::default(), Scratch::default());
-            for _ in 0..300 {
-                if game.is_over() {
-                    break;
-                }
-                let seat = game.to_move();
-                enc.encode(&game, seat, &mut x);
-                // The definition: each sum in its order, one unit at a time.
-                let mut hid = vec![0.0f32; hidden];
-                for (j, a) in hid.iter_mut().enumerate() {
-                    *a = w.b1[j];
-                    for &i in x.active() {
-                        *a += w.w1[usize::from(i) * hidden + j];
-                    }
-                    *a = a.max(0.0);
-                }
-                let logits: Vec<f32> = (0..players)
-                    .map(|r| {
-                        let mut l = w.b2[r];
-                        for j in 0..hidden {
-                            l += w.w2[r * hidden + j] * hid[j];
-                        }
-                        l
-                    })
-                    .collect();
-                let mut probs = vec![0.0; players];
-                softmax(&logits, &mut probs);
-                let want = expected_return(&probs);
-                let plain = w.value(&x, &mut s);
-                assert_eq!(s.hidden[..hidden], hid[..]);
-                assert_eq!(s.probs[..players], probs[..]);
-                let fast = w.value_transposed(&t, &x, &mut s);
-                assert_eq!(s.probs[..players], probs[..]);
-                assert_eq!(
-                    (plain.to_bits(), fast.to_bits()),
-                    (want.to_bits(), want.to_bits())
-                );
-                let roll = rng.random_range(1..=6u8);
-                let m = game.legal_moves(roll);
-                let c = (!m.is_empty()).then(|| m[rng.random_range(0..m.len())]);
-                game.apply(roll, c);
+            let mut x = Features::default();
+            for_positions(rules, players, hidden as u64, 300, |game, seat| {
+                enc.encode(game, seat, &mut x);
+                assert_passes_agree(&w, &t, &x, &format!("{players} players, {hidden} units"));
+            });
+        }
+    }
+
+    /// The shipped nets (bots/nets, built in: [`crate::shipped::NETS`]): the inference pass
+    /// gives the reference's bits at every position of random games of their rules and player
+    /// counts, from every seat.
+    #[test]
+    fn shipped_nets_infer_the_reference() {
+        let shipped = crate::shipped::NETS;
+        for (name, bytes) in shipped {
+            let net = crate::td::file::Net::from_bytes(bytes).expect("a shipped net reads");
+            let (enc, w) = (net.encoder(), &net.weights);
+            let t = w.transposed();
+            let mut x = Features::default();
+            for seed in 0..4 {
+                for_positions(net.rules, net.players, seed, 400, |game, seat| {
+                    enc.encode(game, seat, &mut x);
+                    assert_passes_agree(w, &t, &x, name);
+                });
             }
+        }
+    }
+
+    /// A net whose hidden units are all off and whose output biases are zeros of both signs:
+    /// the inference pass skips every unit, so its logits keep the biases' signs where the
+    /// reference's sums turn `-0` into `+0`; the probabilities and value are the same bits.
+    #[test]
+    fn signed_zero_logits_give_the_same_value() {
+        for players in 2..=4 {
+            let rules = Preset::AppFreeGame.rules();
+            let enc = Encoder::new(&rules, players);
+            let mut rng = Pcg32::new(5, players as u64);
+            let mut w =
+                Weights::random(enc.inputs(), 64, players, || rng.random_range(-1.0f32..1.0));
+            w.b1.fill(-1000.0);
+            for (r, b) in w.b2.iter_mut().enumerate() {
+                *b = if r % 2 == 0 { -0.0 } else { 0.0 };
+            }
+            let t = w.transposed();
+            let mut x = Features::default();
+            for_positions(rules, players, 9, 50, |game, seat| {
+                enc.encode(game, seat, &mut x);
+                assert_passes_agree(&w, &t, &x, &format!("{players} players, all units off"));
+                let mut s = Scratch::default();
+                let v = w.value_transposed(&t, &x, &mut s);
+                assert_eq!(s.probs[..players], vec![1.0 / players as f32; players][..]);
+                assert_eq!(v.to_bits(), reference(&w, &x).2.to_bits());
+            });
+        }
+    }
+
+    proptest! {
+        #![proptest_config(Config {
+            cases: 64,
+            rng_seed: RngSeed::Fixed(32),
+            failure_persistence: None,
+            ..Config::default()
+        })]
+
+        /// Nets of random sizes (hidden layers of 1 to 200 units, some not a multiple of the
+        /// blocks) and weights (some exactly zero, so that sums and units are exactly 0) on
+        /// rules of any variant and player count: the inference pass gives the reference's
+        /// bits at every position of a random game, from every seat.
+        #[test]
+        fn inference_is_the_reference(
+            rules in crate::td::encoding::tests::any_rules(),
+            players in 2usize..=4,
+            hidden in prop::sample::select(vec![1usize, 7, 16, 63, 64, 65, 100, 128, 200]),
+            seed in any::<u64>(),
+        ) {
+            let enc = Encoder::new(&rules, players);
+            let mut rng = Pcg32::new(seed, 32);
+            let zeros = rng.random_range(0.0f32..0.5);
+            let mut draw = || {
+                if rng.random_range(0.0f32..1.0) < zeros {
+                    0.0
+                } else {
+                    rng.random_range(-1.0f32..1.0)
+                }
+            };
+            let mut w = Weights::random(enc.inputs(), hidden, players, &mut draw);
+            for b in w.b1.iter_mut().chain(w.b2.iter_mut()) {
+                *b = draw() * 0.5;
+            }
+            let t = w.transposed();
+            let mut x = Features::default();
+            for_positions(rules, players, seed, 200, |game, seat| {
+                enc.encode(game, seat, &mut x);
+                assert_passes_agree(&w, &t, &x, &format!("{players} players, {hidden} units"));
+            });
         }
     }
 
