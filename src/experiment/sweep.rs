@@ -153,26 +153,8 @@ const PER_GAME: [Counter; 6] = [
 /// A sweep.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SweepJob {
-    /// The base rules as named.
-    pub rules_name: String,
-    /// The base rules.
-    pub base: Rules,
-    /// The varied options, in product order (the first varies slowest).
-    pub axes: Vec<Axis>,
-    /// The lineup every variant plays.
-    pub lineup: Vec<BotSpec>,
-    /// The lineup as the user wrote it, for the title.
-    pub bots_label: String,
-    /// Master seed.
-    pub seed: u64,
-    /// Deals per variant.
-    pub deals: u64,
-    /// Play each deal once per rotation.
-    pub rotate_seats: bool,
-    /// Two variants (0-based, product order) to compare game by game.
-    pub compare: Option<(usize, usize)>,
-    /// The order of the printed table.
-    pub sort: SortKey,
+    /// What it plays: the base rules, the varied options, the lineup, the deals.
+    pub spec: SweepSpec,
     /// Measure every roll's luck, each variant's by the net of its rules and players (the
     /// first of these that fits), and report luck-adjusted results per variant (docs/LUCK.md);
     /// empty: no luck measured.
@@ -360,16 +342,18 @@ impl SweepJob {
         let deal_effects = !effect_axes.is_empty()
             && (next as u64).saturating_mul(deals) <= super::effects::MAX_CELLS;
         Ok(SweepJob {
-            rules_name,
-            base,
-            axes,
-            lineup,
-            bots_label,
-            seed,
-            deals,
-            rotate_seats,
-            compare,
-            sort,
+            spec: SweepSpec {
+                rules_name,
+                base,
+                axes,
+                lineup,
+                bots_label,
+                seed,
+                deals,
+                rotate_seats,
+                compare,
+                sort,
+            },
             luck: Vec::new(),
             luck_of: Vec::new(),
             variants: all,
@@ -433,15 +417,16 @@ impl SweepJob {
     pub fn title(&self) -> String {
         format!(
             "aeroplane sweep: rules {} ({} variants), bots {}, seed {}, {} deals each{}",
-            self.axes
+            self.spec
+                .axes
                 .iter()
                 .find(|a| a.option() == crate::analysis::BASE_AXIS)
-                .map_or_else(|| self.rules_name.clone(), Axis::text),
+                .map_or_else(|| self.spec.rules_name.clone(), Axis::text),
             self.variants.len(),
-            self.bots_label,
-            self.seed,
-            self.deals,
-            if self.rotate_seats {
+            self.spec.bots_label,
+            self.spec.seed,
+            self.spec.deals,
+            if self.spec.rotate_seats {
                 ", seats rotated"
             } else {
                 ""
@@ -469,7 +454,9 @@ impl SweepJob {
     }
 
     fn compared(&self, part: usize) -> bool {
-        self.compare.is_some_and(|(a, b)| part == a || part == b)
+        self.spec
+            .compare
+            .is_some_and(|(a, b)| part == a || part == b)
     }
 
     pub(crate) fn new_fold(&self) -> SweepFold {
@@ -478,7 +465,7 @@ impl SweepJob {
             if self.deal_effects { values } else { 0 },
             self.of_variant.clone(),
             0,
-            self.deals,
+            self.spec.deals,
         );
         SweepFold {
             tallies: self
@@ -487,7 +474,7 @@ impl SweepJob {
                 .map(|s| Tally::new(s.players(), s.games_per_deal()))
                 .collect(),
             outcomes: vec![Vec::new(); self.parts.len()],
-            compare: self.compare,
+            compare: self.spec.compare,
             deal_effects: self.deal_effects,
             per_deal: self.parts[0].games_per_deal() as usize,
             effects,
@@ -498,7 +485,7 @@ impl SweepJob {
     /// The metrics of the main effects: seat 0's win rate and the turns, and lineup entry 0's
     /// win rate when the lineup's bots differ.
     fn metrics(&self) -> Vec<Metric> {
-        let names = names(&self.lineup);
+        let names = names(&self.spec.lineup);
         let mut m = vec![Metric::Seat0];
         if names.iter().any(|n| *n != names[0]) {
             m.push(Metric::Bot0);
@@ -513,7 +500,7 @@ impl SweepJob {
         out: Option<&OutputDir>,
     ) -> Result<SweepReport, JobError> {
         let spec0 = &self.parts[0];
-        let names = names(&self.lineup);
+        let names = names(&self.spec.lineup);
         let mut rows: Vec<SweepRow> = self
             .variants
             .iter()
@@ -546,7 +533,7 @@ impl SweepJob {
         {
             (r.chi2_p_holm, r.chi2_p_bh) = (h, bh);
         }
-        let comparison = self.compare.map(|(a, b)| {
+        let comparison = self.spec.compare.map(|(a, b)| {
             // The deal is the pair: its rotations share its dice (and with identical bots are
             // the same game), so they are one observation, not `m` independent ones.
             let m = spec0.games_per_deal();
@@ -569,8 +556,8 @@ impl SweepJob {
             Comparison {
                 a,
                 b,
-                games: self.deals * m,
-                deals: self.deals,
+                games: self.spec.deals * m,
+                deals: self.spec.deals,
                 group_size: m,
                 seat0: seat0.summary(),
                 turns: turns.summary(),
@@ -621,8 +608,8 @@ impl SweepJob {
             players: spec0.players(),
             rows,
             comparison,
-            sort: self.sort.clone(),
-            options: self.axes.iter().map(Axis::option).collect(),
+            sort: self.spec.sort.clone(),
+            options: self.spec.axes.iter().map(Axis::option).collect(),
             effects,
         };
         if let Some(dir) = out {
@@ -650,18 +637,18 @@ impl JobKind for SweepJob {
 
     /// The job's manifest (status running): the base run plus the sweep's axes.
     fn manifest(&self) -> Manifest {
-        let mut m = Manifest::new(&self.parts[0], &self.rules_name, false);
+        let mut m = Manifest::new(&self.parts[0], &self.spec.rules_name, false);
         m.command = "sweep".into();
-        m.rules = serde_json::to_value(self.base).expect("rules serialize");
+        m.rules = serde_json::to_value(self.spec.base).expect("rules serialize");
         m.games_planned = self.total_games();
         m.luck = self.luck.iter().map(|l| l.file.clone()).collect();
         m.luck_ply = self.luck.iter().map(|l| l.ply).max().unwrap_or(0);
         m.sweep = Some(SweepSection {
-            bots: self.bots_label.clone(),
-            vary: self.axes.iter().map(axis_text).collect(),
+            bots: self.spec.bots_label.clone(),
+            vary: self.spec.axes.iter().map(axis_text).collect(),
             variants: self.variants.iter().map(Variant::label).collect(),
-            compare: self.compare.map(|(a, b)| [a + 1, b + 1]),
-            sort: self.sort.to_string(),
+            compare: self.spec.compare.map(|(a, b)| [a + 1, b + 1]),
+            sort: self.spec.sort.to_string(),
         });
         m
     }
