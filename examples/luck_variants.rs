@@ -18,7 +18,11 @@
 //!   adds each seat's luck to it, `centred` first subtracts the mean over the seats;
 //! - `roller, ply P`, `every seat, ply P` (`as is`, `centred`): the same with each face's
 //!   afterstate valued by [`LuckMeter::seat_faces`] at ply `P` (the mean over the next `P`
-//!   rolls); `every seat, ply P, centred` is `--luck-ply P` (checked here against the meter).
+//!   rolls); `every seat, ply P, centred` is `--luck-ply P` (checked here against the meter);
+//! - `bots' moves, roller, ply 0` and `bots' moves, every seat, ply 0, centred`: the two ply-0
+//!   definitions with each face's afterstate the move the roller's own bot would play for it
+//!   (a second copy of the bot is asked, so the lineup's bots must be deterministic, as greedy
+//!   and expectimax are) instead of the net's best move.
 //!
 //! Deal `d` plays the dice of seed `--seed`, deal `d`, once per rotation of the lineup, as
 //! `run --rotate-seats` does.
@@ -58,15 +62,17 @@ struct Args {
 type Faces = [[Value; 4]; 6];
 
 /// One deal of one lineup entry: its (win, score) sums and, per definition, their luck.
-type Entry = ((f64, f64), [(f64, f64); 6]);
+type Entry = ((f64, f64), [(f64, f64); 8]);
 
-const NAMES: [&str; 6] = [
+const NAMES: [&str; 8] = [
     "roller, ply 0",
     "every seat, ply 0, as is",
     "every seat, ply 0, centred",
     "roller, ply P",
     "every seat, ply P, as is",
     "every seat, ply P, centred",
+    "bots' moves, roller, ply 0",
+    "bots' moves, every seat, ply 0, centred",
 ];
 
 /// The roller's luck, shared evenly by the others as its negative.
@@ -105,7 +111,9 @@ struct Meter {
     s: Scratch,
     n: usize,
     /// Per definition, per seat: the game's (win, return) luck.
-    game: [[Value; 4]; 6],
+    game: [[Value; 4]; 8],
+    /// Per seat, a copy of its bot that is asked what it would play on each face.
+    shadows: Vec<Option<Box<dyn aeroplane_core::Bot>>>,
 }
 
 impl Meter {
@@ -156,6 +164,44 @@ impl Meter {
     }
 }
 
+impl Meter {
+    /// Every seat's raw net value at each face's afterstate of the roller's own bot's move.
+    fn policy(&mut self, p: &Game, o: &Outcome) -> Faces {
+        let t = p.to_move();
+        let mut lists = [MoveList::default(); 6];
+        p.legal_moves_all(&mut lists);
+        let mut out = [[Value::default(); 4]; 6];
+        for g in 1..=6u8 {
+            let list = lists[usize::from(g - 1)];
+            let mut q = *p;
+            match list.len() {
+                0 => {
+                    q.apply(g, None);
+                }
+                1 => {
+                    q.apply(g, Some(list[0]));
+                }
+                _ => {
+                    let bot = self.shadows[t.index()].as_mut().expect("a shadow");
+                    let k = bot.choose(p, g, &list);
+                    if g == o.roll {
+                        assert_eq!(
+                            o.action,
+                            aeroplane_core::Action::Move(list[k]),
+                            "a deterministic bot"
+                        );
+                    }
+                    q.apply(g, Some(list[k]));
+                }
+            }
+            for &u in p.seats() {
+                out[usize::from(g - 1)][u.index()] = self.value(&q, u);
+            }
+        }
+        out
+    }
+}
+
 impl Observer for Meter {
     fn on_roll(&mut self, before: &Game, o: &Outcome) {
         let seats = before.seats();
@@ -170,7 +216,13 @@ impl Observer for Meter {
             roller(&deep, o.roll, o.seat, seats),
             as_is(&deep, o.roll, seats),
             centred,
+            [Value::default(); 4],
+            [Value::default(); 4],
         ];
+        let pol = self.policy(before, o);
+        let mut lucks = lucks;
+        lucks[6] = roller(&pol, o.roll, o.seat, seats);
+        lucks[7] = seat_luck_of(&pol, o.roll, seats);
         for (g, l) in self.game.iter_mut().zip(lucks) {
             for (a, b) in g.iter_mut().zip(l) {
                 a.win += b.win;
@@ -194,17 +246,22 @@ fn main() -> anyhow::Result<()> {
         fx: Features::default(),
         s: Scratch::default(),
         n,
-        game: [[Value::default(); 4]; 6],
+        game: [[Value::default(); 4]; 8],
+        shadows: Vec::new(),
     };
     let seats = Seat::in_play(n);
     // Per deal, per entry: (win, score) and per definition (win luck, score luck).
     let mut rows: Vec<Vec<Entry>> = Vec::new();
     let start = std::time::Instant::now();
     for deal in 0..a.deals {
-        let mut row = vec![((0.0, 0.0), [(0.0, 0.0); 6]); n];
+        let mut row = vec![((0.0, 0.0), [(0.0, 0.0); 8]); n];
         for rot in 0..n {
             let mut bots: Vec<_> = (0..n).map(|i| lineup[(i + rot) % n].build()).collect();
-            meter.game = [[Value::default(); 4]; 6];
+            meter.game = [[Value::default(); 4]; 8];
+            meter.shadows = (0..4).map(|_| None).collect();
+            for (i, &seat) in seats.iter().enumerate() {
+                meter.shadows[seat.index()] = Some(lineup[(i + rot) % n].build());
+            }
             let game = Game::new(rules, n)?;
             let rec = play_game(
                 game,

@@ -366,29 +366,35 @@ impl Game {
         if land == 0 {
             return out;
         }
-        for (hit, roll) in out.iter_mut().zip(1u8..) {
-            if self.punished::<K>(roll) {
-                continue;
-            }
-            // Steps s with s + roll <= centre.
-            let forward = at & ((2u64 << (centre - roll)) - 1);
-            let mut capture = forward & (land >> roll);
-            while capture != 0 {
-                let s = capture.trailing_zeros() as u8;
-                capture &= capture - 1;
-                *hit |= self.chain_captures::<K>(seat, &chains.go[usize::from((s + roll) & 63)]);
+        // Plane by plane (at most four steps, often one or two) rather than face by face: the
+        // faces whose landing captures are the set bits of one shifted mask, and those are rare.
+        let mut planes = at;
+        while planes != 0 {
+            let s = planes.trailing_zeros() as u8;
+            planes &= planes - 1;
+            // Faces 1..=m land forward, on `s + roll <= centre` (`s < centre`: it can move).
+            let m = (centre - s).min(6);
+            let mut faces = (land >> s) & ((2u64 << m) - 2);
+            while faces != 0 {
+                let roll = faces.trailing_zeros() as u8;
+                faces &= faces - 1;
+                out[usize::from(roll - 1)] |=
+                    self.chain_captures::<K>(seat, &chains.go[usize::from((s + roll) & 63)]);
             }
             if K::bounces(rules) {
-                let mut over = at & !forward;
-                while over != 0 {
-                    let s = over.trailing_zeros() as u8;
-                    over &= over - 1;
+                // Faces past the centre bounce back to `2 * centre - s - roll`.
+                for roll in m + 1..=6 {
                     let t = 2 * centre - s - roll;
                     if land >> t & 1 != 0 {
-                        *hit |= self.chain_captures::<K>(seat, &chains.go[usize::from(t & 63)]);
+                        out[usize::from(roll - 1)] |=
+                            self.chain_captures::<K>(seat, &chains.go[usize::from(t & 63)]);
                     }
                 }
             }
+        }
+        // A punished third six moves nothing (only a six can be punished).
+        if self.punished::<K>(6) {
+            out[5] = 0;
         }
         out
     }
