@@ -275,9 +275,10 @@ impl Weights {
     }
 
     /// The logits of [`Weights::value_transposed`] with AVX: the hidden layer 64 units at a time
-    /// in eight registers (each unit's sum in the order of [`Weights::first_layer`]), which
-    /// units are on from the registers' sign masks, then the second layer over those units only,
-    /// the outputs side by side in one register.
+    /// in eight registers (then a block of 32 in four, if that many are left; each unit's sum in
+    /// the order of [`Weights::first_layer`]), which units are on from the registers' sign
+    /// masks, then the second layer over those units only, the outputs side by side in one
+    /// register.
     ///
     /// # Safety
     /// The CPU has AVX; every active input is below `inputs`; `t` has `hidden` rows.
@@ -286,50 +287,23 @@ impl Weights {
     unsafe fn inference_avx(&self, t: &Transposed, active: &[u16], s: &mut Scratch) -> [f32; 4] {
         use std::arch::x86_64::*;
         let h = self.hidden;
-        let whole = h / 64 * 64;
-        let w1 = self.w1.as_ptr();
-        let w2 = &t.w2[..h];
-        let zero = _mm256_setzero_ps();
-        // SAFETY (the loads and stores below): each reads or writes within a whole 4- or
-        // 64-float array (bounds-checked once) or, for the columns, within the first layer.
+        // SAFETY: a 4-float array.
         let mut l = unsafe { _mm_loadu_ps(t.b2.as_ptr()) };
         let mut b = 0;
-        while b < whole {
-            let bias: &[f32; 64] = self.b1[b..b + 64].try_into().expect("a whole block");
-            let hidden: &mut [f32; 64] = (&mut s.hidden[b..b + 64]).try_into().expect("a block");
-            let mut acc = [zero; 8];
-            for (r, a) in acc.iter_mut().enumerate() {
-                *a = unsafe { _mm256_loadu_ps(bias.as_ptr().add(8 * r)) };
-            }
-            for &i in active {
-                // `i < inputs` and `b + 64 <= hidden`: within the first layer.
-                let col = unsafe { w1.add(usize::from(i) * h + b) };
-                for (r, a) in acc.iter_mut().enumerate() {
-                    *a = _mm256_add_ps(*a, unsafe { _mm256_loadu_ps(col.add(8 * r)) });
-                }
-            }
-            let mut on = 0u64;
-            for (r, &a) in acc.iter().enumerate() {
-                // `max(a, 0)`: 0 where `a` is not positive, as `f32::max(a, 0.0)` gives.
-                let v = _mm256_max_ps(a, zero);
-                unsafe { _mm256_storeu_ps(hidden.as_mut_ptr().add(8 * r), v) };
-                let gt = _mm256_cmp_ps::<_CMP_GT_OQ>(v, zero);
-                on |= u64::from(_mm256_movemask_ps(gt) as u8) << (8 * r);
-            }
-            let w2 = &w2[b..b + 64];
-            while on != 0 {
-                let j = on.trailing_zeros() as usize;
-                on &= on - 1;
-                // `j < 64`: within the block.
-                let (a, w) = unsafe { (*hidden.get_unchecked(j), w2.get_unchecked(j)) };
-                let w = unsafe { _mm_loadu_ps(w.as_ptr()) };
-                l = _mm_add_ps(l, _mm_mul_ps(w, _mm_set1_ps(a)));
-            }
+        while b + 64 <= h {
+            // SAFETY: the caller's contract, and `b + 64 <= hidden`.
+            l = unsafe { self.block_avx::<8>(t, active, s, b, l) };
             b += 64;
         }
+        if b + 32 <= h {
+            // SAFETY: the caller's contract, and `b + 32 <= hidden`.
+            l = unsafe { self.block_avx::<4>(t, active, s, b, l) };
+            b += 32;
+        }
         let mut out = [0.0f32; 4];
+        // SAFETY: a 4-float array.
         unsafe { _mm_storeu_ps(out.as_mut_ptr(), l) };
-        for (j, o) in (whole..h).zip(&mut s.hidden[whole..h]) {
+        for (j, o) in (b..h).zip(&mut s.hidden[b..h]) {
             let mut a = self.b1[j];
             for &i in active {
                 a += self.w1[usize::from(i) * h + j];
@@ -342,6 +316,63 @@ impl Weights {
             }
         }
         out
+    }
+
+    /// One block of `8 * R` hidden units from unit `b` for [`Weights::inference_avx`]: their
+    /// sums in `R` registers, stored after ReLU into `s.hidden`, and the units that are on added
+    /// to the logits `l` in unit order.
+    ///
+    /// # Safety
+    /// The CPU has AVX; every active input is below `inputs`; `b + 8 * R <= hidden`; `t` has
+    /// `hidden` rows.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx")]
+    #[inline]
+    unsafe fn block_avx<const R: usize>(
+        &self,
+        t: &Transposed,
+        active: &[u16],
+        s: &mut Scratch,
+        b: usize,
+        mut l: std::arch::x86_64::__m128,
+    ) -> std::arch::x86_64::__m128 {
+        use std::arch::x86_64::*;
+        let h = self.hidden;
+        let w1 = self.w1.as_ptr();
+        let zero = _mm256_setzero_ps();
+        // SAFETY (the loads and stores below): each reads or writes within a whole block of
+        // `8 * R` floats (bounds-checked once) or, for the columns, within the first layer.
+        let bias = &self.b1[b..b + 8 * R];
+        let hidden = &mut s.hidden[b..b + 8 * R];
+        let mut acc = [zero; R];
+        for (r, a) in acc.iter_mut().enumerate() {
+            *a = unsafe { _mm256_loadu_ps(bias.as_ptr().add(8 * r)) };
+        }
+        for &i in active {
+            // `i < inputs` and `b + 8 * R <= hidden`: within the first layer.
+            let col = unsafe { w1.add(usize::from(i) * h + b) };
+            for (r, a) in acc.iter_mut().enumerate() {
+                *a = _mm256_add_ps(*a, unsafe { _mm256_loadu_ps(col.add(8 * r)) });
+            }
+        }
+        let mut on = 0u64;
+        for (r, &a) in acc.iter().enumerate() {
+            // `max(a, 0)`: 0 where `a` is not positive, as `f32::max(a, 0.0)` gives.
+            let v = _mm256_max_ps(a, zero);
+            unsafe { _mm256_storeu_ps(hidden.as_mut_ptr().add(8 * r), v) };
+            let gt = _mm256_cmp_ps::<_CMP_GT_OQ>(v, zero);
+            on |= u64::from(_mm256_movemask_ps(gt) as u8) << (8 * r);
+        }
+        let w2 = &t.w2[b..b + 8 * R];
+        while on != 0 {
+            let j = on.trailing_zeros() as usize;
+            on &= on - 1;
+            // `j < 8 * R`: within the block.
+            let (a, w) = unsafe { (*hidden.get_unchecked(j), w2.get_unchecked(j)) };
+            let w = unsafe { _mm_loadu_ps(w.as_ptr()) };
+            l = _mm_add_ps(l, _mm_mul_ps(w, _mm_set1_ps(a)));
+        }
+        l
     }
 
     /// The second layer laid out for [`Weights::value_transposed`].
@@ -786,7 +817,7 @@ mod tests {
         fn inference_is_the_reference(
             rules in crate::td::encoding::tests::any_rules(),
             players in 2usize..=4,
-            hidden in prop::sample::select(vec![1usize, 7, 16, 63, 64, 65, 100, 128, 200]),
+            hidden in prop::sample::select(vec![1usize, 7, 16, 31, 32, 33, 63, 64, 65, 96, 100, 128, 200]),
             seed in any::<u64>(),
         ) {
             let enc = Encoder::new(&rules, players);
