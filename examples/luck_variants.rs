@@ -133,72 +133,69 @@ impl Meter {
         }
     }
 
-    /// Every seat's raw net value at each face's afterstate.
-    fn flat(&mut self, p: &Game) -> Faces {
-        let t = p.to_move();
+    /// Every seat's raw net value at each face's afterstate, the position `after` gives for
+    /// the face and its legal moves.
+    fn faces_by(
+        &mut self,
+        p: &Game,
+        mut after: impl FnMut(&mut Meter, u8, &MoveList) -> Game,
+    ) -> Faces {
         let mut lists = [MoveList::default(); 6];
         p.legal_moves_all(&mut lists);
         let mut out = [[Value::default(); 4]; 6];
         for g in 1..=6u8 {
-            let list = lists[usize::from(g - 1)];
-            let mut q = *p;
-            if list.is_empty() {
-                q.apply(g, None);
-            } else {
-                let mut best = f64::NEG_INFINITY;
-                for &m in list.iter() {
-                    let mut r = *p;
-                    r.apply(g, Some(m));
-                    let v = self.value(&r, t).ret;
-                    if v > best {
-                        best = v;
-                        q = r;
-                    }
-                }
-            }
+            let q = after(self, g, &lists[usize::from(g - 1)]);
             for &u in p.seats() {
                 out[usize::from(g - 1)][u.index()] = self.value(&q, u);
             }
         }
         out
     }
-}
 
-impl Meter {
-    /// Every seat's raw net value at each face's afterstate of the roller's own bot's move.
+    /// Every seat's raw net value at each face's afterstate of the net's best move.
+    fn flat(&mut self, p: &Game) -> Faces {
+        let t = p.to_move();
+        self.faces_by(p, |m, g, list| {
+            let mut q = *p;
+            if list.is_empty() {
+                q.apply(g, None);
+            } else {
+                let mut best = f64::NEG_INFINITY;
+                for &mv in list.iter() {
+                    let mut r = *p;
+                    r.apply(g, Some(mv));
+                    let v = m.value(&r, t).ret;
+                    if v > best {
+                        best = v;
+                        q = r;
+                    }
+                }
+            }
+            q
+        })
+    }
+
+    /// Every seat's raw net value at each face's afterstate of the roller's own bot's move
+    /// (the copy's choice for the rolled face checked against the move played, `o`).
     fn policy(&mut self, p: &Game, o: &Outcome) -> Faces {
         let t = p.to_move();
-        let mut lists = [MoveList::default(); 6];
-        p.legal_moves_all(&mut lists);
-        let mut out = [[Value::default(); 4]; 6];
-        for g in 1..=6u8 {
-            let list = lists[usize::from(g - 1)];
+        self.faces_by(p, |m, g, list| {
             let mut q = *p;
-            match list.len() {
-                0 => {
-                    q.apply(g, None);
-                }
-                1 => {
-                    q.apply(g, Some(list[0]));
-                }
+            let choice = match list.len() {
+                0 => None,
+                1 => Some(list[0]),
                 _ => {
-                    let bot = self.shadows[t.index()].as_mut().expect("a shadow");
-                    let k = bot.choose(p, g, &list);
-                    if g == o.roll {
-                        assert_eq!(
-                            o.action,
-                            aeroplane_core::Action::Move(list[k]),
-                            "a deterministic bot"
-                        );
-                    }
-                    q.apply(g, Some(list[k]));
+                    let bot = m.shadows[t.index()].as_mut().expect("a shadow");
+                    Some(list[bot.choose(p, g, list)])
                 }
+            };
+            if g == o.roll && list.len() > 1 {
+                let played = choice.map(aeroplane_core::Action::Move);
+                assert_eq!(Some(o.action), played, "a deterministic bot");
             }
-            for &u in p.seats() {
-                out[usize::from(g - 1)][u.index()] = self.value(&q, u);
-            }
-        }
-        out
+            q.apply(g, choice);
+            q
+        })
     }
 }
 
