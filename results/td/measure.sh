@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
 # The measured strength and cost of the shipped td nets (results/td/README.md states them):
-#   results/td/measure.sh [grade] [cost] [match2] [sprt4] [match4] [league] [speed]   (default: all)
+#   results/td/measure.sh [grade] [cost] [cost-self] [match2] [sprt4] [match4] [league] [speed]
+#   (default: all)
 # grade: `aeroplane grade` of td at ply 0, 1, 2 on the solved two-plane variants, on the deals of
 #        results/solve/grades.csv (500 deals, seed 1; the tables are solved first if missing);
 # cost:  `aeroplane bench --bots` of td at ply 0, 1, 2 and expectimax depth 2 (CPU per game);
+# cost-self: CPU per game of td at ply 0 and of expectimax depth 2 each in every seat (the proxy
+#        of a balance study), `aeroplane bench --bots B,B[,B,B]` run in alternating pairs
+#        (TD_SELF_PAIRS, 5; TD_SELF_GAMES, 10,000), CPU of `/usr/bin/time` (the bench's warm-up run
+#        and its measured run: twice the games), their ratio and the load: costs-self.txt; with
+#        valgrind, each lineup's instructions for 300 games (the same command) after them;
 # match2, match4: an SPRT (elo0=0, elo1=10, seats rotated) of td against expectimax-deep and mcts at two
 #        players, and four-player runs of td against three copies of each, per preset;
 # sprt4: the four-player SPRT (elo0=0, elo1=10) of td against three copies of each, per preset;
@@ -20,7 +26,7 @@ threads="${TD_THREADS:-0}"
 [[ -n "${TD_NO_BUILD:-}" ]] || cargo build --release --locked -q
 bin="${CARGO_TARGET_DIR:-target}/release/aeroplane"
 parts=("$@")
-[[ ${#parts[@]} -gt 0 ]] || parts=(grade cost match2 sprt4 match4 league speed)
+[[ ${#parts[@]} -gt 0 ]] || parts=(grade cost cost-self match2 sprt4 match4 league speed)
 want() { [[ " ${parts[*]} " == *" $1 "* ]]; }
 read -r -a presets <<<"${TD_PRESETS:-appfreegame classic chinese}"
 
@@ -61,6 +67,40 @@ if want cost; then
             done
         done
     done
+fi
+
+if want cost-self; then
+    out=$root/costs-self.txt
+    pairs="${TD_SELF_PAIRS:-5}"
+    games="${TD_SELF_GAMES:-10000}"
+    echo "# preset players load td_cpu_s expectimax_cpu_s ratio: /usr/bin/time of aeroplane bench --rules P --bots B,B[,B,B] --games $games --threads 1 --runs 1 (warm-up and measured run: $((2 * games)) games), td-P-Np then expectimax:depth=2 in every seat" >"$out"
+    cpu() { { /usr/bin/time -f "%U %S" "$bin" bench "$@" >/dev/null; } 2>&1 | tail -1 | awk '{printf "%.2f", $1 + $2}'; }
+    for p in "${presets[@]}"; do
+        for n in 2 4; do
+            td=$(printf "td-$p-${n}p,%.0s" $(seq 1 $n))
+            ex=$(printf "expectimax:depth=2,%.0s" $(seq 1 $n))
+            for _ in $(seq 1 "$pairs"); do
+                echo "cost-self: $p, $n players" >&2
+                load=$(cut -d' ' -f1 /proc/loadavg)
+                a=$(cpu --rules "$p" --bots "${td%,}" --games "$games" --threads 1 --runs 1)
+                b=$(cpu --rules "$p" --bots "${ex%,}" --games "$games" --threads 1 --runs 1)
+                echo "$p $n $load $a $b $(python3 -c "print(f'{$a / $b:.3f}')")" >>"$out"
+            done
+        done
+    done
+    if command -v valgrind >/dev/null; then
+        echo "# preset players lineup instructions: valgrind --tool=callgrind aeroplane bench --rules P --bots LINEUP --games 300 --threads 1 --runs 1 (whole process)" >>"$out"
+        for p in "${presets[@]}"; do
+            for n in 2 4; do
+                for b in "td-$p-${n}p" "expectimax:depth=2"; do
+                    lineup=$(printf "$b,%.0s" $(seq 1 $n))
+                    c=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" bench --rules "$p" \
+                        --bots "${lineup%,}" --games 300 --threads 1 --runs 1 2>&1 | grep 'refs' | awk '{print $NF}' | tr -d ,)
+                    echo "$p $n ${lineup%,} $c" >>"$out"
+                done
+            done
+        done
+    fi
 fi
 
 if want match2; then
