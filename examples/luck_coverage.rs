@@ -44,7 +44,7 @@ struct Args {
     /// Worker threads (0: one per core).
     #[arg(long, default_value_t = 0)]
     threads: usize,
-    /// The depth of the luck measure (`--luck-ply`: 0, 1 or 2).
+    /// The depth of the luck measure (`--luck-ply`: 0 to 3).
     #[arg(long, default_value_t = 0)]
     ply: i64,
 }

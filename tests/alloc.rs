@@ -101,15 +101,15 @@ fn the_luck_of_a_roll_allocates_nothing_at_any_ply() {
         (Preset::Chinese, 2, "td-chinese-2p"),
     ] {
         let positions = positions(preset, players);
-        for ply in 0..=2 {
+        for ply in 0..=i64::from(aeroplane::analysis::luck::MAX_LUCK_PLY) {
             let mut meter = LuckNet::load(&format!("bots/nets/{net}.safetensors"))
                 .unwrap()
                 .with_ply(ply)
                 .unwrap()
                 .meter(&preset.rules(), players)
                 .unwrap();
-            // Ply 2 is slow in a debug build: every 8th position.
-            let every = if ply == 2 { 8 } else { 1 };
+            // Ply 2 and 3 are slow in a debug build: every 8th and 40th position.
+            let every = [1, 1, 8, 40][ply as usize];
             let (g, r, _) = &positions[0];
             meter.roll_luck(g, *r);
             meter.seat_luck(g, *r);

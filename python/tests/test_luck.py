@@ -95,8 +95,8 @@ def test_bad_luck_plies_are_refused_as_the_command_line_refuses_them(in_repo):
         return NETS if job is jobs[-1] else NET
 
     for job in jobs:
-        for bad in [3, -1, 2**40]:
-            with pytest.raises(ValueError, match=f"^luck_ply must be from 0 to 2, not {bad}$"):
+        for bad in [4, -1, 2**40]:
+            with pytest.raises(ValueError, match=f"^luck_ply must be from 0 to 3, not {bad}$"):
                 job(luck=nets_of(job), luck_ply=bad)
         for ply in [0, 1]:
             with pytest.raises(ValueError, match="^luck_ply=N is the depth of the luck measure: "

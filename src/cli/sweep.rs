@@ -54,9 +54,9 @@ pub struct SweepArgs {
     #[arg(long, value_name = "NET")]
     pub luck: Vec<std::path::PathBuf>,
     /// With --luck: the depth of the measure, 0 (default: each face's afterstate valued by
-    /// the net for the roller), 1 or 2 (valued for every seat by an expectation over the next
-    /// 1 or 2 rolls: narrower intervals at 3 and 4 players, some 10 or 50 times the cost;
-    /// docs/LUCK.md).
+    /// the net for the roller), 1 to 3 (valued for every seat by an expectation over the next
+    /// 1 to 3 rolls: narrower intervals at 3 and 4 players, some 10, 50 or 250 times the
+    /// cost; docs/LUCK.md).
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub luck_ply: Option<i64>,
 }

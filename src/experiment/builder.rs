@@ -1303,7 +1303,7 @@ mod tests {
                 .map(|r| LuckNet::load(&format!("bots/nets/td-{r}-2p.safetensors")).unwrap())
                 .to_vec()
         };
-        for ply in [-1, 3, 256, i64::MAX] {
+        for ply in [-1, 4, 256, i64::MAX] {
             for e in [
                 refused(run(net(), Some(ply), None)),
                 refused(run(net(), Some(ply), Some(sprt()))),
@@ -1316,7 +1316,7 @@ mod tests {
                 );
                 assert_eq!(
                     e.worded(flag),
-                    format!("--luck-ply must be from 0 to 2, not {ply}")
+                    format!("--luck-ply must be from 0 to 3, not {ply}")
                 );
             }
         }

@@ -91,7 +91,7 @@ pub struct Manifest {
     /// by the net of its rules; written as a list when more than one).
     #[serde(default, skip_serializing_if = "Vec::is_empty", with = "one_or_many")]
     pub luck: Vec<String>,
-    /// The depth the luck was measured at (`--luck-ply`, 0 to 2; docs/LUCK.md); absent for 0.
+    /// The depth the luck was measured at (`--luck-ply`, 0 to 3; docs/LUCK.md); absent for 0.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub luck_ply: u8,
     /// Whether a failing bot program forfeited its game instead of stopping the job (`run
@@ -452,7 +452,7 @@ impl Manifest {
         Ok(m)
     }
 
-    /// Checks what a manifest claims about itself: its tool, its format, a luck ply of 0 to 2
+    /// Checks what a manifest claims about itself: its tool, its format, a luck ply of 0 to 3
     /// (other than 0 only with a luck net), complete rules, and a `rules_name` that does not
     /// contradict them.
     pub fn check(&self, file: &str) -> Result<(), ManifestError> {
@@ -499,8 +499,9 @@ impl Manifest {
         }
         if self.luck_ply > crate::analysis::luck::MAX_LUCK_PLY {
             return Err(read(format!(
-                "`luck_ply` is {}: the luck is measured at ply 0, 1 or 2",
-                self.luck_ply
+                "`luck_ply` is {}: the luck is measured at ply 0 to {}",
+                self.luck_ply,
+                crate::analysis::luck::MAX_LUCK_PLY
             )));
         }
         if self.luck_ply != 0 && self.luck.is_empty() {

@@ -293,9 +293,9 @@ fn manifests_are_checked() {
         (
             Box::new(|m| {
                 m["luck"] = "bots/nets/td-classic-4p.safetensors".into();
-                m["luck_ply"] = 3.into();
+                m["luck_ply"] = 4.into();
             }),
-            "`luck_ply` is 3: the luck is measured at ply 0, 1 or 2",
+            "`luck_ply` is 4: the luck is measured at ply 0 to 3",
         ),
         (
             Box::new(|m| m["luck_ply"] = 1.into()),

@@ -520,11 +520,11 @@ fn bad_luck_plies_are_refused() {
         ],
     ];
     for cmd in commands {
-        for bad in ["3", "-1", "99999999999"] {
+        for bad in ["4", "-1", "99999999999"] {
             let e = fail(cmd, &["--luck", net, "--luck-ply", bad]);
             assert_eq!(
                 e,
-                format!("error: --luck-ply must be from 0 to 2, not {bad}\n"),
+                format!("error: --luck-ply must be from 0 to 3, not {bad}\n"),
                 "{cmd:?}"
             );
         }
