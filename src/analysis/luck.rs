@@ -51,7 +51,7 @@ pub struct LuckNet {
 
 /// A `luck_ply` outside `0..=MAX_LUCK_PLY`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("luck ply {0} is not allowed: the luck is measured at ply 0 to 3")]
+#[error("luck ply {0} is not allowed: the luck is measured at ply 0 to {MAX_LUCK_PLY}")]
 pub struct LuckPlyError(pub i64);
 
 /// Checks a `luck_ply` setting: `0..=MAX_LUCK_PLY`.
@@ -1242,7 +1242,7 @@ mod tests {
                         seen += u32::from(spread > 1e-6);
                     }
                     assert!(
-                        seen >= 8 && 2 * seen > tested,
+                        seen > 10 && 2 * seen > tested,
                         "luck is not always zero: {seen} of {tested} positions with luck"
                     );
                     assert_eq!(
