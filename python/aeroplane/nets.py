@@ -77,10 +77,10 @@ def payoffs(players: int) -> np.ndarray:
 
 def decided_value(game: Game, seat: int) -> float | None:
     """The exact return of ``seat`` if the game is over or the seat has finished, else None
-    (the net is not asked there)."""
+    (the net is not asked there). ``seat`` is a board seat, as ``game.returns()`` is indexed."""
+    r = game.rank(seat)  # ValueError for a seat not in play
     if game.is_terminal():
-        return float(game.returns()[game.player_of(seat)])
-    r = game.rank(seat)
+        return float(game.returns()[seat])
     if r is not None:
         return float(payoffs(game.players)[r - 1])
     return None

@@ -27,11 +27,15 @@ from aeroplane import nets
 
 
 def self_play(w: list[np.ndarray], rules: str, players: int, games: int, explore: float,
-              rng: np.random.Generator) -> tuple[list[np.ndarray], list[int]]:
-    """Afterstates' active inputs and their targets (the mover's final rank, 0-based)."""
+              rng: np.random.Generator) -> tuple[list[np.ndarray], list[int], list[int]]:
+    """Afterstates' active inputs and their targets (the mover's final rank, 0-based), and
+    ``finishing``: the greedy choices that had a move finishing first and took one, and the
+    afterstates finishing first that ``nets.value`` valued exactly 1, of all of them (a
+    decided afterstate takes its exact value, for every seat)."""
     w1, b1, w2, b2 = w
     feats: list[np.ndarray] = []
     ranks: list[int] = []
+    finishing = [0, 0, 0, 0]
     for _ in range(games):
         game = aeroplane.Game(rules, players)
         mine: list[tuple[np.ndarray, int]] = []
@@ -49,7 +53,14 @@ def self_play(w: list[np.ndarray], rules: str, players: int, games: int, explore
             if rng.random() < explore:
                 k = int(rng.integers(len(actions)))
             else:
-                k = int(np.argmax([nets.value(w1, b1, w2, b2, g, seat) for g in afters]))
+                values = [nets.value(w1, b1, w2, b2, g, seat) for g in afters]
+                k = int(np.argmax(values))
+                first = [g.rank(seat) == 1 for g in afters]
+                if any(first):
+                    finishing[0] += 1
+                    finishing[1] += int(first[k])
+                    finishing[2] += sum(first)
+                    finishing[3] += sum(v == 1.0 for v, f in zip(values, first) if f)
             after = afters[k]
             if nets.decided_value(after, seat) is None:
                 mine.append((nets.features(after, seat), seat))
@@ -59,7 +70,7 @@ def self_play(w: list[np.ndarray], rules: str, players: int, games: int, explore
             feats.append(f)
             # An unranked seat (a capped game) takes the last rank.
             ranks.append(players - 1 if r is None else r - 1)
-    return feats, ranks
+    return feats, ranks, finishing
 
 
 def fit(w: list[np.ndarray], feats: list[np.ndarray], ranks: list[int], epochs: int, lr: float,
@@ -107,11 +118,15 @@ def main() -> None:
          rng.normal(0, 0.1, (args.players, args.hidden)).astype(np.float32),
          np.zeros(args.players, np.float32)]
     loss = 0.0
+    finishing = [0, 0, 0, 0]
     for _ in range(args.iterations):
-        feats, ranks = self_play(w, args.rules, args.players, args.games, args.explore, rng)
+        feats, ranks, took = self_play(w, args.rules, args.players, args.games, args.explore, rng)
+        finishing = [a + b for a, b in zip(finishing, took)]
         loss = fit(w, feats, ranks, 2, 0.01, rng)
     print(f"trained: {args.iterations} rounds of {args.games} self-play games, {n_in} inputs, "
           f"{args.hidden} hidden, cross-entropy {loss:.3f}")
+    print(f"self-play valued {finishing[3]} of {finishing[2]} moves that finish first at 1 and took one "
+          f"at {finishing[1]} of the {finishing[0]} greedy choices that had one")
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(args.out) if args.out else Path(tmp) / "net.safetensors"
         nets.save_net(path, *w, rules=args.rules, players=args.players,

@@ -46,6 +46,12 @@ pub fn resolve(text: &str, bots_dir: &std::path::Path) -> PyResult<BotSpec> {
         aeroplane::value_table::Table::load(std::path::Path::new(spec.params.word("table")))
             .map_err(|e| PyValueError::new_err(format!("bot `{}`: {}", spec.name, chain(&e))))?;
     }
+    if spec.kind == "td" {
+        // The net is read and checked now (as `nets.load` does, once per process), not at the
+        // first choice.
+        aeroplane::bots::td::load_net(std::path::Path::new(spec.params.word("net")))
+            .map_err(|e| PyValueError::new_err(format!("bot `{}`: {e}", spec.name)))?;
+    }
     if spec.kind == PYTHON_KIND {
         return Err(PyValueError::new_err(format!(
             "bot `{}`: kind `python` is for Python callables: pass the callable itself",

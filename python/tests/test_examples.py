@@ -56,3 +56,9 @@ def test_numpy_value_net_trains_saves_and_plays():
     vs = float(re.search(r"VecEnv opponent won ([\d.]+)%", out).group(1))
     # The seeds are fixed, so these are exact; random against random wins half.
     assert rate > 50 and vs < 50, out
+    # Issue #48 item 13: a move that wins is valued 1 for every seat (seat 2 of two players
+    # was valued 0), so the greedy choice takes it whenever there is one.
+    valued, moves, taken, had = map(int, re.search(
+        r"valued (\d+) of (\d+) moves that finish first at 1 and took one at (\d+) of the (\d+) greedy",
+        out).groups())
+    assert had > 5 and moves >= had and valued == moves and taken == had, out

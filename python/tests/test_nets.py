@@ -142,3 +142,66 @@ def test_net_doc_python_blocks_run(tmp_path, index):
                        timeout=600)
     assert p.returncode == 0, p.stderr
     assert (tmp_path / ("torch-net.safetensors" if "torch" in code else "net.safetensors")).exists()
+
+
+def test_decided_value_is_the_seats_return_at_the_end(tmp_path):
+    """Issue #48 item 13: a finished game's value for a seat is that seat's return (returns()
+    is indexed by seat), for every seat in play, as the native Net.value gives it; seat 2 of a
+    two-player game was read as player 1 and got 0.0."""
+    g = aeroplane.Game.from_notation("h,h,h,h/-/56,56,56,55/- 2 1 0 - - - 40", rules="classic")
+    g.apply_action(3)
+    assert g.is_terminal() and g.returns() == [-1.0, 0.0, 1.0, 0.0]
+    w = random_net("classic", 2)
+    assert nets.decided_value(g, 2) == 1.0 and nets.decided_value(g, 0) == -1.0
+    assert nets.value(*w, g, 2) == 1.0 and nets.value(*w, g, 0) == -1.0
+    rng = np.random.default_rng(13)
+    for players in (2, 3, 4):
+        w = random_net("classic", players, seed=players)
+        path = tmp_path / f"n{players}.safetensors"
+        nets.save_net(path, *w, rules="classic", players=players)
+        net = nets.load(path)
+        for _ in range(3):
+            game = aeroplane.Game("classic", players)
+            while not game.is_terminal():
+                if game.is_chance_node():
+                    game.apply_roll(int(rng.integers(1, 7)))
+                else:
+                    acts = game.legal_actions()
+                    game.apply_action(acts[int(rng.integers(len(acts)))])
+            want = [game.returns()[s] for s in game.seats]
+            assert sorted(want) != [0.0] * players
+            assert [nets.decided_value(game, s) for s in game.seats] == want
+            assert [nets.value(*w, game, s) for s in game.seats] == want
+            assert net.value(game) == pytest.approx(want)
+
+
+def bad_net_files(tmp_path, good) -> dict[str, str]:
+    """Net files the td bot must refuse: missing, empty, not safetensors, cut, a flipped weight
+    (checksum), a folder."""
+    data = good.read_bytes()
+    files = {"missing": str(tmp_path / "no-such.safetensors"), "folder": str(tmp_path)}
+    for name, content in [("empty", b""), ("garbage", b"not a net at all\n" * 20),
+                          ("cut", data[: len(data) // 2]),
+                          ("flipped", data[:-9] + bytes([data[-9] ^ 0x40]) + data[-8:])]:
+        p = tmp_path / f"{name}.safetensors"
+        p.write_bytes(content)
+        files[name] = str(p)
+    return files
+
+
+def test_td_bot_refuses_a_bad_net_file_at_load(tmp_path):
+    """Issue #48 item 15: bots.load("td:net=FILE") refuses a missing or broken file when it
+    loads, with nets.load's ValueError naming the file (not a RuntimeError at the first
+    choice); a good file loads."""
+    w = random_net("classic", 2)
+    good = tmp_path / "good.safetensors"
+    nets.save_net(good, *w, rules="classic", players=2)
+    assert aeroplane.bots.load(f"td:net={good}").kind == "td"
+    for name, path in bad_net_files(tmp_path, good).items():
+        with pytest.raises(ValueError) as want:
+            nets.load(path)
+        with pytest.raises(ValueError, match=re.escape(path)) as got:
+            aeroplane.bots.load(f"td:net={path}")
+        assert str(want.value) in str(got.value), name
+        with pytest.raises(ValueError, match=re.escape(path)):
+            aeroplane.bots.Bot(f"td:net={path}:ply=1")
