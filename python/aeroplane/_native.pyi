@@ -239,6 +239,7 @@ class VecEnv:
         seed: SupportsIndex | Sequence[SupportsIndex] | npt.NDArray[np.integer[Any]] | None = None,
         *,
         start: npt.ArrayLike | None = None,
+        env_mask: _Bool | None = None,
         out: tuple[_F32, _Bool] | None = None,
     ) -> tuple[_F32, _Bool]: ...
     def step(

@@ -37,11 +37,15 @@ environment (``AeroplaneEnv``) and as a vector environment over the Rust ``VecEn
 - **Seeding**: ``reset(seed=s)`` plays game 0 of seed ``s`` (its dice ``SeededDice(s, deal)``
   and opponent seeds ``bot_seed(s, deal, seat)``, as ``aeroplane run --seed s`` game 0 with a
   bot in the agent's place); each later ``reset()`` without a seed plays the next game of that
-  seed. The first reset without any seed draws one from ``np_random``.
+  seed (the game after the one the last step showed). The first reset without any seed draws
+  one from ``np_random``.
 - **An illegal action** (one the mask does not allow) ends the episode as a loss for the agent:
   reward -1, ``terminated=True``, ``info["illegal_action"] = True`` (the convention of
   PettingZoo's ``TerminateIllegalWrapper``), so that ``gymnasium.utils.env_checker.check_env``
-  and unmasked sampling work; the vector environment raises ``ValueError`` instead.
+  and unmasked sampling (``action_space.sample()``) work; ``info["legal_actions"]`` lists the
+  legal ones. The vector environment does the same in each environment (its infos have
+  ``illegal_action`` and ``legal_actions`` where one was played), and that environment's next
+  game follows as after any other end.
 - ``info`` holds ``action_mask``, ``game`` (its index under its seed) and ``seed``; the step
   that ends a game adds ``winner`` (seat, -1 for none), ``turns``, ``return`` and
   ``no_choice`` (the agent had no choice in it).
@@ -295,57 +299,95 @@ class AeroplaneVectorEnv(VectorEnv):
             raise ValueError(f"actions must have shape ({self.num_envs},), got {actions.shape}")
         if not np.issubdtype(actions.dtype, np.integer):
             actions = actions.astype(np.int64)
+        n = self.num_envs
         next_step = self.autoreset_mode == AutoresetMode.NEXT_STEP
         # NEXT_STEP: an environment whose game ended at the last step is not stepped now; the
         # Rust environment started its next game already, whose first decision it shows.
-        env_mask = ~self._autoreset if next_step and self._autoreset.any() else None
-        self.vec_env.step(actions, env_mask,
+        stepped = ~self._autoreset if next_step else np.ones(n, np.bool_)
+        # An illegal action loses the game, as in AeroplaneEnv: that environment is not
+        # stepped; its game ends here, with the observation it had, and its next game starts.
+        in_range = (actions >= 0) & (actions < NUM_ACTIONS)
+        safe = np.where(in_range, actions, 0).astype(np.int64)
+        illegal = stepped & ~(in_range & self._mask[np.arange(n), safe])
+        if illegal.any():
+            lost = np.flatnonzero(illegal)
+            lost_obs = self._obs[lost].copy()
+            lost_legal = [np.flatnonzero(self._mask[i]).tolist() for i in lost]
+            lost_games = self._games[lost].copy()
+            stepped = stepped & ~illegal
+            safe[lost] = 0
+        env_mask = None if stepped.all() else stepped
+        self.vec_env.step(safe, env_mask,
                           out=(self._obs, self._rewards, self._terminated, self._mask))
         ended = self.vec_env.ended()
         where = ended["env"]
         truncated = self.vec_env.truncated
+        games = self.vec_env.game_index.astype(np.int64)
+        if illegal.any():
+            # The next game of each environment's seed (the wrapper gives every environment a
+            # seed of its own: games 0, 1, 2, ...).
+            self.vec_env.reset(start=games + 1, env_mask=illegal, out=(self._obs, self._mask))
+            self._rewards[lost] = -1.0
+            self._terminated[lost] = True
+            games = self.vec_env.game_index.astype(np.int64)
         terminated = self._terminated & ~truncated
         obs = self._obs.copy()
-        n = self.num_envs
-        games = self.vec_env.game_index.astype(np.int64)
         final: dict[str, Any] = {}
-        if len(where):
-            has = np.zeros(n, np.bool_)
+        has = np.zeros(n, np.bool_)
+        if len(where) or illegal.any():
             has[where] = True
+            has[illegal] = True
             # The ended games' infos, as a single environment gives them at its last step
             # (no legal action left), in VectorEnv's layout: zero where no game ended.
             ended_games = np.zeros(n, np.int64)
             ended_games[where] = ended["game"].astype(np.int64)
             ended_seeds = np.zeros(n, np.int64)
             assert self._seeds is not None
-            ended_seeds[where] = self._seeds[where].astype(np.int64)
+            ended_seeds[has] = self._seeds[has].astype(np.int64)
             final = {"action_mask": np.zeros((n, NUM_ACTIONS), np.int8), "_action_mask": has.copy(),
                      "game": ended_games, "_game": has.copy(),
                      "seed": ended_seeds, "_seed": has.copy()}
-            for key, src, dtype in (("winner", "winner", np.int64), ("turns", "turns", np.int64),
-                                    ("no_choice", "no_choice", np.bool_),
-                                    ("return", "returns", np.float64)):
-                column = np.zeros(n, dtype)
-                column[where] = ended[src]
-                final[key] = column
-                final["_" + key] = has.copy()
+            if len(where):
+                played = np.zeros(n, np.bool_)
+                played[where] = True
+                for key, src, dtype in (("winner", "winner", np.int64), ("turns", "turns", np.int64),
+                                        ("no_choice", "no_choice", np.bool_),
+                                        ("return", "returns", np.float64)):
+                    column = np.zeros(n, dtype)
+                    column[where] = ended[src]
+                    final[key] = column
+                    final["_" + key] = played.copy()
+            if illegal.any():
+                ended_games[lost] = lost_games
+                legal_lists = np.full(n, None, dtype=object)
+                for j, i in enumerate(lost):
+                    legal_lists[i] = lost_legal[j]
+                final["illegal_action"], final["_illegal_action"] = illegal.copy(), illegal.copy()
+                final["legal_actions"], final["_legal_actions"] = legal_lists, illegal.copy()
+        infos = self._base_info(games)
         if next_step:
-            infos = self._base_info(games)
-            if len(where):
+            if has.any():
                 obs[where] = ended["final_obs"]
+                if illegal.any():
+                    obs[lost] = lost_obs
                 for key in ("action_mask", "game"):
-                    infos[key][where] = final[key][where]
-                for key in ("winner", "turns", "no_choice", "return"):
-                    infos[key], infos["_" + key] = final[key], final["_" + key]
+                    infos[key][has] = final[key][has]
+                for key in ("winner", "turns", "no_choice", "return", "illegal_action", "legal_actions"):
+                    if key in final:
+                        infos[key], infos["_" + key] = final[key], final["_" + key]
+            # What the step shows: the ended game where one ended (reset() plays the next).
+            self._games = infos["game"].copy()
         else:
-            infos = self._base_info(games)
-            if len(where):
+            if has.any():
                 final_obs = np.full(n, None, dtype=object)
                 for j, i in enumerate(where):
                     final_obs[i] = ended["final_obs"][j]
+                if illegal.any():
+                    for j, i in enumerate(lost):
+                        final_obs[i] = lost_obs[j]
                 infos["final_obs"], infos["_final_obs"] = final_obs, has.copy()
                 infos["final_info"], infos["_final_info"] = final, has.copy()
-        self._games = games
+            self._games = games
         self._autoreset = self._terminated.copy()
         return obs, self._rewards.astype(np.float64), terminated, truncated.copy(), infos
 

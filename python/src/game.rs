@@ -37,6 +37,9 @@ pub const TERMINAL: i64 = -4;
 pub struct PyGame {
     pub game: Game,
     pub rules_name: String,
+    /// For a game `VecEnv.get_state` gave: its environment's dice and opponents' generators
+    /// at that position, which `set_state` of the same position goes on with.
+    pub snapshot: Option<std::sync::Arc<crate::vec_env::EnvSnapshot>>,
 }
 
 /// A seed or game index: an integer from 0 to 2**64 - 1.
@@ -112,7 +115,11 @@ fn illegal(e: IllegalMove) -> PyErr {
 
 impl PyGame {
     pub fn wrap(game: Game, rules_name: String) -> PyGame {
-        PyGame { game, rules_name }
+        PyGame {
+            game,
+            rules_name,
+            snapshot: None,
+        }
     }
 
     /// The seat whose view an observation takes: `seat`, else the seat to move.

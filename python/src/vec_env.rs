@@ -11,7 +11,8 @@
 //! bots, unless `forced_moves=True`. A game in which the agent has no choice at all still takes
 //! one step, at its end, so that every game is reported with its return.
 
-use std::sync::{Mutex, TryLockError};
+use std::any::Any;
+use std::sync::{Arc, Mutex, TryLockError};
 
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
@@ -19,6 +20,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use rayon::prelude::*;
 
+use aeroplane::core::Inline;
 use aeroplane::{
     ActionId, Bot, BotSpec, Dice, Game, MoveList, NUM_ACTIONS, RuleOption, Rules, Seat, SeededDice,
     Status, bot_stream,
@@ -99,6 +101,35 @@ impl Env {
             let _ = g.apply_roll(self.roll);
         }
         g
+    }
+}
+
+/// What `get_state` keeps of an environment besides its position, for `set_state` of that
+/// position to go on with the same game: its seed, game index and rotation, its dice (the rolls
+/// drawn from each seat's stream), whether the agent has decided in it, and the generator of
+/// each opponent that is a random bot.
+pub struct EnvSnapshot {
+    /// The position `get_state` gave (at the agent's decision).
+    position: Game,
+    seed: u64,
+    index: u64,
+    rotation: u8,
+    dice: SeededDice,
+    decided: bool,
+    /// Per opponent bot of the environment: its generator, if it is a random bot.
+    generators: Vec<Option<Box<dyn Any + Send + Sync>>>,
+}
+
+/// A copy of a random bot's generator (the type is the core's, known here only through
+/// [`Inline::Random`]).
+fn keep<T: Clone + Send + Sync + 'static>(rng: &T) -> Box<dyn Any + Send + Sync> {
+    Box::new(rng.clone())
+}
+
+/// Puts a generator [`keep`] copied back into a random bot.
+fn put_back<T: Clone + 'static>(rng: &mut T, saved: &(dyn Any + Send + Sync)) {
+    if let Some(s) = saved.downcast_ref::<T>() {
+        *rng = s.clone();
     }
 }
 
@@ -381,8 +412,8 @@ impl Block<'_> {
             let bots = &mut self.bots[k * per_env..(k + 1) * per_env];
             let active = self.active.is_empty() || self.active[k];
             let how_i = match how {
+                Move::Reset(_) | Move::Step if !active => Move::Observe,
                 Move::Reset(_) => Move::Reset(starts[k]),
-                Move::Step if !active => Move::Observe,
                 other => other,
             };
             let action = self.actions.get(k).copied().unwrap_or(0);
@@ -908,16 +939,46 @@ impl PyVecEnv {
     /// command line's games ``i, i + n, ...``, or a sequence of ``n`` seeds, one per
     /// environment, each playing games ``0, 1, 2, ...`` of its own seed. ``start`` (an integer
     /// array ``(n,)``) sets the game index each environment starts at (default: ``i``, or 0
-    /// with per-environment seeds). ``out=(obs, mask)`` fills those arrays instead of new ones.
-    #[pyo3(signature = (seed = None, *, start = None, out = None))]
+    /// with per-environment seeds). ``env_mask`` (bool ``(n,)``) starts only the environments
+    /// it marks, each at its ``start`` (with the seeds they have: no ``seed`` then); the
+    /// others keep their game, and their rows are their current observation and mask.
+    /// ``out=(obs, mask)`` fills those arrays instead of new ones.
+    #[pyo3(signature = (seed = None, *, start = None, env_mask = None, out = None))]
     fn reset<'py>(
         &self,
         py: Python<'py>,
         seed: Option<&Bound<'py, PyAny>>,
         start: Option<&Bound<'py, PyAny>>,
+        env_mask: Option<&Bound<'py, PyAny>>,
         out: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Observed<'py>> {
         let mut inner = self.lock()?;
+        let active = match env_mask.filter(|m| !m.is_none()) {
+            Some(m) => {
+                if seed.is_some_and(|s| !s.is_none()) {
+                    return Err(PyValueError::new_err(
+                        "reset with env_mask starts the marked environments with the seeds they have: give no seed",
+                    ));
+                }
+                if start.is_none_or(|s| s.is_none()) {
+                    return Err(PyValueError::new_err(
+                        "reset with env_mask needs start: the game index of each marked environment",
+                    ));
+                }
+                if let Some(why) = &inner.broken {
+                    return Err(PyRuntimeError::new_err(format!(
+                        "this VecEnv stopped in the middle of a step ({why}): call reset() without env_mask"
+                    )));
+                }
+                if !inner.ready {
+                    return Err(PyRuntimeError::new_err(
+                        "call reset() without env_mask first",
+                    ));
+                }
+                env_mask_arg(m, self.n)?
+            }
+            None => Vec::new(),
+        };
         let seeds = seeds_arg(py, seed, self.n)?;
         let starts = match start.filter(|s| !s.is_none()) {
             Some(s) => {
@@ -985,7 +1046,7 @@ impl PyVecEnv {
             &mut inner,
             Move::Reset(0),
             Vec::new(),
-            Vec::new(),
+            active,
             starts,
             [obs, None, None, mask],
         )?;
@@ -1320,24 +1381,51 @@ impl PyVecEnv {
     }
 
     /// A copy of environment ``i``'s game, at its decision node (at an idle environment, the
-    /// finished game).
+    /// finished game). It holds the environment's dice (seed, game index, the rolls drawn) and
+    /// its random opponents' generators, so that ``set_state(j, game)`` of this position (or
+    /// of a copy, ``clone()``/``copy``) goes on with the same game.
     fn get_state(&self, i: &Bound<'_, PyAny>) -> PyResult<PyGame> {
-        let inner = self.lock()?;
+        let mut inner = self.lock()?;
         let k = self.env_index(i)?;
-        Ok(PyGame::wrap(
-            inner.envs[k].decision(),
-            self.rules_name.clone(),
-        ))
+        let per_env = self.per_env(&inner);
+        let Inner { envs, bots, .. } = &mut *inner;
+        let env = &envs[k];
+        let position = env.decision();
+        let generators = bots[k * per_env..(k + 1) * per_env]
+            .iter_mut()
+            .map(|b| match b.inline() {
+                Some(Inline::Random(rng)) => Some(keep(&*rng)),
+                _ => None,
+            })
+            .collect();
+        let mut game = PyGame::wrap(position, self.rules_name.clone());
+        game.snapshot = Some(Arc::new(EnvSnapshot {
+            position,
+            seed: env.seed,
+            index: env.index,
+            rotation: env.rotation,
+            dice: env.dice.clone(),
+            decided: env.decided,
+            generators,
+        }));
+        Ok(game)
     }
 
     /// Puts ``game`` (an ``aeroplane.Game`` of this VecEnv's rules and players, not over) into
-    /// environment ``i`` and returns ``(obs, mask)`` of its next decision there. The
-    /// environment plays on from ``game`` as its game (``game_index[i]`` unchanged) with that
-    /// game's dice and opponent seeds started afresh: the die of ``SeededDice(seed, deal)``
-    /// from each seat's first roll, each opponent seeded with ``bot_seed(seed, deal, seat)``
-    /// (as the state API plays it with those). A roll waiting in ``game`` is played first (the
-    /// agent's decision if it has a choice, else the opponent's move or the only one); then
-    /// the die and the opponents as in ``step``.
+    /// environment ``i`` and returns ``(obs, mask)`` of its next decision there.
+    ///
+    /// A game as ``get_state`` gave it (or a copy), unchanged since, is a snapshot: the
+    /// environment goes on with that game where it was, its seed, game index and dice (the
+    /// rolls drawn so far) and its random opponents' generators as they were, so it plays
+    /// what it would have played from there (opponents searching with their own random
+    /// numbers, ``montecarlo`` and ``mcts``, are seeded afresh as below).
+    ///
+    /// Any other game is played on as environment ``i``'s game (``game_index[i]`` unchanged)
+    /// with that game's dice and opponent seeds started afresh: the die of ``SeededDice(seed,
+    /// deal)`` from each seat's first roll, each opponent seeded with ``bot_seed(seed, deal,
+    /// seat)`` (as the state API plays it with those). A roll waiting in ``game`` is played
+    /// first (the agent's decision if it has a choice, else the opponent's move or the only
+    /// one); then the die and the opponents as in ``step``.
     fn set_state<'py>(
         &self,
         py: Python<'py>,
@@ -1352,7 +1440,11 @@ impl PyVecEnv {
                 type_name(game)
             )));
         };
-        let g = g.borrow().game;
+        let (g, snapshot) = {
+            let b = g.borrow();
+            (b.game, b.snapshot.clone())
+        };
+        let snapshot = snapshot.filter(|s| s.position == g);
         if *g.rules() != inner.shared.rules {
             return Err(PyValueError::new_err(format!(
                 "the game's rules are not this VecEnv's ({}): {}",
@@ -1384,7 +1476,21 @@ impl PyVecEnv {
         let env = &mut envs[k];
         let bots = &mut bots[k * per_env..(k + 1) * per_env];
         let result = (|| -> Result<(), String> {
+            if let Some(snap) = &snapshot {
+                env.seed = snap.seed;
+                env.index = snap.index;
+                env.rotation = snap.rotation;
+            }
             shared.reseed(env, bots)?;
+            if let Some(snap) = &snapshot {
+                env.dice = snap.dice.clone();
+                env.decided = snap.decided;
+                for (bot, saved) in bots.iter_mut().zip(&snap.generators) {
+                    if let (Some(Inline::Random(rng)), Some(saved)) = (bot.inline(), saved) {
+                        put_back(rng, saved.as_ref());
+                    }
+                }
+            }
             env.game = fast;
             let mut moves = MoveList::default();
             if let Some(face) = roll
@@ -1399,6 +1505,12 @@ impl PyVecEnv {
         if let Err(e) = result {
             inner.broken = Some(e.clone());
             return Err(PyRuntimeError::new_err(e));
+        }
+        if let Some(snap) = &snapshot
+            && inner.seed.is_some_and(|s| s != snap.seed)
+        {
+            // A snapshot of another seed: the environments no longer share one.
+            inner.seed = None;
         }
         let env = &inner.envs[k];
         let len = self.kind.len();

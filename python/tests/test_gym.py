@@ -141,5 +141,94 @@ def test_vector_env_details():
         envs.reset(seed=[1, 2])
     bad = envs.sample_actions(infos["action_mask"])
     bad[1] = int(np.flatnonzero(infos["action_mask"][1] == 0)[0])
-    with pytest.raises(ValueError, match=r"actions\[1\] = \d is not a legal action of environment 1"):
-        envs.step(bad)
+    obs, rewards, terminations, truncations, infos2 = envs.step(bad)
+    # As the single environment: a loss, the game ended, the observation kept.
+    assert rewards[1] == -1 and terminations[1] and not truncations[1]
+    assert infos2["illegal_action"].tolist() == [False, True, False, False]
+    assert infos2["legal_actions"][1] == np.flatnonzero(infos["action_mask"][1]).tolist()
+    np.testing.assert_array_equal(obs[1], envs.reset(seed=[5, 6, 7, 8])[0][1])
+    with pytest.raises(ValueError, match=r"actions must have shape \(4,\)"):
+        envs.step(bad[:2])
+
+
+def step_both_with(ours, theirs, steps, pick, until=None):
+    """Steps both environments with the actions `pick(infos)` gives, comparing everything at
+    every step; stops early when `until(result)` holds. Returns the steps' results."""
+    obs, infos = ours.reset(seed=3)
+    obs2, infos2 = theirs.reset(seed=3)
+    assert data_equivalence(obs, obs2) and data_equivalence(infos, infos2)
+    results = []
+    for _ in range(steps):
+        actions = pick(infos)
+        got = ours.step(actions)
+        want = theirs.step(actions)
+        for name, x, y in zip(["obs", "rewards", "terminations", "truncations", "infos"], got, want):
+            assert data_equivalence(x, y), f"{name} differ: {x} against {y}"
+        infos = got[4]
+        results.append(got)
+        if until is not None and until(got):
+            break
+    return results
+
+
+@pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
+def test_reset_right_after_a_game_ended_plays_the_next_game(mode):
+    """Issue #48 item 14: reset() without a seed at the step that ended a game plays that
+    environment's next game (g + 1), as SyncVectorEnv of single environments does (the vector
+    environment played g + 2 in NEXT_STEP mode, and the two parted)."""
+    config = {"rules": "appfreegame", "players": 2, "opponents": ["greedy"]}
+    n = 3
+    ours = AeroplaneVectorEnv(n, autoreset_mode=mode, **config)
+    theirs = SyncVectorEnv([lambda: AeroplaneEnv(**config) for _ in range(n)], autoreset_mode=mode)
+    rng = np.random.default_rng(1)
+    for _ in range(3):
+        results = step_both_with(ours, theirs, 2000, lambda infos: ours.sample_actions(infos["action_mask"], rng),
+                                 until=lambda got: bool(got[2].any() or got[3].any()))
+        ended = results[-1][2] | results[-1][3]
+        assert ended.any()
+        obs, infos = ours.reset()
+        obs2, infos2 = theirs.reset()
+        assert data_equivalence(obs, obs2) and data_equivalence(infos, infos2)
+        games = results[-1][4]["game"]
+        if mode == AutoresetMode.NEXT_STEP:
+            # The ended game is what the step showed: the next one is one further.
+            assert infos["game"].tolist() == (games + 1).tolist()
+        # Both play on alike from there.
+        for _ in range(40):
+            actions = ours.sample_actions(infos["action_mask"], rng)
+            got, want = ours.step(actions), theirs.step(actions)
+            for x, y in zip(got, want):
+                assert data_equivalence(x, y)
+            infos = got[4]
+
+
+@pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
+@pytest.mark.parametrize("share", [1.0, 0.05])
+def test_unmasked_actions_lose_as_in_the_single_environment(mode, share):
+    """Issue #48 item 17: Gymnasium's own loop with unmasked actions (action_space.sample())
+    runs on the vector environment: an illegal action loses that environment's game (reward
+    -1, terminated, infos illegal_action and legal_actions) exactly as SyncVectorEnv of
+    AeroplaneEnv scores it, step for step in both autoreset modes; share 0.05 mixes illegal
+    actions with games played to their end in the same steps."""
+    config = {"rules": "classic", "players": 4, "opponents": ["random", "greedy", "random"],
+              "rotate_seats": True}
+    n = 6
+    ours = AeroplaneVectorEnv(n, autoreset_mode=mode, **config)
+    theirs = SyncVectorEnv([lambda: AeroplaneEnv(**config) for _ in range(n)], autoreset_mode=mode)
+    ours.action_space.seed(5)
+    rng = np.random.default_rng(5)
+
+    def pick(infos):
+        unmasked = ours.action_space.sample()
+        return np.where(rng.random(n) < share, unmasked, ours.sample_actions(infos["action_mask"], rng))
+
+    results = step_both_with(ours, theirs, 300 if share == 1.0 else 1500, pick)
+    illegal = sum(int(r[4].get("_illegal_action", np.zeros(n, bool)).sum()) for r in results)
+    if mode == AutoresetMode.SAME_STEP:
+        illegal = sum(int(r[4]["final_info"].get("_illegal_action", np.zeros(n, bool)).sum())
+                      for r in results if "final_info" in r[4])
+    won = sum(int((r[1] == 1).sum()) for r in results)
+    assert illegal > 20 and (share == 1.0 or won > 3), (illegal, won)
+    obs, infos = ours.reset()
+    obs2, infos2 = theirs.reset()
+    assert data_equivalence(obs, obs2) and data_equivalence(infos, infos2)

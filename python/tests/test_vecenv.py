@@ -612,3 +612,77 @@ def test_a_million_environments_peak_with_out_buffers():
     assert p.returncode == 0, p.stderr
     per_env = float(p.stdout)
     assert 693 < per_env < 1100, f"{per_env:.0f} bytes per environment at the peak"
+
+
+@pytest.mark.parametrize("rules, players, opponents, rotate", [
+    ("classic", 2, ["random"], False),
+    ("chinese", 3, ["random", "greedy"], True),
+    ("appfreegame", 4, ["greedy", "greedy", "random"], False),
+])
+def test_a_snapshot_restored_goes_on_with_the_same_game(rules, players, opponents, rotate):
+    """Issue #48 item 16: get_state's game holds its environment's dice (the seed, the game
+    index, the rolls drawn) and its opponents' generators, so set_state of it, after the
+    environment played on, goes on with the same game: the same trajectory step for step,
+    into the same next games. A copy does the same; a position changed since, or from
+    elsewhere, starts the dice afresh as before."""
+    import copy
+
+    n = 4
+    env = VecEnv(n, rules, players, seed=21, opponents=opponents, rotate_seats=rotate)
+    obs, mask = env.reset()
+    for _ in range(15):
+        obs, _, _, mask = env.step(np.array([highest(m) for m in mask]))
+    snaps = [env.get_state(i) for i in range(n)]
+    copies = [copy.deepcopy(s) if i % 2 else s.clone() for i, s in enumerate(snaps)]
+    start = (obs.copy(), mask.copy(), env.game_index.copy())
+
+    def play(obs, mask):
+        out = []
+        for _ in range(150):
+            obs, rewards, terminated, mask = env.step(np.array([highest(m) for m in mask]))
+            out.append((obs.copy(), rewards.copy(), terminated.copy(), mask.copy(),
+                        env.game_index.copy(), [env.get_state(i) for i in range(n)]))
+        return out
+
+    first = play(*start[:2])
+    assert sum(int(t[2].sum()) for t in first) >= 2  # games end on the way
+    for i in range(n):
+        got_obs, got_mask = env.set_state(i, copies[i] if i < 2 else snaps[i])
+        np.testing.assert_array_equal(got_obs, start[0][i])
+        np.testing.assert_array_equal(got_mask, start[1][i])
+    np.testing.assert_array_equal(env.game_index, start[2])
+    again = play(*start[:2])
+    for k, (a, b) in enumerate(zip(first, again)):
+        for x, y in zip(a[:5], b[:5]):
+            np.testing.assert_array_equal(x, y, err_msg=f"step {k}")
+        assert a[5] == b[5], f"step {k}"
+    # A position that is not the snapshot's (changed since) starts the dice afresh.
+    moved = snaps[0].clone()
+    moved.apply_action(moved.legal_actions()[0])
+    fresh = Game.from_notation(str(moved), rules)
+    assert env.set_state(0, moved)[0].tolist() == env.set_state(0, fresh)[0].tolist()
+
+
+def test_reset_with_env_mask_starts_only_the_marked_environments():
+    """reset(start=, env_mask=) starts game start[i] in each marked environment alone (what
+    aeroplane.gym does after an illegal action); the others keep their game."""
+    seeds = [4, 5, 6]
+    env = VecEnv(3, "classic", 2, opponents=["random"])
+    env.reset(seed=seeds)
+    for _ in range(7):
+        obs, _, _, mask = env.step(np.array([highest(m) for m in env.observe()[1]]))
+    kept = [env.get_state(i) for i in (0, 2)]
+    obs, mask = env.reset(start=[0, 9, 0], env_mask=np.array([False, True, False]))
+    assert env.game_index.tolist()[1] == 9 and list(env.seeds) == seeds
+    assert [env.get_state(0), env.get_state(2)] == kept
+    other = VecEnv(3, "classic", 2, opponents=["random"])
+    obs2, mask2 = other.reset(seed=seeds, start=[0, 9, 0])
+    np.testing.assert_array_equal(obs[1], obs2[1])
+    np.testing.assert_array_equal(mask[1], mask2[1])
+    np.testing.assert_array_equal(obs[[0, 2]], env.observe()[0][[0, 2]])
+    with pytest.raises(ValueError, match="give no seed"):
+        env.reset(seed=[1, 2, 3], start=[0, 0, 0], env_mask=np.ones(3, bool))
+    with pytest.raises(ValueError, match="needs start"):
+        env.reset(env_mask=np.ones(3, bool))
+    with pytest.raises(RuntimeError, match="call reset\\(\\) without env_mask first"):
+        VecEnv(3, "classic", 2, opponents=["random"]).reset(start=[0, 0, 0], env_mask=np.ones(3, bool))
