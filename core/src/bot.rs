@@ -80,6 +80,14 @@ pub trait Bot: Send {
         None
     }
 
+    /// The generator the bot draws its random numbers from, for a bot whose choices depend on
+    /// nothing else that changes from one choice to the next: a caller can keep a copy and put
+    /// it back later (a snapshot of a game in progress), and the bot then chooses again what it
+    /// chose from there. `None` (the default) for a bot that draws none.
+    fn generator(&mut self) -> Option<&mut Pcg32> {
+        None
+    }
+
     /// Called by the runner after each game the bot played, with its record. The default does
     /// nothing.
     fn game_over(&mut self, record: &GameRecord) -> Result<(), Box<BotFault>> {

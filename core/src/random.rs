@@ -36,6 +36,10 @@ impl Bot for RandomBot {
         Some(Inline::Random(&mut self.rng))
     }
 
+    fn generator(&mut self) -> Option<&mut Pcg32> {
+        Some(&mut self.rng)
+    }
+
     #[inline]
     fn choose(&mut self, _game: &Game, _roll: u8, moves: &[Move]) -> usize {
         if moves.len() == 1 {

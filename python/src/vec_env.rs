@@ -20,7 +20,6 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use rayon::prelude::*;
 
-use aeroplane::core::Inline;
 use aeroplane::{
     ActionId, Bot, BotSpec, Dice, Game, MoveList, NUM_ACTIONS, RuleOption, Rules, Seat, SeededDice,
     Status, bot_stream,
@@ -107,7 +106,7 @@ impl Env {
 /// What `get_state` keeps of an environment besides its position, for `set_state` of that
 /// position to go on with the same game: its seed, game index and rotation, its dice (the rolls
 /// drawn from each seat's stream), whether the agent has decided in it, and the generator of
-/// each opponent that is a random bot.
+/// each opponent that draws random numbers ([`Bot::generator`]).
 pub struct EnvSnapshot {
     /// The position `get_state` gave (at the agent's decision).
     position: Game,
@@ -116,17 +115,16 @@ pub struct EnvSnapshot {
     rotation: u8,
     dice: SeededDice,
     decided: bool,
-    /// Per opponent bot of the environment: its generator, if it is a random bot.
+    /// Per opponent bot of the environment: its generator, if it has one.
     generators: Vec<Option<Box<dyn Any + Send + Sync>>>,
 }
 
-/// A copy of a random bot's generator (the type is the core's, known here only through
-/// [`Inline::Random`]).
+/// A copy of a bot's generator (the core's type, known here only through [`Bot::generator`]).
 fn keep<T: Clone + Send + Sync + 'static>(rng: &T) -> Box<dyn Any + Send + Sync> {
     Box::new(rng.clone())
 }
 
-/// Puts a generator [`keep`] copied back into a random bot.
+/// Puts a generator [`keep`] copied back into a bot.
 fn put_back<T: Clone + 'static>(rng: &mut T, saved: &(dyn Any + Send + Sync)) {
     if let Some(s) = saved.downcast_ref::<T>() {
         *rng = s.clone();
@@ -1382,7 +1380,7 @@ impl PyVecEnv {
 
     /// A copy of environment ``i``'s game, at its decision node (at an idle environment, the
     /// finished game). It holds the environment's dice (seed, game index, the rolls drawn) and
-    /// its random opponents' generators, so that ``set_state(j, game)`` of this position (or
+    /// its opponents' generators (random, montecarlo, mcts), so that ``set_state(j, game)`` of this position (or
     /// of a copy, ``clone()``/``copy``) goes on with the same game.
     fn get_state(&self, i: &Bound<'_, PyAny>) -> PyResult<PyGame> {
         let mut inner = self.lock()?;
@@ -1393,10 +1391,7 @@ impl PyVecEnv {
         let position = env.decision();
         let generators = bots[k * per_env..(k + 1) * per_env]
             .iter_mut()
-            .map(|b| match b.inline() {
-                Some(Inline::Random(rng)) => Some(keep(&*rng)),
-                _ => None,
-            })
+            .map(|b| b.generator().map(|rng| keep(&*rng)))
             .collect();
         let mut game = PyGame::wrap(position, self.rules_name.clone());
         game.snapshot = Some(Arc::new(EnvSnapshot {
@@ -1416,9 +1411,8 @@ impl PyVecEnv {
     ///
     /// A game as ``get_state`` gave it (or a copy), unchanged since, is a snapshot: the
     /// environment goes on with that game where it was, its seed, game index and dice (the
-    /// rolls drawn so far) and its random opponents' generators as they were, so it plays
-    /// what it would have played from there (opponents searching with their own random
-    /// numbers, ``montecarlo`` and ``mcts``, are seeded afresh as below).
+    /// rolls drawn so far) and its opponents' generators as they were, so it plays what it
+    /// would have played from there.
     ///
     /// Any other game is played on as environment ``i``'s game (``game_index[i]`` unchanged)
     /// with that game's dice and opponent seeds started afresh: the die of ``SeededDice(seed,
@@ -1486,7 +1480,7 @@ impl PyVecEnv {
                 env.dice = snap.dice.clone();
                 env.decided = snap.decided;
                 for (bot, saved) in bots.iter_mut().zip(&snap.generators) {
-                    if let (Some(Inline::Random(rng)), Some(saved)) = (bot.inline(), saved) {
+                    if let (Some(rng), Some(saved)) = (bot.generator(), saved) {
                         put_back(rng, saved.as_ref());
                     }
                 }

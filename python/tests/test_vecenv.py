@@ -618,6 +618,7 @@ def test_a_million_environments_peak_with_out_buffers():
     ("classic", 2, ["random"], False),
     ("chinese", 3, ["random", "greedy"], True),
     ("appfreegame", 4, ["greedy", "greedy", "random"], False),
+    ("classic", 3, ["montecarlo:rollouts=3", "mcts:iterations=12"], False),
 ])
 def test_a_snapshot_restored_goes_on_with_the_same_game(rules, players, opponents, rotate):
     """Issue #48 item 16: get_state's game holds its environment's dice (the seed, the game

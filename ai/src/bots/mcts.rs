@@ -418,6 +418,11 @@ impl Bot for Mcts {
         self.rng = Pcg32::new(seed, splitmix64(seed ^ 0x4D43_5453));
     }
 
+    /// Its generator: the tree is built afresh at every choice.
+    fn generator(&mut self) -> Option<&mut Pcg32> {
+        Some(&mut self.rng)
+    }
+
     /// Each root child's value for the bot's seat (0 to 1: mean reward, or the expectimax
     /// value of its visited subtree with `backup = max`); NaN for a child never visited.
     fn move_values(&self) -> Option<&[f32]> {

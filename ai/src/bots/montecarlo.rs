@@ -136,6 +136,10 @@ impl Bot for MonteCarlo {
         self.rng = Pcg32::new(seed, splitmix64(seed ^ 0x4D43));
     }
 
+    fn generator(&mut self) -> Option<&mut Pcg32> {
+        Some(&mut self.rng)
+    }
+
     /// The mean reward of each move's rollouts for the bot's seat (0 to 1: its chance of
     /// finishing next).
     fn move_values(&self) -> Option<&[f32]> {
