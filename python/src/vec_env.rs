@@ -1380,8 +1380,8 @@ impl PyVecEnv {
 
     /// A copy of environment ``i``'s game, at its decision node (at an idle environment, the
     /// finished game). It holds the environment's dice (seed, game index, the rolls drawn) and
-    /// its opponents' generators (random, montecarlo, mcts), so that ``set_state(j, game)`` of this position (or
-    /// of a copy, ``clone()``/``copy``) goes on with the same game.
+    /// its opponents' generators (random, montecarlo, mcts), so that ``set_state(j, game)`` of
+    /// this position (or of a copy, ``clone()``/``copy``) goes on with the same game.
     fn get_state(&self, i: &Bound<'_, PyAny>) -> PyResult<PyGame> {
         let mut inner = self.lock()?;
         let k = self.env_index(i)?;
