@@ -5,7 +5,7 @@
 //! - start: `grade.json` `running` (with the whole job, written through the folder's spares),
 //!   then `grade.checkpoint` with its header;
 //! - each unit: its record appended; at most every `SYNC_EVERY` a sync mark and a sync; every
-//!   `COMPACT_RECORDS` records the checkpoint is written again whole (`grade.checkpoint.new`,
+//!   `COMPACT_BYTES` (and twice its size after the last time) the checkpoint is written again whole (`grade.checkpoint.new`,
 //!   synced, renamed over it): the header, the sums of the units folded in plan order, and the
 //!   records of the units finished after them, so its size never grows with the deals;
 //! - a stop: the records synced; at a signal, the deals finished in units not finished go to
@@ -327,10 +327,16 @@ impl<'a> Folder<'a> {
             new.append(r)?;
         }
         new.sync()?;
+        // The rename need not be synced: should it be lost, the checkpoint before it is whole
+        // and its records after it are played again.
         new.rename(&self.dir.file(GRADE_CHECKPOINT))?;
-        self.dir.sync()?;
         *cp = new;
         Ok(())
+    }
+
+    /// The checkpoint's length in bytes.
+    pub fn len(&self) -> Result<u64, GradeError> {
+        Ok(self.checkpoint.lock().expect("not poisoned").len()?)
     }
 
     /// Syncs every record written.

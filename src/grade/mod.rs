@@ -890,9 +890,11 @@ impl Fold {
     }
 }
 
-/// Records a grade appends to its checkpoint before it is written again, compacted: the sums
-/// of the units folded, then the records of those finished out of order.
-const COMPACT_RECORDS: usize = 256;
+/// The checkpoint is written again, compacted (the sums of the units folded, then the records
+/// of those finished out of order), once it holds this many bytes and twice its size after the
+/// last compaction: its size never grows with the deals, and compactions (a sync each) cost
+/// little next to the records they replace.
+const COMPACT_BYTES: u64 = 4 << 20;
 
 /// The result of one unit of work, as the checkpoint keeps it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -1173,7 +1175,7 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
     };
     let (tx, rx) = mpsc::channel::<Result<UnitResult, GradeError>>();
     let mut failure: Option<GradeError> = None;
-    let mut since_compact = 0usize;
+    let mut compact_at = COMPACT_BYTES;
     pool.in_place_scope(|scope| {
         for _ in 0..workers {
             let tx = tx.clone();
@@ -1238,24 +1240,30 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
             if failure.is_some() {
                 continue;
             }
-            if let Some(f) = &folder {
-                if let Err(e) = f.keep(&r) {
-                    failure = Some(e);
-                    halt();
-                    continue;
-                }
-                since_compact += 1;
+            if let Some(f) = &folder
+                && let Err(e) = f.keep(&r)
+            {
+                failure = Some(e);
+                halt();
+                continue;
             }
             games_kept += 2 * r.deals.len() as u64;
             pending.insert(r.unit, r);
             fold.take_ready(&mut pending, job.blunders);
             *delivered.0.lock().expect("not poisoned") = fold.folded;
             delivered.1.notify_all();
-            if let Some(f) = &folder
-                && since_compact >= COMPACT_RECORDS
-            {
-                since_compact = 0;
-                if let Err(e) = f.compact(&fold, pending.values()) {
+            if let Some(f) = &folder {
+                let compacted = match f.len() {
+                    Ok(len) if len >= compact_at => {
+                        f.compact(&fold, pending.values()).and_then(|()| {
+                            compact_at = COMPACT_BYTES.max(2 * f.len()?);
+                            Ok(())
+                        })
+                    }
+                    Ok(_) => Ok(()),
+                    Err(e) => Err(e),
+                };
+                if let Err(e) = compacted {
                     failure = Some(e);
                     halt();
                 }
