@@ -66,7 +66,7 @@ pub struct GradeArgs {
     /// Worker threads; 0 = one per core. Never changes the results.
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
-    /// Deals per unit of work. Never changes the results.
+    /// Deals per unit of work (1 to 65,536). Never changes the results.
     #[arg(long, default_value_t = DEFAULT_CHUNK_DEALS)]
     pub chunk_size: u64,
     /// Write grade.json, grade.csv and blunders.csv here.

@@ -365,7 +365,7 @@ impl Checkpoint {
     }
 
     /// Its length in bytes, as written so far.
-    pub fn len(&self) -> Result<u64, ExportError> {
+    pub fn size(&self) -> Result<u64, ExportError> {
         Ok(self
             .file
             .metadata()

@@ -47,7 +47,7 @@ const NEW_CHECKPOINT: &str = "grade.checkpoint.new";
 #[serde(untagged)]
 enum Record {
     Folded(Fold),
-    Unit(UnitResult),
+    Unit(Box<UnitResult>),
 }
 
 /// The first line of `grade.checkpoint.deals` (its format).
@@ -246,7 +246,7 @@ impl<'a> Folder<'a> {
                     fold = Some(f);
                     continue;
                 }
-                Record::Unit(r) => r,
+                Record::Unit(r) => *r,
             };
             let folded = fold.as_ref().map_or(0, |f| f.folded);
             let fits = plan(r.unit).map(|(bot, _)| bot) == Some(r.bot)
@@ -335,8 +335,8 @@ impl<'a> Folder<'a> {
     }
 
     /// The checkpoint's length in bytes.
-    pub fn len(&self) -> Result<u64, GradeError> {
-        Ok(self.checkpoint.lock().expect("not poisoned").len()?)
+    pub fn size(&self) -> Result<u64, GradeError> {
+        Ok(self.checkpoint.lock().expect("not poisoned").size()?)
     }
 
     /// Syncs every record written.

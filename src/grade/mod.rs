@@ -1253,10 +1253,10 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
             *delivered.0.lock().expect("not poisoned") = fold.folded;
             delivered.1.notify_all();
             if let Some(f) = &folder {
-                let compacted = match f.len() {
+                let compacted = match f.size() {
                     Ok(len) if len >= compact_at => {
                         f.compact(&fold, pending.values()).and_then(|()| {
-                            compact_at = COMPACT_BYTES.max(2 * f.len()?);
+                            compact_at = COMPACT_BYTES.max(2 * f.size()?);
                             Ok(())
                         })
                     }

@@ -559,7 +559,7 @@ mod tests {
             h = h
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
-            let x = (h >> 59) as u64;
+            let x = h >> 59;
             let y = if x == 0 {
                 0.0
             } else {

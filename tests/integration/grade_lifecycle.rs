@@ -310,6 +310,16 @@ fn a_grades_checkpoint_does_not_grow_with_its_deals() {
             .arg(out);
         a
     };
+    // A unit's deals are kept until it is folded: a unit larger than 65,536 deals is refused.
+    aeroplane()
+        .args(["grade", "--table"])
+        .arg(&table)
+        .args(["--bots", "random", "--chunk-size", "65537"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "chunk size 65537: give 1 to 65536 deals per unit",
+        ));
     let whole = tmp.path().join("whole");
     args(&whole).assert().success();
     let dir = tmp.path().join("stopped");
