@@ -147,6 +147,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         kind: "external".into(),
         params: Params::default(),
         external: Some(ExternalSpec::new(command.clone())),
+        given: None,
     };
     bot.external.as_mut().expect("set").timeout_ms = 60_000;
     spec.lineup = vec![bot; 4];

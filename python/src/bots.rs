@@ -307,6 +307,7 @@ pub fn register_python_bot(
         kind: PYTHON_KIND.to_string(),
         params: Params::default(),
         external: None,
+        given: None,
     };
     Ok((
         spec,

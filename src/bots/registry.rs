@@ -156,9 +156,19 @@ pub struct BotSpec {
     /// For an `external` bot: the program to run.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub external: Option<ExternalSpec>,
+    /// The bot as the user gave it, where that is not its name (a profile given by its path):
+    /// what a printed command names it by.
+    #[serde(skip)]
+    pub given: Option<String>,
 }
 
 impl BotSpec {
+    /// The bot as a command line names it: as the user gave it (a profile's path), else by
+    /// its name.
+    pub fn as_given(&self) -> &str {
+        self.given.as_deref().unwrap_or(&self.name)
+    }
+
     /// Whether the bot can play games of `rules` with `players` players, checked before any
     /// game is played: an `exact` bot needs a table of exactly these rules.
     pub fn check_fit(&self, rules: &aeroplane_core::Rules, players: usize) -> Result<(), BotError> {
@@ -273,6 +283,9 @@ impl BotSpec {
                 spec.params.insert(k.clone(), value);
             }
             spec.name = text.to_string();
+        }
+        if spec.name != text {
+            spec.given = Some(text.to_string());
         }
         require_all(&spec, &profile.origin)?;
         Ok(spec)
@@ -496,6 +509,7 @@ fn resolve_partial(
             kind: kind.to_string(),
             params: Params::from_map(params),
             external: None,
+            given: None,
         });
     }
     for (k, v) in given {
@@ -538,6 +552,7 @@ fn resolve_partial(
         kind: kind.to_string(),
         params: Params::from_map(params),
         external: None,
+        given: None,
     })
 }
 

@@ -9,8 +9,8 @@ use clap::Args;
 
 use aeroplane::grade::{
     DEFAULT_BLUNDERS, DEFAULT_CHUNK_DEALS, DEFAULT_THRESHOLD, FolderState, GRADE_FILE,
-    GradeContext, GradeError, GradeJob, LogGradeJob, NetReference, Reference, folder_state, grade,
-    grade_log,
+    GradeContext, GradeError, GradeJob, LogGradeContext, LogGradeJob, NetReference, Reference,
+    folder_state, grade, grade_log_with,
 };
 
 use super::common::{DEFAULT_BOTS_DIR, note_shadowing, open_out, print_written};
@@ -66,7 +66,7 @@ pub struct GradeArgs {
     /// Worker threads; 0 = one per core. Never changes the results.
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
-    /// Deals per unit of work. Never changes the results.
+    /// Deals per unit of work (1 to 65,536). Never changes the results.
     #[arg(long, default_value_t = DEFAULT_CHUNK_DEALS)]
     pub chunk_size: u64,
     /// Write grade.json, grade.csv and blunders.csv here.
@@ -164,17 +164,54 @@ fn grade_log_file(
         threads: args.threads,
         ratings: args.ratings,
     };
+    // The reference is read and checked before the folder is touched.
+    match &job.reference {
+        Reference::Table(t) => {
+            let table = aeroplane::solve::Table::load(t)?;
+            aeroplane::grade::check_table_rules(t, &table)?;
+        }
+        Reference::Net(n) => {
+            n.load(None)?;
+        }
+    }
+    let out = match &args.out {
+        Some(dir) => open_out(Some(dir), args.force, false)?,
+        None => None,
+    };
+    execute_log(&job, out, args.quiet)
+}
+
+/// Grades a decision log (with its status and files in `out`, if given).
+fn execute_log(
+    job: &LogGradeJob,
+    out: Option<aeroplane::export::OutputDir>,
+    quiet: bool,
+) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
-    let report = grade_log(&job)?;
+    let ctx = LogGradeContext {
+        interrupt: Some(interrupt_flag()),
+        out: out.as_ref(),
+        game_done: super::common::test_game_hook(),
+    };
+    let report = match grade_log_with(job, &ctx) {
+        Err(GradeError::Interrupted) => {
+            match &out {
+                Some(dir) => eprintln!(
+                    "interrupted: the log's grade is not complete in {}.\nTo resume, run: aeroplane resume {} (it grades the log again from its first game)",
+                    aeroplane::excerpt::path(dir.path()),
+                    aeroplane::excerpt::path(dir.path())
+                ),
+                None => eprintln!("interrupted: the log's grade is not complete"),
+            }
+            return Ok(ExitCode::from(130));
+        }
+        r => r?,
+    };
     let mut stdout = std::io::stdout().lock();
     report.write_text(&mut stdout)?;
-    if let Some(dir) = &args.out {
-        let out = open_out(Some(dir), args.force, false)?.expect("a folder given");
-        report.write_files(&out)?;
-        print_written(&mut stdout, Some(&out))?;
-    }
+    print_written(&mut stdout, out.as_ref())?;
     stdout.flush()?;
-    if !args.quiet {
+    if !quiet {
         eprintln!(
             "graded {} decisions of the log in {:.2} s",
             indicatif::HumanCount(report.bots.iter().map(|b| b.decisions).sum::<u64>()),
@@ -205,6 +242,10 @@ pub fn resume(dir: &std::path::Path, quiet: bool) -> anyhow::Result<ExitCode> {
             record.version,
             env!("CARGO_PKG_VERSION")
         );
+    }
+    if let Some(job) = record.log_job(0) {
+        let out = aeroplane::export::OutputDir::reopen(dir)?;
+        return execute_log(&job, Some(out), quiet);
     }
     let job = record.job(&file, 0)?;
     let out = aeroplane::export::OutputDir::reopen(dir)?;

@@ -410,30 +410,39 @@ pub struct LogSummary {
     pub span: Option<(u64, u64)>,
 }
 
-/// Checks every game of a log ([`check_game`]) and that the games are exactly those its header
-/// promises: game indices `first_deal × per_deal` up to the run's last, each once and in
-/// order. A log cut short, one without games, or one with a game from elsewhere is an error
-/// naming the first game missing or foreign.
-pub fn check_log(reader: &mut LogReader) -> Result<LogSummary, LogError> {
-    let file = reader.file().to_string();
-    let header = reader.header().clone();
-    let per_deal = if header.rotate_seats {
-        header.players as u64
-    } else {
-        1
-    };
-    let first = header.first_deal.saturating_mul(per_deal);
-    let end = header
-        .first_deal
-        .saturating_add(header.deals)
-        .saturating_mul(per_deal);
-    let mut summary = LogSummary {
-        games: 0,
-        decisions: 0,
-        span: None,
-    };
-    let mut next = first;
-    while let Some(game) = reader.next_game()? {
+/// The games a log's header promises, checked as they are read: each the next one, from the
+/// first game of the header's deals to the last, none missing (what `replay --check` and
+/// `grade --log` refuse a log cut short for).
+#[derive(Clone, Debug)]
+pub struct GameSequence {
+    first: u64,
+    end: u64,
+    next: u64,
+}
+
+impl GameSequence {
+    /// The games of `header`'s deals.
+    pub fn new(header: &Header) -> GameSequence {
+        let per_deal = if header.rotate_seats {
+            header.players as u64
+        } else {
+            1
+        };
+        let first = header.first_deal.saturating_mul(per_deal);
+        let end = header
+            .first_deal
+            .saturating_add(header.deals)
+            .saturating_mul(per_deal);
+        GameSequence {
+            first,
+            end,
+            next: first,
+        }
+    }
+
+    /// Checks that `game`, read from `file`, is the next game the header promises.
+    pub fn next(&mut self, file: &str, game: &LoggedGame) -> Result<(), LogError> {
+        let (first, end, next) = (self.first, self.end, self.next);
         if game.game != next {
             let (line, _) = game.result;
             let what = if game.game >= end || game.game < first {
@@ -447,24 +456,57 @@ pub fn check_log(reader: &mut LogReader) -> Result<LogSummary, LogError> {
                     game.game, game.game
                 )
             };
-            return Err(LogError::Line { file, line, what });
+            return Err(LogError::Line {
+                file: file.to_string(),
+                line,
+                what,
+            });
         }
+        self.next += 1;
+        Ok(())
+    }
+
+    /// Checks, at the end of `file` (its last line `line`), that every game the header
+    /// promises was read.
+    pub fn end(&self, file: &str, line: u64) -> Result<(), LogError> {
+        if self.next != self.end {
+            return Err(LogError::Line {
+                file: file.to_string(),
+                line,
+                what: format!(
+                    "the log ends before game {}: its header promises games {}..{} ({} games), it holds {} (cut short, or the log of a run that did not finish)",
+                    self.next,
+                    self.first,
+                    self.end,
+                    self.end - self.first,
+                    self.next - self.first
+                ),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Checks every game of a log ([`check_game`]) and that the games are exactly those its header
+/// promises: game indices `first_deal × per_deal` up to the run's last, each once and in
+/// order. A log cut short, one without games, or one with a game from elsewhere is an error
+/// naming the first game missing or foreign.
+pub fn check_log(reader: &mut LogReader) -> Result<LogSummary, LogError> {
+    let file = reader.file().to_string();
+    let header = reader.header().clone();
+    let mut games = GameSequence::new(&header);
+    let mut summary = LogSummary {
+        games: 0,
+        decisions: 0,
+        span: None,
+    };
+    while let Some(game) = reader.next_game()? {
+        games.next(&file, &game)?;
         check_game(&file, &header, &game)?;
         summary.games += 1;
         summary.decisions += game.decisions.len() as u64;
         summary.span = Some((summary.span.map_or(game.game, |s| s.0), game.game));
-        next += 1;
     }
-    if next != end {
-        return Err(LogError::Line {
-            file,
-            line: reader.line(),
-            what: format!(
-                "the log ends before game {next}: its header promises games {first}..{end} ({} games), it holds {} (cut short, or the log of a run that did not finish)",
-                end - first,
-                summary.games
-            ),
-        });
-    }
+    games.end(&file, reader.line())?;
     Ok(summary)
 }

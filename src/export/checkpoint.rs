@@ -364,6 +364,22 @@ impl Checkpoint {
         Ok(())
     }
 
+    /// Its length in bytes, as written so far.
+    pub fn size(&self) -> Result<u64, ExportError> {
+        Ok(self
+            .file
+            .metadata()
+            .map_err(|e| ExportError::read(&self.path, e))?
+            .len())
+    }
+
+    /// Renames the checkpoint to `path` (replacing the file there), kept open for appending.
+    pub fn rename(&mut self, path: &Path) -> Result<(), ExportError> {
+        fsops::rename(&self.path, path).map_err(|e| ExportError::new(path, e))?;
+        self.path = path.to_path_buf();
+        Ok(())
+    }
+
     /// Whether a sync is due (`SYNC_EVERY` since the last; after every record while the
     /// crash-point test hook is on).
     pub fn sync_due(&self) -> bool {

@@ -275,6 +275,10 @@ pub struct ManifestBot {
     /// For a bot program: its command, working directory, environment and timeouts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external: Option<crate::bots::external::ExternalSpec>,
+    /// The bot as the user gave it, where that is not its name (a profile given by its path):
+    /// what a printed command names it by.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub given: Option<String>,
 }
 
 impl From<&crate::bots::registry::BotSpec> for ManifestBot {
@@ -288,11 +292,18 @@ impl From<&crate::bots::registry::BotSpec> for ManifestBot {
                 .map(|(k, v)| (k.to_string(), serde_json::to_value(v).expect("param")))
                 .collect(),
             external: b.external.clone(),
+            given: b.given.clone(),
         }
     }
 }
 
 impl ManifestBot {
+    /// The bot as a command line names it: as the user gave it (a profile's path), else by
+    /// its name.
+    pub fn as_given(&self) -> &str {
+        self.given.as_deref().unwrap_or(&self.name)
+    }
+
     /// The bot, its kind and parameters checked again; `file` and `index` name it in errors.
     pub fn spec(
         &self,
@@ -310,6 +321,7 @@ impl ManifestBot {
             source: Box::new(source),
         };
         let mut spec = resolve(&self.name, &self.kind, &params, file).map_err(err)?;
+        spec.given.clone_from(&self.given);
         if spec.kind == crate::bots::registry::EXTERNAL {
             spec.external = Some(self.external.clone().ok_or_else(|| {
                 err(BotError::Profile {

@@ -60,9 +60,9 @@ impl Manifest {
         let mut caveats = Vec::new();
         let rules = self.rules("run.json").ok();
         let (rules_arg, mut rules_file) = rules_argument(&self.rules_name, rules);
-        let names: Vec<String> = self.bots.iter().map(|b| b.name.clone()).collect();
+        let names: Vec<String> = self.bots.iter().map(|b| b.as_given().to_string()).collect();
         for b in &self.bots {
-            let same = parse_bot(&b.name, "bots".as_ref()).is_ok_and(|spec| {
+            let same = parse_bot(b.as_given(), "bots".as_ref()).is_ok_and(|spec| {
                 let recorded: Vec<(String, serde_json::Value)> =
                     b.params.clone().into_iter().collect();
                 let resolved: Vec<(String, serde_json::Value)> = spec

@@ -4,7 +4,10 @@
 //!
 //! - start: `grade.json` `running` (with the whole job, written through the folder's spares),
 //!   then `grade.checkpoint` with its header;
-//! - each unit: its record appended; at most every `SYNC_EVERY` a sync mark and a sync;
+//! - each unit: its record appended; at most every `SYNC_EVERY` a sync mark and a sync; every
+//!   `COMPACT_BYTES` (and twice its size after the last time) the checkpoint is written again whole (`grade.checkpoint.new`,
+//!   synced, renamed over it): the header, the sums of the units folded in plan order, and the
+//!   records of the units finished after them, so its size never grows with the deals;
 //! - a stop: the records synced; at a signal, the deals finished in units not finished go to
 //!   `grade.checkpoint.deals` (written whole, its lines bound to the checkpoint like the
 //!   records: one record per unit, the unit's first deals); `grade.json` `interrupted` (or
@@ -31,9 +34,21 @@ use crate::export::{
 };
 
 use super::{
-    GRADE_CHECKPOINT, GRADE_FILE, GRADE_KEPT_DEALS, GradeError, GradeRecord, GradeReport,
+    Fold, GRADE_CHECKPOINT, GRADE_FILE, GRADE_KEPT_DEALS, GradeError, GradeRecord, GradeReport,
     UnitResult,
 };
+
+/// The compacted checkpoint while it is written, renamed over `grade.checkpoint` when whole.
+const NEW_CHECKPOINT: &str = "grade.checkpoint.new";
+
+/// A line of `grade.checkpoint` after its header: the sums of the units folded (only as the
+/// first record, after a compaction), or a finished unit.
+#[derive(Serialize, Deserialize)]
+#[serde(untagged)]
+enum Record {
+    Folded(Fold),
+    Unit(Box<UnitResult>),
+}
 
 /// The first line of `grade.checkpoint.deals` (its format).
 const KEPT_DEALS_HEADER: &str = "{\"kept_deals\":1}";
@@ -64,7 +79,12 @@ pub struct GradeStatus {
 }
 
 impl GradeStatus {
-    fn new(job: &GradeRecord, status: JobStatus, games_played: u64, error: Option<String>) -> Self {
+    pub(super) fn new(
+        job: &GradeRecord,
+        status: JobStatus,
+        games_played: u64,
+        error: Option<String>,
+    ) -> Self {
         GradeStatus {
             tool: "aeroplane".into(),
             version: env!("CARGO_PKG_VERSION").into(),
@@ -151,6 +171,7 @@ impl<'a> Folder<'a> {
         write_status(dir, &GradeStatus::new(job, JobStatus::Running, 0, None))?;
         // Deals kept by an earlier start of this job, if any, are not this checkpoint's.
         dir.remove(GRADE_KEPT_DEALS)
+            .and_then(|()| dir.remove(NEW_CHECKPOINT))
             .map_err(|e| failed(dir, job, 0, e.into()))?;
         let checkpoint = Checkpoint::create(&dir.file(GRADE_CHECKPOINT), job)
             .map_err(|e| failed(dir, job, 0, e.into()))?;
@@ -170,13 +191,15 @@ impl<'a> Folder<'a> {
         job: &'a GradeRecord,
         plan: &dyn Fn(usize) -> Option<(usize, u64)>,
         notes: &mut Vec<String>,
-    ) -> Result<(Folder<'a>, Vec<UnitResult>, Partials), GradeError> {
+    ) -> Result<(Folder<'a>, Option<Fold>, Vec<UnitResult>, Partials), GradeError> {
         let cp = dir.file(GRADE_CHECKPOINT);
+        // A compacted checkpoint not renamed into place: the one in place is whole.
+        dir.remove(NEW_CHECKPOINT)?;
         if std::fs::symlink_metadata(&cp).is_err() {
             notes.push(
                 "the folder holds no grade.checkpoint (the grade stopped before keeping its first unit): it starts again from the first unit".into(),
             );
-            return Ok((Folder::start(dir, job)?, Vec::new(), Partials::new()));
+            return Ok((Folder::start(dir, job)?, None, Vec::new(), Partials::new()));
         }
         let scan = Checkpoint::scan(&cp)?;
         let want = serde_json::to_value(job).expect("records serialize");
@@ -199,24 +222,50 @@ impl<'a> Folder<'a> {
         }
         let mut kept = Vec::new();
         let mut seen = BTreeSet::new();
-        for (line, stored) in Checkpoint::records::<UnitResult>(&cp, &scan)?.enumerate() {
-            let r = stored?.record;
-            let fits = plan(r.unit).map(|(bot, _)| bot) == Some(r.bot) && seen.insert(r.unit);
-            if !fits {
-                return Err(GradeError::Checkpoint(CheckpointError::Damaged {
+        let mut fold: Option<Fold> = None;
+        for (line, stored) in Checkpoint::records::<Record>(&cp, &scan)?.enumerate() {
+            let damaged = |what: String| {
+                GradeError::Checkpoint(CheckpointError::Damaged {
                     file: aeroplane_core::excerpt::path(&cp),
                     line: line as u64 + 2,
-                    what: format!(
-                        "unit {} of bot {} is not a unit of this grade's plan, or is there twice",
-                        r.unit, r.bot
-                    ),
-                }));
+                    what,
+                })
+            };
+            let r = match stored?.record {
+                Record::Folded(f) => {
+                    let fits = line == 0
+                        && f.bots.len() == job.bots.len()
+                        && (f.folded == 0 || plan(f.folded - 1).is_some());
+                    if !fits {
+                        return Err(damaged(format!(
+                            "the sums of {} units of {} bots are not those of this grade's plan, or not the first record",
+                            f.folded,
+                            f.bots.len()
+                        )));
+                    }
+                    fold = Some(f);
+                    continue;
+                }
+                Record::Unit(r) => *r,
+            };
+            let folded = fold.as_ref().map_or(0, |f| f.folded);
+            let fits = plan(r.unit).map(|(bot, _)| bot) == Some(r.bot)
+                && r.unit >= folded
+                && seen.insert(r.unit);
+            if !fits {
+                return Err(damaged(format!(
+                    "unit {} of bot {} is not a unit of this grade's plan, or is there twice",
+                    r.unit, r.bot
+                )));
             }
             kept.push(r);
         }
-        let partials = kept_deals(dir, scan.key(), plan, &seen, notes);
+        let folded = fold.as_ref().map_or(0, |f| f.folded);
+        let done = |unit: usize| unit < folded || seen.contains(&unit);
+        let partials = kept_deals(dir, scan.key(), plan, &done, notes);
         // Checked: from here on, the folder is changed.
-        let played = games(&kept) + games_in(partials.values());
+        let played =
+            fold.as_ref().map_or(0, |f| f.games) + games(&kept) + games_in(partials.values());
         let checkpoint =
             Checkpoint::open(&cp, &scan, None).map_err(|e| failed(dir, job, played, e.into()))?;
         write_status(
@@ -230,6 +279,7 @@ impl<'a> Folder<'a> {
                 job,
                 checkpoint: Mutex::new(checkpoint),
             },
+            fold,
             kept,
             partials,
         ))
@@ -259,6 +309,34 @@ impl<'a> Folder<'a> {
             cp.sync()?;
         }
         Ok(())
+    }
+
+    /// Writes the checkpoint again whole: its header, `fold` (the units folded) and the
+    /// records of `pending` (units finished after them), under `grade.checkpoint.new`, synced
+    /// and renamed over `grade.checkpoint`; the grade appends to it from then on.
+    pub fn compact<'r>(
+        &self,
+        fold: &Fold,
+        pending: impl Iterator<Item = &'r UnitResult>,
+    ) -> Result<(), GradeError> {
+        let mut cp = self.checkpoint.lock().expect("not poisoned");
+        let path = self.dir.file(NEW_CHECKPOINT);
+        let mut new = Checkpoint::create(&path, self.job)?;
+        new.append(&Record::Folded(fold.clone()))?;
+        for r in pending {
+            new.append(r)?;
+        }
+        new.sync()?;
+        // The rename need not be synced: should it be lost, the checkpoint before it is whole
+        // and its records after it are played again.
+        new.rename(&self.dir.file(GRADE_CHECKPOINT))?;
+        *cp = new;
+        Ok(())
+    }
+
+    /// The checkpoint's length in bytes.
+    pub fn size(&self) -> Result<u64, GradeError> {
+        Ok(self.checkpoint.lock().expect("not poisoned").size()?)
     }
 
     /// Syncs every record written.
@@ -322,7 +400,7 @@ fn kept_deals(
     dir: &OutputDir,
     key: u64,
     plan: &dyn Fn(usize) -> Option<(usize, u64)>,
-    done: &BTreeSet<usize>,
+    done: &dyn Fn(usize) -> bool,
     notes: &mut Vec<String>,
 ) -> Partials {
     let path = dir.file(GRADE_KEPT_DEALS);
@@ -341,7 +419,7 @@ fn kept_deals(
                 r.deals.len()
             ));
         }
-        if !done.contains(&r.unit) {
+        if !done(r.unit) {
             partials.insert(r.unit, r);
         }
         Ok(())
@@ -367,7 +445,7 @@ pub(super) fn games_in<'r>(records: impl Iterator<Item = &'r UnitResult>) -> u64
     records.map(|r| 2 * r.deals.len() as u64).sum()
 }
 
-fn write_status(dir: &OutputDir, status: &GradeStatus) -> Result<(), GradeError> {
+pub(super) fn write_status(dir: &OutputDir, status: &GradeStatus) -> Result<(), GradeError> {
     let mut text = serde_json::to_string_pretty(status).expect("statuses serialize");
     text.push('\n');
     dir.write_manifest(GRADE_FILE, text.as_bytes())?;

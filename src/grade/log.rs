@@ -11,20 +11,23 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
 use aeroplane_core::{ActionId, Game};
 
 use crate::bots::BotSpec;
-use crate::decision_log::check::{CheckedGame, check_game};
+use crate::decision_log::check::{CheckedGame, GameSequence, check_game};
 use crate::decision_log::read::{LogReader, LoggedGame};
+use crate::export::OutputDir;
 use crate::stats::{NO_BOT, Played, Tally};
 use crate::value_table::Table;
 
 use super::{
-    BotGrade, DealGrade, Decision, GameLog, GradeError, GradeReport, Kept, MAX_MOVES, RATIO_METHOD,
-    Reference, ReferenceInfo, Source, UNITS, bot_grade, check_table_rules, keep_worst, net,
+    BotGrade, BotSums, DealGrade, Decision, GameLog, GradeError, GradeReport, MAX_MOVES,
+    RATIO_METHOD, Reference, ReferenceInfo, Source, UNITS, bot_grade, check_table_rules,
+    keep_worst, net,
 };
 
 /// Games read and judged together (in parallel); the results never depend on it.
@@ -54,8 +57,85 @@ struct GameGrade {
     logs: Vec<GameLog>,
 }
 
+/// How to run a log grade: none of this changes the results.
+#[derive(Clone, Copy, Default)]
+pub struct LogGradeContext<'a> {
+    /// Set by a signal handler: the grade stops at the next decision judged.
+    pub interrupt: Option<&'a AtomicBool>,
+    /// Where `grade.json` (while the grade runs, its status: `running`, then `complete`,
+    /// `interrupted` or `failed`), `grade.csv` and `blunders.csv` go, if anywhere.
+    pub out: Option<&'a OutputDir>,
+    /// Called after each game graded, with how many have been.
+    pub game_done: Option<fn(u64)>,
+}
+
+impl LogGradeJob {
+    /// The job as `grade.json` keeps it while it runs (`checksum`: the reference's).
+    fn record(&self, checksum: String) -> super::GradeRecord {
+        super::GradeRecord {
+            tool: "aeroplane".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            command: "grade".into(),
+            table: self.reference.path().display().to_string(),
+            table_checksum: checksum,
+            bots: Vec::new(),
+            seed: 0,
+            deals: 0,
+            threshold: self.threshold,
+            blunders: self.blunders,
+            chunk_deals: 0,
+            report: false,
+            net: match &self.reference {
+                Reference::Table(_) => None,
+                Reference::Net(n) => Some(super::NetRecord {
+                    ply: n.ply,
+                    rules: n.rules.clone(),
+                }),
+            },
+            ratings: self.ratings,
+            log: Some(self.log.display().to_string()),
+        }
+    }
+}
+
 /// Grades every bot of the log of `job`; see the module documentation.
 pub fn grade_log(job: &LogGradeJob) -> Result<GradeReport, GradeError> {
+    grade_log_with(job, &LogGradeContext::default())
+}
+
+/// [`grade_log`], stopping at a signal, with its files and status in an output folder: a
+/// stopped log grade is `interrupted` there, and `aeroplane resume` grades the log again from
+/// its first game (the same files as if it had never stopped).
+pub fn grade_log_with(job: &LogGradeJob, ctx: &LogGradeContext) -> Result<GradeReport, GradeError> {
+    let mut record = None;
+    let result = grade_log_in(job, ctx, &mut record);
+    let (Some(dir), Some(record)) = (ctx.out, record) else {
+        return result;
+    };
+    match result {
+        Ok(report) => {
+            report.write_files(dir)?;
+            Ok(report)
+        }
+        Err(e) => {
+            let (status, text) = match &e {
+                GradeError::Interrupted => (crate::export::JobStatus::Interrupted, None),
+                e => (
+                    crate::export::JobStatus::Failed,
+                    Some(crate::experiment::chain(e)),
+                ),
+            };
+            super::folder::write_status(dir, &super::GradeStatus::new(&record, status, 0, text))?;
+            Err(e)
+        }
+    }
+}
+
+fn grade_log_in(
+    job: &LogGradeJob,
+    ctx: &LogGradeContext,
+    started: &mut Option<super::GradeRecord>,
+) -> Result<GradeReport, GradeError> {
     if !(job.threshold >= 0.0 && job.threshold < 2.0) {
         return Err(GradeError::Job(format!(
             "threshold {}: give an equity loss from 0 to 2 (e.g. 1e-9)",
@@ -118,15 +198,29 @@ pub fn grade_log(job: &LogGradeJob) -> Result<GradeReport, GradeError> {
         }
     };
     super::check_threads(job.threads)?;
+    if let Some(dir) = ctx.out {
+        let record = job.record(checksum.clone());
+        super::folder::write_status(
+            dir,
+            &super::GradeStatus::new(&record, crate::export::JobStatus::Running, 0, None),
+        )?;
+        *started = Some(record);
+    }
+    let interrupt = ctx.interrupt;
+    let stopped = || interrupt.is_some_and(|i| i.load(Ordering::Relaxed));
     let pool = super::worker_pool(job.threads)?;
+    let mut sequence = GameSequence::new(&header);
     let lineup = header.bots.len();
     let per_deal = if header.rotate_seats {
         header.players as u64
     } else {
         1
     };
-    let mut deals: Vec<Vec<DealGrade>> = vec![Vec::new(); lineup];
-    let mut worst: Vec<Vec<Kept>> = vec![Vec::new(); lineup];
+    // Each bot's sums, and the deal being read (its games and each bot's figures in it):
+    // deals are folded as they end, in the log's order.
+    let mut sums: Vec<BotSums> = vec![BotSums::default(); lineup];
+    let mut open: Vec<DealGrade> = vec![DealGrade::default(); lineup];
+    let mut deals_graded = 0u64;
     let mut tally = Tally::new(header.players, per_deal);
     let mut pending: Option<(u64, Vec<Played>)> = None;
     let mut games = 0u64;
@@ -134,7 +228,10 @@ pub fn grade_log(job: &LogGradeJob) -> Result<GradeReport, GradeError> {
         let mut batch: Vec<LoggedGame> = Vec::with_capacity(BATCH_GAMES);
         while batch.len() < BATCH_GAMES {
             match reader.next_game()? {
-                Some(g) => batch.push(g),
+                Some(g) => {
+                    sequence.next(&file, &g)?;
+                    batch.push(g);
+                }
                 None => break,
             }
         }
@@ -147,40 +244,56 @@ pub fn grade_log(job: &LogGradeJob) -> Result<GradeReport, GradeError> {
                 .map_init(
                     || source.judge(),
                     |judge, g| {
+                        if stopped() {
+                            return Err(GradeError::Interrupted);
+                        }
                         let checked = check_game(&file, &header, g)?;
-                        grade_game(judge, &header, &checked, per_deal, job, lineup)
+                        grade_game(judge, &header, &checked, per_deal, job, lineup, interrupt)
                     },
                 )
                 .collect()
         });
+        if stopped() {
+            return Err(GradeError::Interrupted);
+        }
         for g in graded {
             let g = g?;
             games += 1;
+            if let Some(hook) = ctx.game_done {
+                hook(games);
+            }
+            if stopped() {
+                return Err(GradeError::Interrupted);
+            }
             match &mut pending {
                 Some((deal, list)) if *deal == g.deal => list.push(g.played),
                 _ => {
                     if let Some((_, list)) = pending.take() {
                         add_deal(&mut tally, &list, &file)?;
+                        fold_deal(&mut sums, &mut open, per_deal);
+                        deals_graded += 1;
                     }
                     pending = Some((g.deal, vec![g.played]));
-                    deals.iter_mut().for_each(|d| d.push(DealGrade::default()));
                 }
             }
             for (bot, log) in g.logs.into_iter().enumerate() {
-                let d = deals[bot].last_mut().expect("a deal begun");
+                let d = &mut open[bot];
                 d.decisions += log.decisions;
                 d.matters += log.matters;
                 d.errors += log.errors;
                 d.optimal += log.optimal;
                 d.loss += log.loss;
                 for c in log.candidates {
-                    keep_worst(&mut worst[bot], c, job.blunders);
+                    keep_worst(&mut sums[bot].worst, c, job.blunders);
                 }
             }
         }
     }
+    sequence.end(&file, reader.line())?;
     if let Some((_, list)) = pending.take() {
         add_deal(&mut tally, &list, &file)?;
+        fold_deal(&mut sums, &mut open, per_deal);
+        deals_graded += 1;
     }
     if games == 0 {
         return Err(GradeError::Job(format!(
@@ -199,8 +312,9 @@ pub fn grade_log(job: &LogGradeJob) -> Result<GradeReport, GradeError> {
                 kind: b.kind.clone(),
                 params: Default::default(),
                 external: None,
+                given: None,
             };
-            bot_grade(i, i, &spec, &deals[i], &tally, &worst[i], &names)
+            bot_grade(i, i, &spec, &sums[i], &tally, &names)
         })
         .collect();
     for b in &mut bots {
@@ -218,7 +332,6 @@ pub fn grade_log(job: &LogGradeJob) -> Result<GradeReport, GradeError> {
         }
     }
     // Not one of the header's deals numbers: a log's deals may start anywhere.
-    let deals_graded = deals.first().map_or(0, |d| d.len() as u64);
     Ok(GradeReport {
         tool: "aeroplane".into(),
         version: env!("CARGO_PKG_VERSION").into(),
@@ -241,6 +354,14 @@ pub fn grade_log(job: &LogGradeJob) -> Result<GradeReport, GradeError> {
     })
 }
 
+/// Adds each bot's figures of the deal just ended to its sums, and starts the next deal.
+fn fold_deal(sums: &mut [BotSums], open: &mut [DealGrade], per_deal: u64) {
+    for (s, d) in sums.iter_mut().zip(open.iter_mut()) {
+        s.add_deal(d, per_deal);
+        *d = DealGrade::default();
+    }
+}
+
 fn add_deal(tally: &mut Tally, list: &[Played], file: &str) -> Result<(), GradeError> {
     if list.len() as u64 != tally.group_size {
         return Err(GradeError::Job(format!(
@@ -261,6 +382,7 @@ fn grade_game(
     per_deal: u64,
     job: &LogGradeJob,
     lineup: usize,
+    interrupt: Option<&AtomicBool>,
 ) -> Result<GameGrade, GradeError> {
     let mut logs: Vec<GameLog> = (0..lineup).map(|_| GameLog::default()).collect();
     let mut game = Game::new(header.rules, header.players)
@@ -281,6 +403,9 @@ fn grade_game(
                 game.apply(roll, Some(moves[0]));
             }
             n => {
+                if interrupt.is_some_and(|i| i.load(Ordering::Relaxed)) {
+                    return Err(GradeError::Interrupted);
+                }
                 let d = next.next().ok_or_else(|| {
                     GradeError::Job(format!(
                         "game {}: a decision without its logged choice",

@@ -31,15 +31,15 @@ mod output;
 pub mod rating;
 
 pub use folder::{FolderState, GradeStatus, folder_state};
-pub use log::{LogGradeJob, grade_log};
+pub use log::{LogGradeContext, LogGradeJob, grade_log, grade_log_with};
 pub use net::NetReference;
 pub use rating::Rating;
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, mpsc};
 
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use aeroplane_core::{Bot, BotFault, Game, GameRecord, MAX_MOVES, Move, Rules, Seat, Setup};
@@ -51,7 +51,7 @@ use crate::export::{
     CannotResume, CheckpointError, ExportError, ManifestBot, ManifestError, OutputDir,
 };
 use crate::runner::{RunError, RunSpec};
-use crate::stats::{Played, Tally};
+use crate::stats::{ClusterSums, Played, Tally};
 use crate::value_table::{Table, TableError};
 
 /// Decisions whose loss exceeds this equity are errors, unless told otherwise.
@@ -60,6 +60,8 @@ pub const DEFAULT_THRESHOLD: f64 = 1e-9;
 pub const DEFAULT_BLUNDERS: usize = 10;
 /// Deals per unit of work.
 pub const DEFAULT_CHUNK_DEALS: u64 = 8;
+/// The most deals per unit of work.
+pub const MAX_CHUNK_DEALS: u64 = 65_536;
 /// The grade summary's file name.
 pub const GRADE_FILE: &str = "grade.json";
 /// An unfinished grade's finished units, in its folder.
@@ -204,8 +206,8 @@ pub struct GradeJob {
 pub struct GradeContext<'a> {
     /// Workers add every finished game here.
     pub progress: &'a AtomicU64,
-    /// Set by a signal handler: the grade stops after the deals being played; with `out`, every
-    /// finished deal is kept.
+    /// Set by a signal handler: the grade stops at the next decision of the games in flight
+    /// (their deals are played again on resume); with `out`, every finished deal is kept.
     pub interrupt: Option<&'a AtomicBool>,
     /// Where `grade.json`, `grade.csv`, `blunders.csv` and the checkpoint go, if anywhere.
     pub out: Option<&'a OutputDir>,
@@ -259,6 +261,10 @@ pub struct GradeRecord {
     /// Whether the bots get rating labels.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub ratings: bool,
+    /// A log grade: the decision log graded (`bots`, `seed`, `deals` and `chunk_deals` are
+    /// then unused).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log: Option<String>,
 }
 
 /// A net grade's reference, as its record keeps it.
@@ -273,6 +279,30 @@ pub struct NetRecord {
 }
 
 impl GradeRecord {
+    /// The log grade of this record, if it is one; `threads` as given.
+    pub fn log_job(&self, threads: usize) -> Option<LogGradeJob> {
+        let log = self.log.as_ref()?;
+        Some(LogGradeJob {
+            log: PathBuf::from(log),
+            reference: self.reference(),
+            threshold: self.threshold,
+            blunders: self.blunders,
+            threads,
+            ratings: self.ratings,
+        })
+    }
+
+    fn reference(&self) -> Reference {
+        match &self.net {
+            None => Reference::Table(PathBuf::from(&self.table)),
+            Some(n) => Reference::Net(NetReference {
+                net: PathBuf::from(&self.table),
+                ply: n.ply,
+                rules: n.rules.clone(),
+            }),
+        }
+    }
+
     /// The job of this record (bots checked again); `threads` as given.
     pub fn job(&self, file: &str, threads: usize) -> Result<GradeJob, GradeError> {
         let reference = match &self.net {
@@ -326,6 +356,7 @@ impl GradeJob {
                 }),
             },
             ratings: self.ratings,
+            log: None,
         }
     }
 }
@@ -520,6 +551,74 @@ struct Grader {
     game_index: u64,
     log: Arc<Mutex<GameLog>>,
     values: [f64; MAX_MOVES],
+    /// Set at a stop: the next decision is given up.
+    stop: Arc<AtomicBool>,
+}
+
+/// Whether the grade is stopping: told so, or a signal asked every job to stop (what makes
+/// waits on bot programs give up, [`crate::bots::external::process::stopping`]), seen at once.
+fn stop_asked(stop: &AtomicBool) -> bool {
+    stop.load(Ordering::Relaxed) || crate::bots::external::process::stopping()
+}
+
+/// The fault of a bot whose decision is given up because the grade is stopping.
+fn stopped(bot: &str) -> Box<BotFault> {
+    Box::new(BotFault {
+        bot: bot.to_string(),
+        command: None,
+        what: "the grade is stopping".into(),
+        line: None,
+        kind: aeroplane_core::FaultKind::Stopped,
+        stderr: None,
+    })
+}
+
+/// The graded bots' opponent, giving up its next decision at a stop (a net's search can take
+/// a second per decision).
+struct Stoppable {
+    inner: Box<dyn Bot>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Bot for Stoppable {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+    fn new_game(&mut self, seat: Seat, seed: u64) {
+        self.inner.new_game(seat, seed);
+    }
+    fn choose(&mut self, game: &Game, roll: u8, moves: &[Move]) -> usize {
+        self.inner.choose(game, roll, moves)
+    }
+    fn try_new_game(
+        &mut self,
+        start: &Game,
+        seat: Seat,
+        seed: u64,
+        game_index: u64,
+    ) -> Result<(), Box<BotFault>> {
+        if stop_asked(&self.stop) {
+            return Err(stopped(self.inner.name()));
+        }
+        self.inner.try_new_game(start, seat, seed, game_index)
+    }
+    fn try_choose(
+        &mut self,
+        game: &Game,
+        roll: u8,
+        moves: &[Move],
+    ) -> Result<usize, Box<BotFault>> {
+        if stop_asked(&self.stop) {
+            return Err(stopped(self.inner.name()));
+        }
+        self.inner.try_choose(game, roll, moves)
+    }
+    fn move_values(&self) -> Option<&[f32]> {
+        self.inner.move_values()
+    }
+    fn game_over(&mut self, record: &GameRecord) -> Result<(), Box<BotFault>> {
+        self.inner.game_over(record)
+    }
 }
 
 impl Bot for Grader {
@@ -539,6 +638,9 @@ impl Bot for Grader {
         seed: u64,
         game_index: u64,
     ) -> Result<(), Box<BotFault>> {
+        if stop_asked(&self.stop) {
+            return Err(stopped(self.inner.name()));
+        }
         self.game_index = game_index;
         *self.log.lock().expect("not poisoned") = GameLog::default();
         self.inner.try_new_game(start, seat, seed, game_index)
@@ -549,6 +651,9 @@ impl Bot for Grader {
         roll: u8,
         moves: &[Move],
     ) -> Result<usize, Box<BotFault>> {
+        if stop_asked(&self.stop) {
+            return Err(stopped(self.inner.name()));
+        }
         let pick = self.inner.try_choose(game, roll, moves)?;
         let values = &mut self.values[..moves.len()];
         if let Err(e) = self.judge.values(game, roll, moves, values) {
@@ -705,6 +810,92 @@ struct DealGrade {
     loss: f64,
 }
 
+/// One bot's decisions summed deal by deal, in plan order: a constant size however many deals
+/// (the intervals come from these sums, [`crate::stats::ClusterSums`]).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BotSums {
+    /// Per deal: its decisions and its errors.
+    errors: ClusterSums,
+    /// Per deal: its decisions that matter and those where a best move was chosen.
+    optimal: ClusterSums,
+    /// Per deal: its decisions and their equity loss.
+    loss: ClusterSums,
+    /// Per deal: one, and its loss per game in millipoints.
+    per_game: ClusterSums,
+    /// The worst decisions, worst first.
+    worst: Vec<Kept>,
+}
+
+impl BotSums {
+    /// Adds one deal of `games` games.
+    fn add_deal(&mut self, d: &DealGrade, games: u64) {
+        let decisions = u64::from(d.decisions);
+        self.errors.add(decisions, f64::from(d.errors));
+        self.optimal.add(u64::from(d.matters), f64::from(d.optimal));
+        self.loss.add(decisions, d.loss);
+        self.per_game.add(1, d.loss * 1000.0 / games.max(1) as f64);
+    }
+}
+
+/// Every bot's sums over the units of the plan's first `folded` units: what a grade keeps
+/// instead of its units, and what a compacted checkpoint starts with.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Fold {
+    /// Units `0..folded` of the plan are in the sums.
+    folded: usize,
+    /// Their games.
+    games: u64,
+    /// Per graded bot.
+    bots: Vec<BotFold>,
+}
+
+/// One graded bot's part of a [`Fold`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BotFold {
+    sums: BotSums,
+    tally: Tally,
+}
+
+impl Fold {
+    fn new(bots: usize) -> Fold {
+        Fold {
+            folded: 0,
+            games: 0,
+            bots: (0..bots)
+                .map(|_| BotFold {
+                    sums: BotSums::default(),
+                    tally: Tally::new(2, 2),
+                })
+                .collect(),
+        }
+    }
+
+    /// Folds the units of `pending` that come next in the plan.
+    fn take_ready(&mut self, pending: &mut BTreeMap<usize, UnitResult>, blunders: usize) {
+        while let Some(r) = pending.remove(&self.folded) {
+            let b = &mut self.bots[r.bot];
+            for d in &r.deals {
+                b.sums.add_deal(d, 2);
+            }
+            b.tally.merge(&r.tally);
+            for c in r.candidates {
+                keep_worst(&mut b.sums.worst, c, blunders);
+            }
+            self.games += 2 * r.deals.len() as u64;
+            self.folded += 1;
+        }
+    }
+}
+
+/// The checkpoint is written again, compacted (the sums of the units folded, then the records
+/// of those finished out of order), once it holds this many bytes and twice its size after the
+/// last compaction: its size never grows with the deals, and compactions (a sync each) cost
+/// little next to the records they replace.
+const COMPACT_BYTES: u64 = 4 << 20;
+
 /// The result of one unit of work, as the checkpoint keeps it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 struct UnitResult {
@@ -779,10 +970,11 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
             "the number of games must be at least 1".into(),
         ));
     }
-    if job.chunk_deals == 0 {
-        return Err(GradeError::Job(
-            "the chunk size must be at least 1 deal".into(),
-        ));
+    if job.chunk_deals == 0 || job.chunk_deals > MAX_CHUNK_DEALS {
+        return Err(GradeError::Job(format!(
+            "chunk size {}: give 1 to {MAX_CHUNK_DEALS} deals per unit (a unit's deals are kept until it is folded, and its checkpoint record holds them)",
+            job.chunk_deals
+        )));
     }
     if !(job.threshold >= 0.0 && job.threshold < 2.0) {
         return Err(GradeError::Job(format!(
@@ -836,8 +1028,24 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
         })
     };
     let pool = worker_pool(job.threads)?;
+    let workers = pool.current_num_threads();
     let partials = Mutex::new(folder::Partials::new());
     let games_finished = AtomicU64::new(0);
+    // Set once a stop is asked for: the bots of the games in flight give up at their next
+    // decision (a `BotFault` of kind `Stopped`), so a stop never waits for a slow game.
+    let stop = Arc::new(AtomicBool::new(false));
+    let stopping =
+        || stop.load(Ordering::Relaxed) || ctx.interrupt.is_some_and(|i| i.load(Ordering::Relaxed));
+    // Keeps a unit's finished deals at a stop, for the resume to go on after them.
+    let stop_in = |result: UnitResult| {
+        if !result.deals.is_empty() {
+            partials
+                .lock()
+                .expect("not poisoned")
+                .insert(result.unit, result);
+        }
+        GradeError::Interrupted
+    };
     let play = |seats: &mut Seats, unit: &Unit| -> Result<UnitResult, GradeError> {
         let spec = &specs[unit.bot];
         let (bots, log) = seats.bots[unit.bot].get_or_insert_with(|| {
@@ -850,8 +1058,13 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
                 game_index: 0,
                 log: Arc::clone(&log),
                 values: [0.0; MAX_MOVES],
+                stop: Arc::clone(&stop),
             });
-            (vec![grader, exact.build()], log)
+            let opponent: Box<dyn Bot> = Box::new(Stoppable {
+                inner: exact.build(),
+                stop: Arc::clone(&stop),
+            });
+            (vec![grader, opponent], log)
         });
         // A unit stopped before goes on after the deals it kept.
         let kept = partials.lock().expect("not poisoned").remove(&unit.index);
@@ -863,38 +1076,44 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
             candidates: Vec::new(),
         });
         for deal in unit.first + result.deals.len() as u64..unit.first + unit.deals {
-            if ctx.interrupt.is_some_and(|i| i.load(Ordering::Relaxed)) {
-                if !result.deals.is_empty() {
-                    partials
-                        .lock()
-                        .expect("not poisoned")
-                        .insert(unit.index, result);
-                }
-                return Err(GradeError::Interrupted);
+            if stopping() {
+                return Err(stop_in(result));
             }
             let mut d = DealGrade::default();
             let mut played: [Option<Played>; 2] = [None, None];
+            let mut candidates = Vec::new();
             for (r, slot) in played.iter_mut().enumerate() {
                 let game = spec.game_index(deal, r as u64);
                 let with = crate::runner::PlayOptions {
                     bots: Some(&mut bots[..]),
                     ..Default::default()
                 };
-                *slot = Some(spec.play(game, &mut (), with)?);
+                match spec.play(game, &mut (), with) {
+                    Ok(p) => *slot = Some(p),
+                    // A game given up at a stop (a bot program told to stop, a decision not
+                    // taken): its deal is played again on resume, and its games finished
+                    // are not counted as played.
+                    Err(e) if matches!(e, RunError::Interrupted) || stopping() => {
+                        ctx.progress.fetch_sub(r as u64, Ordering::Relaxed);
+                        return Err(stop_in(result));
+                    }
+                    Err(e) => return Err(e.into()),
+                }
                 let g = std::mem::take(&mut *log.lock().expect("not poisoned"));
                 d.decisions += g.decisions;
                 d.matters += g.matters;
                 d.errors += g.errors;
                 d.optimal += g.optimal;
                 d.loss += g.loss;
-                for c in g.candidates {
-                    keep_worst(&mut result.candidates, c, job.blunders);
-                }
+                candidates.extend(g.candidates);
                 ctx.progress.fetch_add(1, Ordering::Relaxed);
                 let n = games_finished.fetch_add(1, Ordering::Relaxed) + 1;
                 if let Some(hook) = ctx.game_done {
                     hook(n);
                 }
+            }
+            for c in candidates {
+                keep_worst(&mut result.candidates, c, job.blunders);
             }
             let played = played.map(|p| p.expect("both rotations played"));
             result.tally.add_deal(&played);
@@ -905,20 +1124,34 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
     let header = job.record(loaded.checksum.clone());
     let plan = |unit: usize| unit_at(unit).map(|u| (u.bot, u.deals));
     let mut notes = Vec::new();
-    let (folder, mut results) = match ctx.out {
+    let fresh = || Fold::new(job.bots.len());
+    let (folder, mut fold, kept) = match ctx.out {
         Some(dir) if ctx.resume => {
-            let (f, kept, deals) = folder::Folder::resume(dir, &header, &plan, &mut notes)?;
+            let (f, fold, kept, deals) = folder::Folder::resume(dir, &header, &plan, &mut notes)?;
             *partials.lock().expect("not poisoned") = deals;
-            (Some(f), kept)
+            (Some(f), fold.unwrap_or_else(fresh), kept)
         }
-        Some(dir) => (Some(folder::Folder::start(dir, &header)?), Vec::new()),
-        None => (None, Vec::new()),
+        Some(dir) => (
+            Some(folder::Folder::start(dir, &header)?),
+            fresh(),
+            Vec::new(),
+        ),
+        None => (None, fresh(), Vec::new()),
     };
+    if fold.bots.len() != job.bots.len() {
+        return Err(GradeError::Job(format!(
+            "the checkpoint's sums are of {} bots, the grade has {}",
+            fold.bots.len(),
+            job.bots.len()
+        )));
+    }
     if let Some(note) = ctx.note {
         notes.iter().for_each(|n| note(n));
     }
-    let done: std::collections::BTreeSet<usize> = results.iter().map(|r| r.unit).collect();
-    let before = folder::games(&results);
+    // Units kept by the checkpoint (folded, or whole records), not played again.
+    let first_open = fold.folded;
+    let done: std::collections::BTreeSet<usize> = kept.iter().map(|r| r.unit).collect();
+    let before = fold.games + folder::games(&kept);
     let before_partial = folder::games_in(partials.lock().expect("not poisoned").values());
     ctx.progress
         .fetch_add(before + before_partial, Ordering::Relaxed);
@@ -926,73 +1159,148 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
         told(before + before_partial);
     }
     games_finished.store(before + before_partial, Ordering::Relaxed);
-    let games_done = AtomicU64::new(before);
-    let finished = std::sync::atomic::AtomicUsize::new(0);
-    let played: Result<Vec<UnitResult>, GradeError> = pool.install(|| {
-        (0..total_units)
-            .into_par_iter()
-            .filter(|u| !done.contains(u))
-            .map(|u| unit_at(u).expect("within the plan"))
-            .map_init(
-                || Seats {
+    // Units finished and not folded yet (they come in any order; the fold is in plan order).
+    let mut pending: BTreeMap<usize, UnitResult> = kept.into_iter().map(|r| (r.unit, r)).collect();
+    fold.take_ready(&mut pending, job.blunders);
+    let mut games_kept = before;
+    let finished = AtomicUsize::new(0);
+    let next = AtomicUsize::new(first_open);
+    // Units a worker may run ahead of the oldest one not folded yet (bounds memory).
+    let ahead = 4 * workers;
+    let delivered = (Mutex::new(fold.folded), Condvar::new());
+    let halt = || {
+        stop.store(true, Ordering::Relaxed);
+        let _guard = delivered.0.lock().expect("not poisoned");
+        delivered.1.notify_all();
+    };
+    let (tx, rx) = mpsc::channel::<Result<UnitResult, GradeError>>();
+    let mut failure: Option<GradeError> = None;
+    let mut compact_at = COMPACT_BYTES;
+    pool.in_place_scope(|scope| {
+        for _ in 0..workers {
+            let tx = tx.clone();
+            let (next, delivered, done, stop, finished) =
+                (&next, &delivered, &done, &stop, &finished);
+            let (play, halt, unit_at) = (&play, &halt, &unit_at);
+            scope.spawn(move |_| {
+                let mut seats = Seats {
                     bots: (0..job.bots.len()).map(|_| None).collect(),
-                },
-                |seats, unit| {
-                    let r = play(seats, &unit)?;
-                    if let Some(f) = &folder {
-                        f.keep(&r)?;
+                };
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= total_units || stop.load(Ordering::Relaxed) {
+                        break;
                     }
-                    games_done.fetch_add(2 * unit.deals, Ordering::Relaxed);
+                    if done.contains(&i) {
+                        continue;
+                    }
+                    {
+                        let (lock, cvar) = delivered;
+                        let mut folded = lock.lock().expect("not poisoned");
+                        while i >= *folded + ahead && !stop.load(Ordering::Relaxed) {
+                            folded = cvar.wait(folded).expect("not poisoned");
+                        }
+                    }
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let r = play(&mut seats, &unit_at(i).expect("within the plan"));
+                    let ok = r.is_ok();
+                    if !ok {
+                        halt();
+                    }
+                    if tx.send(r).is_err() || !ok {
+                        break;
+                    }
                     let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
                     if let Some(hook) = ctx.unit_done {
                         hook(n);
                     }
-                    Ok(r)
-                },
-            )
-            .collect()
-    });
-    let played = match (played, &folder) {
-        (Ok(p), _) => p,
-        (Err(e), Some(f)) => {
-            let n = games_done.load(Ordering::Relaxed);
-            return Err(match e {
-                GradeError::Interrupted => {
-                    let partials = partials.into_inner().expect("not poisoned");
-                    let kept = match f.keep_deals(&partials) {
-                        Ok(kept) => kept,
-                        Err(e) => {
-                            if let Some(note) = ctx.note {
-                                note(&crate::export::kept_lost_note(
-                                    folder::games_in(partials.values()),
-                                    &crate::experiment::chain(&e),
-                                ));
-                            }
-                            0
-                        }
-                    };
-                    f.stop(n + kept, None).err().unwrap_or(e)
-                }
-                e => {
-                    let _ = f.stop(n, Some(&e));
-                    e
                 }
             });
         }
-        (Err(e), None) => return Err(e),
-    };
-    results.extend(played);
-    // Fold in plan order: the same sums for any thread count, split or resume.
-    results.sort_by_key(|r| r.unit);
-    let mut deals: Vec<Vec<DealGrade>> = vec![Vec::new(); job.bots.len()];
-    let mut tallies: Vec<Tally> = (0..job.bots.len()).map(|_| Tally::new(2, 2)).collect();
-    let mut worst: Vec<Vec<Kept>> = vec![Vec::new(); job.bots.len()];
-    for r in results {
-        deals[r.bot].extend(r.deals);
-        tallies[r.bot].merge(&r.tally);
-        for c in r.candidates {
-            keep_worst(&mut worst[r.bot], c, job.blunders);
+        drop(tx);
+        loop {
+            if !stop.load(Ordering::Relaxed) && stopping() {
+                halt();
+            }
+            let r = match rx.recv_timeout(std::time::Duration::from_millis(50)) {
+                Ok(r) => r,
+                Err(mpsc::RecvTimeoutError::Timeout) => continue,
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            };
+            let r = match r {
+                Ok(r) => r,
+                Err(GradeError::Interrupted) => continue,
+                Err(e) => {
+                    failure.get_or_insert(e);
+                    continue;
+                }
+            };
+            if failure.is_some() {
+                continue;
+            }
+            if let Some(f) = &folder
+                && let Err(e) = f.keep(&r)
+            {
+                failure = Some(e);
+                halt();
+                continue;
+            }
+            games_kept += 2 * r.deals.len() as u64;
+            pending.insert(r.unit, r);
+            fold.take_ready(&mut pending, job.blunders);
+            *delivered.0.lock().expect("not poisoned") = fold.folded;
+            delivered.1.notify_all();
+            if let Some(f) = &folder {
+                let compacted = match f.size() {
+                    Ok(len) if len >= compact_at => {
+                        f.compact(&fold, pending.values()).and_then(|()| {
+                            compact_at = COMPACT_BYTES.max(2 * f.size()?);
+                            Ok(())
+                        })
+                    }
+                    Ok(_) => Ok(()),
+                    Err(e) => Err(e),
+                };
+                if let Err(e) = compacted {
+                    failure = Some(e);
+                    halt();
+                }
+            }
         }
+    });
+    let interrupted = failure.is_none() && fold.folded < total_units;
+    if let Some(f) = &folder {
+        if interrupted {
+            let partials = partials.into_inner().expect("not poisoned");
+            let kept = match f.keep_deals(&partials) {
+                Ok(kept) => kept,
+                Err(e) => {
+                    if let Some(note) = ctx.note {
+                        note(&crate::export::kept_lost_note(
+                            folder::games_in(partials.values()),
+                            &crate::experiment::chain(&e),
+                        ));
+                    }
+                    0
+                }
+            };
+            return Err(f
+                .stop(games_kept + kept, None)
+                .err()
+                .unwrap_or(GradeError::Interrupted));
+        }
+        if let Some(e) = failure {
+            let _ = f.stop(games_kept, Some(&e));
+            return Err(e);
+        }
+    }
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    if interrupted {
+        return Err(GradeError::Interrupted);
     }
     let names = [String::new(), loaded.opponent.name.clone()];
     let ratings = job.ratings || matches!(job.reference, Reference::Net(_));
@@ -1002,7 +1310,8 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
         .enumerate()
         .map(|(i, spec)| {
             let names = [spec.name.clone(), names[1].clone()];
-            bot_grade(i, 0, spec, &deals[i], &tallies[i], &worst[i], &names)
+            let b = &fold.bots[i];
+            bot_grade(i, 0, spec, &b.sums, &b.tally, &names)
         })
         .collect();
     if ratings {
@@ -1011,10 +1320,13 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
     let table_dir = job.reference.path().display().to_string();
     let rules_file = loaded.rules_arg.clone();
     if let Reference::Net(_) = &job.reference {
-        for b in &mut bots {
+        for (b, spec) in bots.iter_mut().zip(&job.bots) {
             let run = format!(
                 "aeroplane run --rules {rules_file} --bots {},{} --rotate-seats --games {} --seed {} --out RUN",
-                b.name, loaded.opponent.name, job.deals, job.seed
+                spec.as_given(),
+                loaded.opponent.name,
+                job.deals,
+                job.seed
             );
             for x in &mut b.blunders {
                 x.viewer = Some(format!(
@@ -1044,28 +1356,27 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
             .map(|b| {
                 format!(
                     "aeroplane run --rules {rules_file} --bots {},{} --rotate-seats --games {} --seed {}",
-                    b.name, loaded.opponent_arg, job.deals, job.seed
+                    b.as_given(),
+                    loaded.opponent_arg,
+                    job.deals,
+                    job.seed
                 )
             })
             .collect(),
         reference: loaded.info.clone(),
     };
     if let Some(f) = folder {
-        f.commit(&report, games_done.load(Ordering::Relaxed))?;
+        f.commit(&report, games_kept)?;
     }
     Ok(report)
 }
 
-/// A rate over deals (`(trials, successes)` per deal) as an [`Estimate`]: see
+/// A rate over deals (trials and successes summed per deal) as an [`Estimate`]: see
 /// [`crate::stats::clustered_rate`].
-fn rate(deals: impl Iterator<Item = (u64, u64)>) -> Option<Estimate> {
-    let clusters: Vec<(u64, u64)> = deals.collect();
-    let r = crate::stats::clustered_rate(&clusters, Z95)?;
-    let (t, s) = clusters
-        .iter()
-        .fold((0, 0), |(t, s), &(x, y)| (t + x, s + y));
+fn rate(sums: &ClusterSums) -> Option<Estimate> {
+    let r = crate::stats::clustered_rate_of(sums, Z95)?;
     Some(Estimate {
-        value: s as f64 / t as f64,
+        value: sums.y / sums.x as f64,
         low: r.low,
         high: r.high,
     })
@@ -1077,40 +1388,25 @@ fn bot_grade(
     index: usize,
     line: usize,
     spec: &BotSpec,
-    deals: &[DealGrade],
+    sums: &BotSums,
     tally: &Tally,
-    worst: &[Kept],
     names: &[String],
 ) -> BotGrade {
-    let sum = |f: fn(&DealGrade) -> u32| deals.iter().map(|d| u64::from(f(d))).sum::<u64>();
-    let decisions = sum(|d| d.decisions);
-    let error_rate = rate(
-        deals
-            .iter()
-            .map(|d| (u64::from(d.decisions), u64::from(d.errors))),
-    );
+    let decisions = sums.errors.x;
+    let error_rate = rate(&sums.errors);
     // A decision loses at most 2 equity (from a certain win to a certain loss).
-    let loss_clusters: Vec<(u64, f64)> = deals
-        .iter()
-        .map(|d| (u64::from(d.decisions), d.loss))
-        .collect();
-    let loss = crate::stats::clustered_bounded_mean(&loss_clusters, 2.0, Z95)
+    let loss = crate::stats::clustered_bounded_mean_of(&sums.loss, 2.0, Z95)
         .map(|(value, low, high)| scale(Estimate { value, low, high }, 1000.0));
-    let optimal = rate(
-        deals
-            .iter()
-            .map(|d| (u64::from(d.matters), u64::from(d.optimal))),
-    );
+    let optimal = rate(&sums.optimal);
     let games = tally.bots[line].games;
-    let per_deal = tally.group_size.max(1) as f64;
-    // Loss per game: the per-deal totals over the deal's two games, by the t interval of their
+    // Loss per game: the per-deal totals over the deal's games, by the t interval of their
     // mean; where that cannot be trusted (fewer than MIN_DEALS deals, no spread), never
     // narrower than the loss per decision's interval times the decisions per game.
-    let per_game: Vec<f64> = deals.iter().map(|d| d.loss * 1000.0 / per_deal).collect();
-    let n = per_game.len() as f64;
-    let mean = per_game.iter().sum::<f64>() / n;
-    let sd = if per_game.len() > 1 {
-        (per_game.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()
+    let deals = sums.per_game.clusters;
+    let n = deals as f64;
+    let mean = sums.per_game.y / n;
+    let sd = if deals > 1 {
+        (sums.per_game.spread() / (n - 1.0)).sqrt()
     } else {
         f64::NAN
     };
@@ -1119,7 +1415,7 @@ fn bot_grade(
         (mean - q * sd / n.sqrt()).max(0.0),
         mean + q * sd / n.sqrt(),
     );
-    if !(per_game.len() as u64 >= crate::stats::MIN_DEALS && sd > 0.0) {
+    if !(deals >= crate::stats::MIN_DEALS && sd > 0.0) {
         let per_game_decisions = decisions as f64 / games.max(1) as f64;
         match loss {
             Some(l) => {
@@ -1151,8 +1447,8 @@ fn bot_grade(
             high: hi,
         },
         decisions,
-        matters: sum(|d| d.matters),
-        errors: sum(|d| d.errors),
+        matters: sums.optimal.x,
+        errors: sums.errors.y as u64,
         error_rate,
         optimal_when_matters: optimal,
         loss_mp_per_decision: loss,
@@ -1162,7 +1458,8 @@ fn bot_grade(
             high,
         },
         loss_points_per_game: mean / 20.0,
-        blunders: worst
+        blunders: sums
+            .worst
             .iter()
             .enumerate()
             .map(|(k, c)| Blunder {

@@ -194,6 +194,65 @@ fn informative_deals(deals: u64, group_size: u64, wins: u64, wins_sq: u64) -> u6
     deals.saturating_sub(split)
 }
 
+/// Clusters `(x, y)` (a deal's `x` decisions and its total `y`) summed as they come, in
+/// constant memory: what the cluster-robust intervals of a ratio `Σ y / Σ x` need
+/// ([`clustered_rate_of`], [`clustered_bounded_mean_of`]). The spread about the ratio,
+/// `Σ (y - m x)²` with `m = Σ y / Σ x`, is updated at each cluster for the new ratio (the
+/// stable one-pass update, as Welford's for a mean), so no cluster is kept; the same clusters
+/// added in the same order give the same bits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ClusterSums {
+    /// Clusters added.
+    pub clusters: u64,
+    /// Clusters with `x > 0`.
+    pub informative: u64,
+    /// `Σ x`.
+    pub x: u64,
+    /// `Σ y`.
+    pub y: f64,
+    /// `Σ x²`.
+    pub xx: f64,
+    /// `Σ (y - m x)²` for the current ratio `m`.
+    pub ss: f64,
+    /// `Σ x (y - m x)` for the current ratio `m`.
+    pub cross: f64,
+}
+
+impl ClusterSums {
+    /// The ratio `Σ y / Σ x` (0 before any trial).
+    fn ratio(&self) -> f64 {
+        if self.x == 0 {
+            0.0
+        } else {
+            self.y / self.x as f64
+        }
+    }
+
+    /// Adds the cluster `(x, y)`.
+    pub fn add(&mut self, x: u64, y: f64) {
+        let old = self.ratio();
+        self.clusters += 1;
+        self.informative += u64::from(x > 0);
+        self.x += x;
+        self.y += y;
+        let new = self.ratio();
+        let d = old - new;
+        // Σ (y - new x)² = Σ (y - old x)² + 2 d Σ x (y - old x) + d² Σ x², likewise the cross.
+        self.ss += 2.0 * d * self.cross + d * d * self.xx;
+        self.cross += d * self.xx;
+        let xf = x as f64;
+        let r = y - new * xf;
+        self.ss += r * r;
+        self.cross += xf * r;
+        self.xx += xf * xf;
+    }
+
+    /// `Σ (y - m x)²`, never below 0.
+    pub fn spread(&self) -> f64 {
+        self.ss.max(0.0)
+    }
+}
+
 /// A rate `Σ y / Σ x` over clustered trials (a grade's errors per decision: `x` decisions and
 /// `y` errors in each deal, the cluster) and its interval, the way [`rate_interval`] treats
 /// rotated runs: the Wilson interval on the effective number of trials `Σ x / d`, where `d` is
@@ -204,20 +263,26 @@ fn informative_deals(deals: u64, group_size: u64, wins: u64, wins_sq: u64) -> u6
 /// than the Wilson interval on the informative clusters, each one sample. The counts are
 /// integers (`y <= x`). `None` when there are no trials at all (`Σ x = 0`).
 pub fn clustered_rate(clusters: &[(u64, u64)], z: f64) -> Option<RateInterval> {
-    let (trials, successes) = clusters
-        .iter()
-        .fold((0u64, 0u64), |(t, s), &(x, y)| (t + x, s + y));
+    let mut sums = ClusterSums::default();
+    for &(x, y) in clusters {
+        sums.add(x, y as f64);
+    }
+    clustered_rate_of(&sums, z)
+}
+
+/// [`clustered_rate`] of clusters summed as they came ([`ClusterSums`], whose `y` are the
+/// integer successes): in constant memory, however many clusters.
+pub fn clustered_rate_of(sums: &ClusterSums, z: f64) -> Option<RateInterval> {
+    let trials = sums.x;
     if trials == 0 {
         return None;
     }
-    let informative = clusters.iter().filter(|c| c.0 > 0).count() as u64;
+    let successes = sums.y as u64;
+    let informative = sums.informative;
     let p = successes as f64 / trials as f64;
     let deff = if informative >= 2 && successes > 0 && successes < trials {
         let k = informative as f64;
-        let ss: f64 = clusters
-            .iter()
-            .map(|&(x, y)| (y as f64 - p * x as f64).powi(2))
-            .sum();
+        let ss = sums.spread();
         let t = trials as f64;
         let var = ss * k / (k - 1.0) / (t * t);
         Some(var / (p * (1.0 - p) / t))
@@ -296,19 +361,29 @@ pub fn clustered_bounded_mean(
     bound: f64,
     z: f64,
 ) -> Option<(f64, f64, f64)> {
-    let trials: u64 = clusters.iter().map(|c| c.0).sum();
+    let mut sums = ClusterSums::default();
+    for &(x, y) in clusters {
+        sums.add(x, y);
+    }
+    clustered_bounded_mean_of(&sums, bound, z)
+}
+
+/// [`clustered_bounded_mean`] of clusters summed as they came ([`ClusterSums`]): in constant
+/// memory, however many clusters.
+pub fn clustered_bounded_mean_of(
+    sums: &ClusterSums,
+    bound: f64,
+    z: f64,
+) -> Option<(f64, f64, f64)> {
+    let trials = sums.x;
     if trials == 0 {
         return None;
     }
     let t = trials as f64;
-    let total: f64 = clusters.iter().map(|c| c.1).sum();
-    let mean = total / t;
-    let informative = clusters.iter().filter(|c| c.0 > 0).count() as u64;
+    let mean = sums.y / t;
+    let informative = sums.informative;
     let k = informative as f64;
-    let ss: f64 = clusters
-        .iter()
-        .map(|&(x, y)| (y - mean * x as f64).powi(2))
-        .sum();
+    let ss = sums.spread();
     let half = if informative >= 2 {
         t_for_z(z, k - 1.0) * (ss * k / (k - 1.0)).sqrt() / t
     } else {
@@ -474,6 +549,49 @@ mod tests {
 
     /// Issue 31, item 11: a grade's rates over decisions never collapse to a point; 0 errors
     /// in 20 decisions is not [0, 0].
+    /// Issue 48, item 5: the one-pass sums give the two-pass spread about the ratio (to the
+    /// rounding), so a grade need not keep its deals.
+    #[test]
+    fn cluster_sums_give_the_two_pass_spread() {
+        let mut h = 0x9e37_79b9_7f4a_7c15u64;
+        let mut clusters = Vec::new();
+        for _ in 0..5000 {
+            h = h
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let x = h >> 59;
+            let y = if x == 0 {
+                0.0
+            } else {
+                ((h >> 20) % 1000) as f64 / 1000.0 * x as f64 * 0.3
+            };
+            clusters.push((x, y));
+        }
+        let mut sums = ClusterSums::default();
+        clusters.iter().for_each(|&(x, y)| sums.add(x, y));
+        let t: u64 = clusters.iter().map(|c| c.0).sum();
+        let m = clusters.iter().map(|c| c.1).sum::<f64>() / t as f64;
+        let ss: f64 = clusters
+            .iter()
+            .map(|&(x, y)| (y - m * x as f64).powi(2))
+            .sum();
+        assert_eq!(sums.x, t);
+        assert_eq!(sums.clusters, 5000);
+        assert_eq!(
+            sums.informative,
+            clusters.iter().filter(|c| c.0 > 0).count() as u64
+        );
+        assert!(
+            (sums.spread() - ss).abs() <= 1e-11 * ss,
+            "{} {ss}",
+            sums.spread()
+        );
+        // Equal clusters have no spread.
+        let mut equal = ClusterSums::default();
+        (0..100).for_each(|_| equal.add(4, 0.0));
+        assert_eq!(equal.spread(), 0.0);
+    }
+
     #[test]
     fn clustered_rates_floor_at_wilson_on_the_informative_clusters() {
         let z = z_for(0.95);

@@ -40,6 +40,7 @@ mod docs;
 mod fuzz_loaders;
 mod golden;
 mod grade;
+mod grade_lifecycle;
 mod grade_net;
 mod layers;
 mod luck;
