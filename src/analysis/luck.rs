@@ -727,11 +727,17 @@ impl Adjusted {
     }
 
     /// The figures of a plain mean and its luck per result with the two estimators'
-    /// variances.
+    /// variances. Both measures (a win, a score) lie in [0, 1], and so does every interval:
+    /// the normal interval clipped to that range (at a few deals the adjusted one can reach
+    /// past it; the truth never does).
     fn of(plain: f64, luck: f64, var_plain: Option<f64>, var_adj: Option<f64>, z: f64) -> Adjusted {
         let adjusted = plain - luck;
-        let interval =
-            |mean: f64, v: Option<f64>| v.map(|v| (mean - z * v.sqrt(), mean + z * v.sqrt()));
+        let interval = |mean: f64, v: Option<f64>| {
+            v.map(|v| {
+                let half = z * v.sqrt();
+                ((mean - half).clamp(0.0, 1.0), (mean + half).clamp(0.0, 1.0))
+            })
+        };
         Adjusted {
             plain,
             plain_interval: interval(plain, var_plain),
