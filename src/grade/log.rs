@@ -24,7 +24,7 @@ use crate::value_table::Table;
 
 use super::{
     BotGrade, DealGrade, Decision, GameLog, GradeError, GradeReport, Kept, MAX_MOVES, RATIO_METHOD,
-    Reference, ReferenceInfo, Source, UNITS, bot_grade, check_table_rules, keep_worst, net,
+    Reference, ReferenceInfo, Source, bot_grade, check_table_rules, keep_worst, net, units,
 };
 
 /// Games read and judged together (in parallel); the results never depend on it.
@@ -173,6 +173,7 @@ pub fn grade_log(job: &LogGradeJob) -> Result<GradeReport, GradeError> {
                 d.errors += log.errors;
                 d.optimal += log.optimal;
                 d.loss += log.loss;
+                d.stakes += log.stakes;
                 for c in log.candidates {
                     keep_worst(&mut worst[bot], c, job.blunders);
                 }
@@ -230,7 +231,7 @@ pub fn grade_log(job: &LogGradeJob) -> Result<GradeReport, GradeError> {
         seed: header.seed,
         deals: deals_graded,
         threshold: job.threshold,
-        units: UNITS.into(),
+        units: units(Some(&info)),
         interval_method: RATIO_METHOD.into(),
         bots,
         reproduce: vec![format!(

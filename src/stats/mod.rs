@@ -10,8 +10,9 @@ mod tally;
 
 pub use histogram::{Histogram, Spread};
 pub use interval::{
-    ChiSquare, IntervalMethod, MIN_DEALS, RateInterval, clustered_bounded_mean, clustered_rate,
-    design_effect, equal_rates, rate_interval, t_for_z, wilson, wilson_rate, z_for,
+    ChiSquare, IntervalMethod, MIN_DEALS, RateInterval, clustered_bounded_mean,
+    clustered_loss_mean, clustered_rate, design_effect, equal_rates, gamma_loss_interval,
+    rate_interval, t_for_z, wilson, wilson_rate, z_for,
 };
 pub use pvalue::PValue;
 pub use tally::{Entrant, NO_BOT, Played, Tally};
