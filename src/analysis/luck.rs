@@ -688,14 +688,14 @@ fn is_zero(v: &u8) -> bool {
 pub struct Adjusted {
     /// The plain mean (per game).
     pub plain: f64,
-    /// Its 95% normal interval, clustered by deal (the same method as `adjusted`'s, for the
-    /// variance ratio).
+    /// Its 95% normal interval, clustered by deal, clipped to [0, 1] (the same method as
+    /// `adjusted`'s, for the variance ratio).
     pub plain_interval: Option<(f64, f64)>,
     /// The mean net luck per game.
     pub luck: f64,
     /// The adjusted mean: `plain - luck`.
     pub adjusted: f64,
-    /// Its 95% normal interval, clustered by deal.
+    /// Its 95% normal interval, clustered by deal, clipped to [0, 1].
     pub interval: Option<(f64, f64)>,
     /// The plain estimator's variance over the adjusted one's: how many times as many games
     /// the plain figure needs for the same interval width.

@@ -127,7 +127,7 @@ fn a_net_grade_judges_by_the_nets_search_reproducibly() {
 fn a_log_graded_offline_agrees_with_the_live_grade() {
     let tmp = TempDir::new().unwrap();
     // The live grade plays greedy against the reference's player, seats rotated: the games of
-    // this run, whose log is graded offline.
+    // this run, whose log is graded offline (both at ply 0, the td bot's own default).
     let log = logged_run(
         tmp.path(),
         "classic",
@@ -138,7 +138,8 @@ fn a_log_graded_offline_agrees_with_the_live_grade() {
     let live = tmp.path().join("live");
     aeroplane()
         .args([
-            "grade", "--net", NET_2P, "--bots", "greedy", "--games", "3", "--seed", "5",
+            "grade", "--net", NET_2P, "--ply", "0", "--bots", "greedy", "--games", "3", "--seed",
+            "5",
         ])
         .args(["-q", "--out"])
         .arg(&live)
@@ -146,7 +147,7 @@ fn a_log_graded_offline_agrees_with_the_live_grade() {
         .success();
     let off = tmp.path().join("off");
     aeroplane()
-        .args(["grade", "--net", NET_2P, "-q", "--log"])
+        .args(["grade", "--net", NET_2P, "--ply", "0", "-q", "--log"])
         .arg(&log)
         .arg("--out")
         .arg(&off)
