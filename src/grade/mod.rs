@@ -36,7 +36,6 @@ pub mod rating;
 pub use folder::{FolderState, GradeStatus, folder_state};
 pub use log::{LogGradeJob, grade_log};
 pub use net::NetReference;
-pub(crate) use output::decimals;
 pub use rating::Rating;
 
 use std::path::PathBuf;

@@ -315,7 +315,9 @@ fn percent(e: Option<Estimate>) -> String {
 /// (its upper bound where it is 0) to two significant digits where `digits` would round it to
 /// zero (`0.013 [0.000, 0.030]`, not `0.0 [0.0, 0.0]`).
 fn number(e: Option<Estimate>, digits: usize) -> String {
-    let digits = e.map_or(digits, |e| decimals(e.value, e.high, digits));
+    let digits = e.map_or(digits, |e| {
+        crate::export::shown_decimals(e.value, e.high, digits)
+    });
     match e {
         Some(e) if e.low.is_finite() => format!(
             "{:.digits$} [{:.digits$}, {:.digits$}]",
@@ -324,22 +326,6 @@ fn number(e: Option<Estimate>, digits: usize) -> String {
         Some(e) => format!("{:.digits$}", e.value),
         None => "-".into(),
     }
-}
-
-/// The decimals that show `value` (or `high` where `value` is 0) to two significant digits
-/// where `digits` decimals would print it as zero, at most 9; otherwise `digits`.
-pub(crate) fn decimals(value: f64, high: f64, digits: usize) -> usize {
-    let shown = if value != 0.0 {
-        value.abs()
-    } else {
-        high.abs()
-    };
-    if !shown.is_finite() || shown == 0.0 || shown >= 0.5 * 10f64.powi(-(digits as i32)) {
-        return digits;
-    }
-    // The first significant digit's place, then one more.
-    let first = (-shown.log10().floor()) as usize;
-    (first + 1).clamp(digits, 9)
 }
 
 #[cfg(test)]

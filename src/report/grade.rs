@@ -296,7 +296,7 @@ pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
                     l.loss_game,
                     1.0,
                     l.loss_game
-                        .map_or(1, |(v, _, h)| crate::grade::decimals(v, h, 1)),
+                        .map_or(1, |(v, _, h)| crate::export::shown_decimals(v, h, 1)),
                     "",
                 )),
                 tn(with_interval(l.win, 100.0, 2, "%")),
