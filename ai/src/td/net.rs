@@ -104,7 +104,7 @@ impl Weights {
                 .fold(0.0, f64::max);
             let (bias, weights) = (f64::from(self.b1[j]).abs(), MAX_ACTIVE as f64 * widest);
             *b = bias + weights;
-            if !(*b <= MAX_PRE_ACTIVATION) {
+            if b.is_nan() || *b > MAX_PRE_ACTIVATION {
                 return Err(format!(
                     "its tensor `{}` can drive hidden unit {j}'s sum to {:.3e}: a net's sums are at most {MAX_PRE_ACTIVATION:e} in magnitude, so that no position makes its value overflow (docs/NET.md)",
                     if bias >= weights { "b1" } else { "w1" },
@@ -120,7 +120,7 @@ impl Weights {
                 .map(|(&w, &b)| f64::from(w).abs() * b)
                 .sum();
             let total = bias + weights;
-            if !(total <= MAX_PRE_ACTIVATION) {
+            if total.is_nan() || total > MAX_PRE_ACTIVATION {
                 return Err(format!(
                     "its tensor `{}` can drive output {r}'s logit to {total:.3e}: a net's sums are at most {MAX_PRE_ACTIVATION:e} in magnitude, so that no position makes its value overflow (docs/NET.md)",
                     if bias >= weights { "b2" } else { "w2" },
