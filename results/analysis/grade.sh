@@ -6,14 +6,20 @@
 # results/solve/grades.csv and results/td/grades.csv (same bots, other deals and opponent).
 # Then the full game: the bots graded against the 2-player nets at ply 2.
 #   results/analysis/grade.sh        (from anywhere)
+#   PLIES="0 1" ONLY=solved results/analysis/grade.sh   (step 1 against the net's 0- and 1-ply
+#                                    search: net-vs-exact-plyN.csv, solved/PRESET-2-plyN/)
 # Every job is seeded: a rerun writes the same files.
 # STUDY_THREADS=N sets worker threads (default: all cores; results do not depend on it).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=results/analysis
 threads="${STUDY_THREADS:-0}"
-cargo build --release --locked -q
-bin="${CARGO_TARGET_DIR:-target}/release/aeroplane"
+# AEROPLANE_BIN=PATH runs a release binary built already (no build here).
+bin="${AEROPLANE_BIN:-}"
+if [[ -z "$bin" ]]; then
+    cargo build --release --locked -q
+    bin="${CARGO_TARGET_DIR:-target}/release/aeroplane"
+fi
 presets=(appfreegame classic chinese)
 deals="${GRADE_DEALS:-500}"
 ladder="random,greedy,expectimax:depth=1,expectimax:depth=2,expectimax:depth=3,expectimax:depth=4,montecarlo,mcts:iterations=100,mcts:iterations=400,mcts:iterations=1600"
@@ -27,16 +33,19 @@ cols() {
         { line = ""; for (k = 1; k <= n; k++) line = line (k > 1 ? "\t" : "") $idx[w[k]]; print line }' "$file"
 }
 
-# 1. The net-based grade on the solved variants, beside the exact grade (ONLY=full skips it).
+# 1. The net-based grade on the solved variants, beside the exact grade (ONLY=full skips it;
+#    PLIES lists the net's search depths, 2 by default, the depth `grade --net` uses).
 if [[ "${ONLY:-}" != full ]]; then
-out=$root/net-vs-exact.csv
+for ply in ${PLIES:-2}; do
+suffix=$([[ $ply == 2 ]] || echo "-ply$ply")
+out=$root/net-vs-exact$suffix.csv
 echo "preset,bot,exact_loss_mp,exact_lo95,exact_hi95,exact_error_rate,exact_rating,net_loss_mp,net_lo95,net_hi95,net_error_rate,net_rating,exact_rank,net_rank" >"$out"
 for p in "${presets[@]}"; do
     net=bots/nets/td-$p-2planes.safetensors
     td="td:net=$net"
-    dir=$root/solved/$p-2
-    echo "net grade: $p, 2 planes, $deals deals per bot" >&2
-    "$bin" grade --net "$net" --ply 2 --rules "results/solve/tables/$p-2/rules.toml" \
+    dir=$root/solved/$p-2$suffix
+    echo "net grade: $p, 2 planes, ply $ply, $deals deals per bot" >&2
+    "$bin" grade --net "$net" --ply "$ply" --rules "results/solve/tables/$p-2/rules.toml" \
         --bots "$ladder,$td,$td:ply=1" --games "$deals" --seed 1 --threads "$threads" \
         --out "$dir" --force --report -q >/dev/null
     # The exact figures of the same bots (the solve study's and the td study's grades).
@@ -58,7 +67,10 @@ for p in "${presets[@]}"; do
         sort -t, -k13,13n >>"$out"
     rm -f "$tmp"
 done
+done
 fi
+
+[[ "${ONLY:-}" == solved ]] && { echo "done: $root" >&2; exit 0; }
 
 # 2. The full game (four planes, two players): a shorter ladder (a full game costs the deeper
 #    searches several times a two-plane game) graded against the 2-player nets at ply 2.

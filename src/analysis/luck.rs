@@ -688,14 +688,14 @@ fn is_zero(v: &u8) -> bool {
 pub struct Adjusted {
     /// The plain mean (per game).
     pub plain: f64,
-    /// Its 95% normal interval, clustered by deal (the same method as `adjusted`'s, for the
-    /// variance ratio).
+    /// Its 95% normal interval, clustered by deal, clipped to [0, 1] (the same method as
+    /// `adjusted`'s, for the variance ratio).
     pub plain_interval: Option<(f64, f64)>,
     /// The mean net luck per game.
     pub luck: f64,
     /// The adjusted mean: `plain - luck`.
     pub adjusted: f64,
-    /// Its 95% normal interval, clustered by deal.
+    /// Its 95% normal interval, clustered by deal, clipped to [0, 1].
     pub interval: Option<(f64, f64)>,
     /// The plain estimator's variance over the adjusted one's: how many times as many games
     /// the plain figure needs for the same interval width.
@@ -727,11 +727,17 @@ impl Adjusted {
     }
 
     /// The figures of a plain mean and its luck per result with the two estimators'
-    /// variances.
+    /// variances. Both measures (a win, a score) lie in [0, 1], and so does every interval:
+    /// the normal interval clipped to that range (at a few deals the adjusted one can reach
+    /// past it; the truth never does).
     fn of(plain: f64, luck: f64, var_plain: Option<f64>, var_adj: Option<f64>, z: f64) -> Adjusted {
         let adjusted = plain - luck;
-        let interval =
-            |mean: f64, v: Option<f64>| v.map(|v| (mean - z * v.sqrt(), mean + z * v.sqrt()));
+        let interval = |mean: f64, v: Option<f64>| {
+            v.map(|v| {
+                let half = z * v.sqrt();
+                ((mean - half).clamp(0.0, 1.0), (mean + half).clamp(0.0, 1.0))
+            })
+        };
         Adjusted {
             plain,
             plain_interval: interval(plain, var_plain),

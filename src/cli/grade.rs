@@ -23,7 +23,7 @@ use super::signals::interrupt_flag;
   aeroplane solve --rules classic --planes 2 --out results/solve/classic-2
   aeroplane grade --table results/solve/classic-2 --games 500 --out results/grade/classic-2 --report
   aeroplane grade --table results/solve/classic-2 --bots expectimax:depth=1,expectimax:depth=2,expectimax:depth=3
-  aeroplane grade --net bots/nets/td-classic-2p.safetensors --ply 1 --bots greedy,expectimax --games 200
+  aeroplane grade --net bots/nets/td-classic-2p.safetensors --bots greedy,expectimax --games 200
   aeroplane grade --net bots/nets/td-classic-4p.safetensors --log results/m/games.jsonl.zst
 (docs/ANALYSIS.md: grading against a net, grading a decision log, rating labels)")]
 pub struct GradeArgs {
@@ -34,8 +34,9 @@ pub struct GradeArgs {
     /// the rules and players graded): where no table exists.
     #[arg(long, value_name = "FILE")]
     pub net: Option<PathBuf>,
-    /// With --net: die rolls the net's search looks beyond each decision's own (0 to 2).
-    #[arg(long, requires = "net", default_value_t = 0)]
+    /// With --net: die rolls the net's search looks beyond each decision's own (0 to 2; 2,
+    /// the depth checked against perfect play, unless told: docs/ANALYSIS.md).
+    #[arg(long, requires = "net", default_value_t = 2)]
     pub ply: u8,
     /// With --net: the rules to grade on (a preset or a rules file) [default: the net's own].
     #[arg(long, requires = "net")]

@@ -50,7 +50,7 @@ pub use tables::{
     BOT_WIN_COLUMNS, EVENTS_HEADER, LENGTH_STATS_HEADER, LENGTHS_HEADER, MATCH_HEADER,
     SEATS_HEADER, SUMMARY_HEADER, columns, run_tables, seat_test_kind,
 };
-pub use text::{MAX_COLUMN_WIDTH, format_p, p_equals, write_report};
+pub use text::{MAX_COLUMN_WIDTH, format_p, p_equals, shown_decimals, write_report};
 
 use std::path::Path;
 

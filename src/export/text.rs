@@ -22,6 +22,22 @@ fn interval(i: Option<(f64, f64)>) -> String {
 /// pad every line (and a width beyond `u16` would not format at all).
 pub const MAX_COLUMN_WIDTH: usize = 60;
 
+/// The decimals that show `value` (or `high` where `value` is 0) to two significant digits
+/// where `digits` decimals would print it as zero, at most 9; otherwise `digits`.
+pub fn shown_decimals(value: f64, high: f64, digits: usize) -> usize {
+    let shown = if value != 0.0 {
+        value.abs()
+    } else {
+        high.abs()
+    };
+    if !shown.is_finite() || shown == 0.0 || shown >= 0.5 * 10f64.powi(-(digits as i32)) {
+        return digits;
+    }
+    // The first significant digit's place, then one more.
+    let first = (-shown.log10().floor()) as usize;
+    (first + 1).clamp(digits, 9)
+}
+
 /// A p-value for text output, the one form every command prints: four decimals (more where
 /// four would round across 0.05 or 0.01), scientific (`5.50e-8`) below 1e-4, also below the
 /// smallest `f64` (`3.21e-412`); see [`PValue::text`].

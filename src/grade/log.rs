@@ -26,8 +26,8 @@ use crate::value_table::Table;
 
 use super::{
     BotGrade, BotSums, DealGrade, Decision, GameLog, GradeError, GradeReport, MAX_MOVES,
-    RATIO_METHOD, Reference, ReferenceInfo, Source, UNITS, bot_grade, check_table_rules,
-    keep_worst, net,
+    RATIO_METHOD, Reference, ReferenceInfo, Source, bot_grade, check_table_rules, keep_worst, net,
+    units,
 };
 
 /// Games read and judged together (in parallel); the results never depend on it.
@@ -283,6 +283,7 @@ fn grade_log_in(
                 d.errors += log.errors;
                 d.optimal += log.optimal;
                 d.loss += log.loss;
+                d.stakes += log.stakes;
                 for c in log.candidates {
                     keep_worst(&mut sums[bot].worst, c, job.blunders);
                 }
@@ -343,7 +344,7 @@ fn grade_log_in(
         seed: header.seed,
         deals: deals_graded,
         threshold: job.threshold,
-        units: UNITS.into(),
+        units: units(Some(&info)),
         interval_method: RATIO_METHOD.into(),
         bots,
         reproduce: vec![format!(

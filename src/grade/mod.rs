@@ -19,10 +19,13 @@
 //! **Intervals** (95%) are cluster-robust by deal, the unit of randomisation, with the floors
 //! of the run tables at small N: the rates (error rate, optimal share) by
 //! [`crate::stats::clustered_rate`], the loss per decision by
-//! [`crate::stats::clustered_bounded_mean`] (a decision loses at most 2 equity), the loss per
-//! game by the t interval of the per-deal mean (never narrower, below
-//! [`crate::stats::MIN_DEALS`] deals or without spread, than the loss per decision's interval
-//! times the decisions per game); the win rate as `aeroplane run` computes it.
+//! [`crate::stats::clustered_loss_mean`] (a decision loses at most 2 equity), the loss per
+//! game by the same [`crate::stats::gamma_loss_interval`] of the per-deal mean (never
+//! narrower, below [`crate::stats::MIN_DEALS`] deals or without spread, than the loss per
+//! decision's interval times the decisions per game); the win rate as `aeroplane run`
+//! computes it. The losses' intervals are gamma intervals (the loss is a sum of rare errors of
+//! very different sizes) whose upper bound allows one more error the size of the mean stake
+//! of the decisions that matter (best move's equity minus the worst's).
 
 mod folder;
 pub mod log;
@@ -512,6 +515,19 @@ pub struct ReferenceInfo {
 /// What the units mean, as the report says it.
 pub const UNITS: &str = "equity = P(win) - P(loss) for the mover under perfect play from the position; loss = best move's equity - chosen move's; 1 millipoint (mp) = 0.001 equity; 1 point of win probability = 0.01 P(win) = 20 mp";
 
+/// What the units mean for a grade judged by `reference` ([`UNITS`] for perfect play; for a
+/// net, the equity is its search's).
+pub fn units(reference: Option<&ReferenceInfo>) -> String {
+    match reference.and_then(|r| r.ply) {
+        Some(ply) => UNITS.replacen(
+            "under perfect play from the position",
+            &format!("as the net's {ply}-ply search values the position (not perfect play)"),
+            1,
+        ),
+        None => UNITS.into(),
+    }
+}
+
 /// A decision that lost equity, kept while it may be among the worst.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 struct Kept {
@@ -539,6 +555,8 @@ struct GameLog {
     errors: u32,
     optimal: u32,
     loss: f64,
+    /// Σ over the decisions of the best move's equity minus the worst's: what they risked.
+    stakes: f64,
     candidates: Vec<Kept>,
 }
 
@@ -717,6 +735,7 @@ impl GameLog {
         self.decisions += 1;
         self.matters += u32::from(matters);
         self.loss += loss;
+        self.stakes += values[best] - values[worst];
         if loss > threshold {
             self.errors += 1;
             let worst_kept = self.candidates.last().map_or(f64::INFINITY, |k| k.loss);
@@ -808,6 +827,9 @@ struct DealGrade {
     errors: u32,
     optimal: u32,
     loss: f64,
+    /// What its decisions risked (see `GameLog::stakes`): the loss intervals' allowance.
+    #[serde(default)]
+    stakes: f64,
 }
 
 /// One bot's decisions summed deal by deal, in plan order: a constant size however many deals
@@ -823,6 +845,8 @@ struct BotSums {
     loss: ClusterSums,
     /// Per deal: one, and its loss per game in millipoints.
     per_game: ClusterSums,
+    /// The stakes of its decisions that matter, summed (see `GameLog::stakes`).
+    stakes: f64,
     /// The worst decisions, worst first.
     worst: Vec<Kept>,
 }
@@ -835,6 +859,7 @@ impl BotSums {
         self.optimal.add(u64::from(d.matters), f64::from(d.optimal));
         self.loss.add(decisions, d.loss);
         self.per_game.add(1, d.loss * 1000.0 / games.max(1) as f64);
+        self.stakes += d.stakes;
     }
 }
 
@@ -1105,6 +1130,7 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
                 d.errors += g.errors;
                 d.optimal += g.optimal;
                 d.loss += g.loss;
+                d.stakes += g.stakes;
                 candidates.extend(g.candidates);
                 ctx.progress.fetch_add(1, Ordering::Relaxed);
                 let n = games_finished.fetch_add(1, Ordering::Relaxed) + 1;
@@ -1347,7 +1373,7 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
         seed: job.seed,
         deals: job.deals,
         threshold: job.threshold,
-        units: UNITS.into(),
+        units: units(loaded.info.as_ref()),
         interval_method: RATIO_METHOD.into(),
         bots,
         reproduce: job
@@ -1394,14 +1420,20 @@ fn bot_grade(
 ) -> BotGrade {
     let decisions = sums.errors.x;
     let error_rate = rate(&sums.errors);
+    // The losses' allowance, one more error of a typical size: the mean stake (best move's
+    // equity minus the worst's) of the decisions that matter, which every decision shows
+    // whether or not the bot erred there.
+    let allowance = sums.stakes / sums.optimal.x.max(1) as f64;
     // A decision loses at most 2 equity (from a certain win to a certain loss).
-    let loss = crate::stats::clustered_bounded_mean_of(&sums.loss, 2.0, Z95)
+    let loss = crate::stats::clustered_loss_mean_of(&sums.loss, 2.0, allowance, Z95)
         .map(|(value, low, high)| scale(Estimate { value, low, high }, 1000.0));
     let optimal = rate(&sums.optimal);
     let games = tally.bots[line].games;
-    // Loss per game: the per-deal totals over the deal's games, by the t interval of their
-    // mean; where that cannot be trusted (fewer than MIN_DEALS deals, no spread), never
-    // narrower than the loss per decision's interval times the decisions per game.
+    let per_deal = tally.group_size.max(1) as f64;
+    // Loss per game: the per-deal totals over the deal's two games, by the gamma interval of
+    // their mean (the t quantile's variance, the same allowance); where that cannot be trusted
+    // (fewer than MIN_DEALS deals, no spread), never narrower than the loss per decision's
+    // interval times the decisions per game.
     let deals = sums.per_game.clusters;
     let n = deals as f64;
     let mean = sums.per_game.y / n;
@@ -1410,10 +1442,12 @@ fn bot_grade(
     } else {
         f64::NAN
     };
-    let q = crate::stats::t_for_z(Z95, n - 1.0);
-    let (mut low, mut high) = (
-        (mean - q * sd / n.sqrt()).max(0.0),
-        mean + q * sd / n.sqrt(),
+    let q = crate::stats::t_for_z(Z95, n - 1.0) / Z95;
+    let (mut low, mut high) = crate::stats::gamma_loss_interval(
+        mean,
+        q * q * sd * sd / n,
+        allowance * 1000.0 / per_deal / n,
+        Z95,
     );
     if !(deals >= crate::stats::MIN_DEALS && sd > 0.0) {
         let per_game_decisions = decisions as f64 / games.max(1) as f64;

@@ -311,8 +311,13 @@ fn percent(e: Option<Estimate>) -> String {
     }
 }
 
-/// `12.34 [11.00, 13.70]`, or `-`.
+/// `12.34 [11.00, 13.70]`, or `-`: `digits` decimals, or as many more as show the figure
+/// (its upper bound where it is 0) to two significant digits where `digits` would round it to
+/// zero (`0.013 [0.000, 0.030]`, not `0.0 [0.0, 0.0]`).
 fn number(e: Option<Estimate>, digits: usize) -> String {
+    let digits = e.map_or(digits, |e| {
+        crate::export::shown_decimals(e.value, e.high, digits)
+    });
     match e {
         Some(e) if e.low.is_finite() => format!(
             "{:.digits$} [{:.digits$}, {:.digits$}]",
@@ -320,5 +325,21 @@ fn number(e: Option<Estimate>, digits: usize) -> String {
         ),
         Some(e) => format!("{:.digits$}", e.value),
         None => "-".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_small_loss_is_printed_with_its_significant_digits() {
+        let e = |value, low, high| Some(Estimate { value, low, high });
+        assert_eq!(number(e(0.0127, 0.0, 0.0304), 1), "0.013 [0.000, 0.030]");
+        assert_eq!(number(e(0.0, 0.0, 0.0304), 1), "0.000 [0.000, 0.030]");
+        assert_eq!(number(e(12.34, 11.0, 13.7), 1), "12.3 [11.0, 13.7]");
+        assert_eq!(number(e(0.05, 0.0, 0.13), 2), "0.05 [0.00, 0.13]");
+        assert_eq!(number(e(0.0, 0.0, 0.0), 1), "0.0 [0.0, 0.0]");
+        assert_eq!(number(e(0.004, 0.001, 0.009), 2), "0.0040 [0.0010, 0.0090]");
     }
 }

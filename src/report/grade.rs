@@ -160,6 +160,13 @@ pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
         .get("reference")
         .and_then(|r| r.get("ply"))
         .and_then(Value::as_u64);
+    // A log grade's games are the log's, not games against the reference.
+    let log = grade
+        .get("reference")
+        .and_then(|r| r.get("log"))
+        .and_then(Value::as_str);
+    // What judges, in the report's words: the net's search or perfect play.
+    let judge = net_ply.map(|ply| format!("the net's {ply}-ply search"));
     let mut page = Page::new(
         "aeroplane grade report",
         &match net_ply {
@@ -194,12 +201,18 @@ pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
         ));
     }
     facts.push(("seed", n("seed").map_or(String::new(), |x| format!("{x}"))));
+    let deals = n("deals").unwrap_or(0.0);
     facts.push((
         "games",
-        format!(
-            "{} deals per bot, each played with both seatings against the exact bot",
-            n("deals").unwrap_or(0.0)
-        ),
+        match (log, net_ply) {
+            (Some(log), _) => format!("{deals} deals of the decision log {log}"),
+            (None, Some(ply)) => format!(
+                "{deals} deals per bot, each played with both seatings against the net's {ply}-ply player"
+            ),
+            (None, None) => format!(
+                "{deals} deals per bot, each played with both seatings against the exact bot"
+            ),
+        },
     ));
     facts.push((
         "error",
@@ -235,7 +248,12 @@ pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
         })
     {
         page.finding(&format!(
-            "Of the bots graded (perfect play aside), {} loses the least: {} millipoints of equity per decision and errs at {} of its decisions.",
+            "Of the bots graded{}, {} loses the least: {} millipoints of equity per decision and errs at {} of its decisions.",
+            if judge.is_some() {
+                ""
+            } else {
+                " (perfect play aside)"
+            },
             best.name,
             with_interval(best.loss_decision, 1.0, 2, ""),
             with_interval(best.error_rate, 100.0, 2, "%")
@@ -274,7 +292,13 @@ pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
             vec![
                 td(l.name.clone()),
                 tn(with_interval(l.loss_decision, 1.0, 2, "")),
-                tn(with_interval(l.loss_game, 1.0, 1, "")),
+                tn(with_interval(
+                    l.loss_game,
+                    1.0,
+                    l.loss_game
+                        .map_or(1, |(v, _, h)| crate::export::shown_decimals(v, h, 1)),
+                    "",
+                )),
                 tn(with_interval(l.win, 100.0, 2, "%")),
             ]
         })
@@ -284,7 +308,11 @@ pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
             "bot",
             "loss mp/decision [95%]",
             "loss mp/game [95%]",
-            "win rate vs exact [95%]",
+            match (log, net_ply) {
+                (Some(_), _) => "win rate in the log [95%]",
+                (None, Some(_)) => "win rate vs the net [95%]",
+                (None, None) => "win rate vs exact [95%]",
+            },
         ],
         costs,
         None,
@@ -296,13 +324,17 @@ pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
     if !losses.is_empty() {
         let (labels, values): (Vec<String>, Vec<f64>) = losses.into_iter().unzip();
         let svg = chart::bars(&labels, &values, "millipoints per decision", 2)?;
-        page.figure(
-            &svg,
-            "Mean equity lost per decision against the best move, in millipoints (0.001 of the equity P(win) - P(loss)); the table gives the 95% intervals. Perfect play loses nothing.",
-        );
+        let caption = match &judge {
+            Some(judge) => format!(
+                "Mean equity lost per decision against the move {judge} values best, in millipoints (0.001 of the equity P(win) - P(loss) as {judge} estimates it, not perfect play); the table gives the 95% intervals. A player that always picks {judge}'s move loses nothing by this measure."
+            ),
+            None => "Mean equity lost per decision against the best move, in millipoints (0.001 of the equity P(win) - P(loss)); the table gives the 95% intervals. Perfect play loses nothing.".to_string(),
+        };
+        page.figure(&svg, &caption);
     }
 
     let ladders = ladders(&lines);
+    let reference_line = judge.clone().unwrap_or_else(|| "perfect play".to_string());
     if !ladders.is_empty() {
         page.h2("effort", "Error against search effort");
         for (kind, param, steps) in &ladders {
@@ -326,7 +358,7 @@ pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
                 }],
                 x_label: &x_label,
                 y_label: "millipoints per decision",
-                reference: Some((0.0, "perfect play".into())),
+                reference: Some((0.0, reference_line.clone())),
                 decimals: 2,
                 floor: Some(0.0),
             })?;
@@ -342,7 +374,7 @@ pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
                 }],
                 x_label: &x_label,
                 y_label: "errors per 100 decisions",
-                reference: Some((0.0, "perfect play".into())),
+                reference: Some((0.0, reference_line.clone())),
                 decimals: 1,
                 floor: Some(0.0),
             })?;
@@ -389,7 +421,13 @@ pub(crate) fn render(f: &Folder) -> Result<String, ReportError> {
     }
     if let Some(cmds) = grade.get("reproduce").and_then(Value::as_array) {
         page.h2("reproduce", "Reproduce");
-        page.p("Each bot's games again, as a run against the exact bot:");
+        page.p(&match (log, net_ply) {
+            (Some(_), _) => "The log, checked again:".to_string(),
+            (None, Some(ply)) => {
+                format!("Each bot's games again, as a run against the net's {ply}-ply player:")
+            }
+            (None, None) => "Each bot's games again, as a run against the exact bot:".to_string(),
+        });
         let text: Vec<&str> = cmds.iter().filter_map(Value::as_str).collect();
         page.pre(&text.join("\n"));
     }

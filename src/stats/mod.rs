@@ -11,8 +11,9 @@ mod tally;
 pub use histogram::{Histogram, Spread};
 pub use interval::{
     ChiSquare, ClusterSums, IntervalMethod, MIN_DEALS, RateInterval, clustered_bounded_mean,
-    clustered_bounded_mean_of, clustered_rate, clustered_rate_of, design_effect, equal_rates,
-    rate_interval, t_for_z, wilson, wilson_rate, z_for,
+    clustered_bounded_mean_of, clustered_loss_mean, clustered_loss_mean_of, clustered_rate,
+    clustered_rate_of, design_effect, equal_rates, gamma_loss_interval, rate_interval, t_for_z,
+    wilson, wilson_rate, z_for,
 };
 pub use pvalue::PValue;
 pub use tally::{Entrant, NO_BOT, Played, Tally};

@@ -127,7 +127,7 @@ fn a_net_grade_judges_by_the_nets_search_reproducibly() {
 fn a_log_graded_offline_agrees_with_the_live_grade() {
     let tmp = TempDir::new().unwrap();
     // The live grade plays greedy against the reference's player, seats rotated: the games of
-    // this run, whose log is graded offline.
+    // this run, whose log is graded offline (both at ply 0, the td bot's own default).
     let log = logged_run(
         tmp.path(),
         "classic",
@@ -138,7 +138,8 @@ fn a_log_graded_offline_agrees_with_the_live_grade() {
     let live = tmp.path().join("live");
     aeroplane()
         .args([
-            "grade", "--net", NET_2P, "--bots", "greedy", "--games", "3", "--seed", "5",
+            "grade", "--net", NET_2P, "--ply", "0", "--bots", "greedy", "--games", "3", "--seed",
+            "5",
         ])
         .args(["-q", "--out"])
         .arg(&live)
@@ -146,7 +147,7 @@ fn a_log_graded_offline_agrees_with_the_live_grade() {
         .success();
     let off = tmp.path().join("off");
     aeroplane()
-        .args(["grade", "--net", NET_2P, "-q", "--log"])
+        .args(["grade", "--net", NET_2P, "--ply", "0", "-q", "--log"])
         .arg(&log)
         .arg("--out")
         .arg(&off)
@@ -430,4 +431,90 @@ fn a_log_graded_against_a_table_agrees_with_the_live_exact_grade() {
         assert_eq!(a[key], b[key], "{key}: live {a} offline {b}");
     }
     assert_eq!(bot(&off, &exact)["errors"], 0);
+}
+
+const NET_2PLANES: &str = "bots/nets/td-classic-2planes.safetensors";
+const RULES_2PLANES: &str = "results/solve/tables/classic-2/rules.toml";
+
+/// Issue 48, item 12: a net grade without `--ply` searches two plies, the depth checked
+/// against perfect play (results/analysis; one ply read the search bots' losses 27-40% high).
+#[test]
+fn a_net_grade_searches_two_plies_unless_told() {
+    let tmp = TempDir::new().unwrap();
+    let out = tmp.path().join("g");
+    aeroplane()
+        .args(["grade", "--net", NET_2PLANES, "--rules", RULES_2PLANES])
+        .args(["--bots", "greedy", "--games", "1", "-q", "--out"])
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("searched 2 ply"));
+    let grade = json(&out.join("grade.json"));
+    assert_eq!(grade["reference"]["ply"], 2);
+    assert!(
+        grade["reproduce"][0]
+            .as_str()
+            .unwrap()
+            .contains(&format!("td:net={NET_2PLANES}:ply=2")),
+        "{grade}"
+    );
+}
+
+/// Issue 48, item 18: the report of a grade against a net says what judged it (the net's
+/// search, not perfect play or the exact bot), in every place the exact grade's report names
+/// its reference.
+#[test]
+fn a_net_grades_report_names_the_net_not_perfect_play() {
+    let tmp = TempDir::new().unwrap();
+    let out = tmp.path().join("g");
+    aeroplane()
+        .args([
+            "grade",
+            "--net",
+            NET_2PLANES,
+            "--rules",
+            RULES_2PLANES,
+            "--ply",
+            "1",
+        ])
+        .args([
+            "--bots",
+            "random,greedy",
+            "--games",
+            "1",
+            "-q",
+            "--report",
+            "--out",
+        ])
+        .arg(&out)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(out.join("report.html"))
+        .unwrap()
+        .replace("&#39;", "'");
+    for wrong in [
+        "against the exact bot",
+        "under perfect play",
+        "win rate vs exact",
+        "Perfect play loses nothing",
+        "perfect play aside",
+    ] {
+        assert!(!html.contains(wrong), "the report says `{wrong}`");
+    }
+    for right in [
+        "against the net's 1-ply player",
+        "as the net's 1-ply search values the position",
+        "win rate vs the net",
+        "A player that always picks the net's 1-ply search's move loses nothing",
+        "Each bot's games again, as a run against the net's 1-ply player",
+    ] {
+        assert!(html.contains(right), "the report lacks `{right}`");
+    }
+    let grade = json(&out.join("grade.json"));
+    assert!(
+        grade["units"]
+            .as_str()
+            .unwrap()
+            .contains("as the net's 1-ply search values the position (not perfect play)")
+    );
 }

@@ -539,3 +539,63 @@ fn bad_luck_plies_are_refused() {
         assert!(e.contains("invalid value 'x' for '--luck-ply <N>'"), "{e}");
     }
 }
+
+/// Issue 48, item 11: win rates and scores lie in [0, 1], and so do their intervals, plain and
+/// adjusted, on stdout and in luck.csv. Chinese at four players, 4 deals, seed 4108 (the
+/// issue's case at `--luck-ply 3`; at ply 0 the same): the normal intervals reached -0.46
+/// and 1.24.
+#[test]
+fn luck_intervals_stay_within_zero_and_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("l");
+    let run = aeroplane()
+        .args([
+            "run",
+            "--rules",
+            "chinese",
+            "--bots",
+            "greedy,random,greedy,random",
+        ])
+        .args(["--games", "4", "--seed", "4108", "--luck"])
+        .args(["bots/nets/td-chinese-4p.safetensors", "--out"])
+        .arg(&out)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let csv = fs::read_to_string(out.join("luck.csv")).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let bounds: Vec<usize> = (0..header.len())
+        .filter(|&c| header[c].contains("_low") || header[c].contains("_high"))
+        .collect();
+    assert_eq!(bounds.len(), 8, "{header:?}");
+    for line in lines {
+        let row: Vec<&str> = line.split(',').collect();
+        for &c in &bounds {
+            let x: f64 = row[c].parse().unwrap();
+            assert!((0.0..=1.0).contains(&x), "{}: {x} in {line}", header[c]);
+        }
+    }
+    let text = String::from_utf8(run).unwrap();
+    let block: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("luck-adjusted"))
+        .collect();
+    assert!(block.len() > 4, "{text}");
+    let mut pairs = 0;
+    for l in &block {
+        for (_, rest) in l.match_indices('[').map(|(i, _)| l.split_at(i + 1)) {
+            let inside = &rest[..rest.find(']').unwrap()];
+            let (lo, hi) = inside.split_once(", ").unwrap();
+            let (lo, hi): (f64, f64) = (lo.parse().unwrap(), hi.parse().unwrap());
+            assert!(
+                (0.0..=1.0).contains(&lo) && (0.0..=1.0).contains(&hi),
+                "{l}"
+            );
+            pairs += 1;
+        }
+    }
+    assert_eq!(pairs, 8, "{text}");
+}

@@ -375,6 +375,20 @@ fn every_bad_net_file_is_refused_naming_the_file_and_the_fault() {
     let mut inf = net.clone();
     inf.weights.b1[0] = f32::INFINITY;
     cases.push(("an infinity".into(), inf.to_bytes(), "holds inf at index 0"));
+    let mut huge = net.clone();
+    huge.weights.w2[0] = 3e38;
+    cases.push((
+        "a huge finite weight".into(),
+        huge.to_bytes(),
+        "its tensor `w2` can drive output 0's logit",
+    ));
+    let mut huge_bias = net.clone();
+    huge_bias.weights.b1[2] = -1e30;
+    cases.push((
+        "a huge finite bias".into(),
+        huge_bias.to_bytes(),
+        "its tensor `b1` can drive hidden unit 2's sum",
+    ));
     for (i, (what, bytes, says)) in cases.iter().enumerate() {
         let p = write(&format!("bad-{i}.safetensors"), bytes);
         let err = Net::load(&p).unwrap_err().to_string();
@@ -426,6 +440,53 @@ fn every_bad_net_file_is_refused_naming_the_file_and_the_fault() {
     );
     let (ok, err) = run_td(&good, "appfreegame", ":any_rules=true");
     assert!(!ok && err.contains("do not fit these rules"), "{err}");
+}
+
+/// A net whose weights are finite but huge (w2 = 3e38, a valid checksum) would make the
+/// forward pass overflow to NaN: `run --luck` and `grade --net` refuse it before any game,
+/// naming the tensor, rather than print NaN figures.
+#[test]
+fn a_net_that_can_overflow_is_refused_by_luck_and_grade() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut net = random_net(Preset::Classic.rules(), 2, 8, 1);
+    net.weights.w2[3] = 3e38;
+    let file = dir.path().join("huge.safetensors");
+    fs::write(&file, net.to_bytes()).unwrap();
+    let luck = aeroplane()
+        .args([
+            "run",
+            "--rules",
+            "classic",
+            "--bots",
+            "greedy,random",
+            "--games",
+            "2",
+        ])
+        .arg("--luck")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let grade = aeroplane()
+        .args([
+            "grade", "--bots", "greedy", "--games", "1", "--ply", "0", "--net",
+        ])
+        .arg(&file)
+        .output()
+        .unwrap();
+    for (what, out) in [("run --luck", luck), ("grade --net", grade)] {
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        assert!(!out.status.success(), "{what}: {stdout}");
+        assert!(!stdout.contains("NaN"), "{what}: {stdout}");
+        assert!(
+            stderr.contains(&file.display().to_string())
+                && stderr.contains("its tensor `w2` can drive output 0's logit")
+                && stderr.contains("at most 1e12"),
+            "{what}: {stderr}"
+        );
+    }
 }
 
 proptest! {

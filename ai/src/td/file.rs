@@ -324,7 +324,7 @@ impl Net {
                 "its tensors' checksum is {want}, the metadata says {}: the file is corrupted",
                 aeroplane_core::excerpt::excerpt(&c)
             )),
-            Some(_) => Ok(net),
+            Some(_) => net.weights.check_magnitude().map(|()| net),
         }
     }
 

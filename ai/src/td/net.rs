@@ -19,6 +19,11 @@ use super::encoding::{Features, MAX_ACTIVE};
 /// The most hidden units a net may have.
 pub const MAX_HIDDEN: usize = 1024;
 
+/// The largest magnitude any pre-activation of a net (a hidden unit's sum, an output's logit)
+/// may reach, by the bound of [`Weights::check_magnitude`]: far above any trained net's, far
+/// below where an `f32` sum overflows (3.4e38), so a forward pass never yields NaN.
+pub const MAX_PRE_ACTIVATION: f64 = 1e12;
+
 /// A net's weights. Layout: `w1[i * hidden + j]` is the weight from input `i` to hidden unit
 /// `j` (each input's column contiguous); `w2[r * hidden + j]` from hidden unit `j` to output `r`.
 #[derive(Clone, Debug, PartialEq)]
@@ -85,6 +90,46 @@ pub fn expected_return(probs: &[f32]) -> f32 {
 }
 
 impl Weights {
+    /// Checks that no position can drive a pre-activation beyond [`MAX_PRE_ACTIVATION`]:
+    /// hidden unit `j`'s sum is at most `|b1[j]| + MAX_ACTIVE * max_i |w1[i, j]|` in magnitude
+    /// (at most [`MAX_ACTIVE`] inputs are on, each 1), output `r`'s logit at most `|b2[r]| +
+    /// sum_j |w2[r, j]| * bound_j`. The error names the tensor (and unit) at fault. One pass
+    /// over the weights, in `f64`.
+    pub fn check_magnitude(&self) -> Result<(), String> {
+        let h = self.hidden;
+        let mut bound = vec![0.0f64; h];
+        for (j, b) in bound.iter_mut().enumerate() {
+            let widest = (0..self.inputs)
+                .map(|i| f64::from(self.w1[i * h + j]).abs())
+                .fold(0.0, f64::max);
+            let (bias, weights) = (f64::from(self.b1[j]).abs(), MAX_ACTIVE as f64 * widest);
+            *b = bias + weights;
+            if b.is_nan() || *b > MAX_PRE_ACTIVATION {
+                return Err(format!(
+                    "its tensor `{}` can drive hidden unit {j}'s sum to {:.3e}: a net's sums are at most {MAX_PRE_ACTIVATION:e} in magnitude, so that no position makes its value overflow (docs/NET.md)",
+                    if bias >= weights { "b1" } else { "w1" },
+                    *b
+                ));
+            }
+        }
+        for r in 0..self.outputs {
+            let bias = f64::from(self.b2[r]).abs();
+            let weights: f64 = self.w2[r * h..][..h]
+                .iter()
+                .zip(&bound)
+                .map(|(&w, &b)| f64::from(w).abs() * b)
+                .sum();
+            let total = bias + weights;
+            if total.is_nan() || total > MAX_PRE_ACTIVATION {
+                return Err(format!(
+                    "its tensor `{}` can drive output {r}'s logit to {total:.3e}: a net's sums are at most {MAX_PRE_ACTIVATION:e} in magnitude, so that no position makes its value overflow (docs/NET.md)",
+                    if bias >= weights { "b2" } else { "w2" },
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// A net of the given sizes, every weight drawn uniformly from `±scale / sqrt(fan-in)` by
     /// `draw` (a uniform number in `[-1, 1)`), biases 0. The first layer's fan-in is taken as
     /// [`MAX_ACTIVE`] (what a position turns on).
