@@ -52,4 +52,5 @@ mod smoke;
 mod solve;
 mod study;
 mod td;
+mod train_opponent;
 mod tune;
