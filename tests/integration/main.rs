@@ -52,5 +52,5 @@ mod smoke;
 mod solve;
 mod study;
 mod td;
-mod train_opponent;
+mod train_job;
 mod tune;

@@ -1,8 +1,9 @@
-//! `aeroplane train` and its evaluation's opponent (issue 48, items 1, 2, 3 and the train half
-//! of 8): a thread count refused as `run` and `grade` refuse it; a bot program that fails in
-//! the evaluation fails the training with a clear error, `failed` in train.json and a resume
-//! that goes on from the checkpoint; Ctrl-C of a training against a bot program stops cleanly
-//! and resumes to the same bytes; a resume against an opponent that changed is refused.
+//! `aeroplane train` as a job (issue 48, items 1, 2, 3 and the train halves of 8 and 21): a
+//! thread count refused as `run` and `grade` refuse it; a bot program that fails in the
+//! evaluation fails the training with a clear error, `failed` in train.json and a resume that
+//! goes on from the checkpoint; Ctrl-C of a training against a bot program stops cleanly and
+//! resumes to the same bytes; a resume against an opponent that changed is refused; the docs'
+//! recipe for a full-strength net is the shipped nets' and the report explains the TD error.
 //!
 //! Bot programs are `tests/bots/faulty.py MODE DIR` (see tests/external.rs): each process
 //! writes `DIR/pid-<pid>` and carries DIR in its command line, so a test can tell that none is
@@ -38,12 +39,19 @@ const SHORT: &[&str] = &[
 ];
 
 /// Writes `dir/<name>.toml`, a profile running faulty.py in `mode` (its fault at the first
-/// decision) with its process marks in `dir/marks`, plus `extra` TOML lines.
+/// decision) with its process marks in `dir/marks`, plus `extra` TOML lines. Its timeouts are
+/// five minutes unless `extra` sets `timeout_ms`: a loaded machine must not make a good bot
+/// time out.
 fn faulty(dir: &Path, name: &str, mode: &str, extra: &str) -> PathBuf {
     let marks = marks(dir);
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/faulty.py");
+    let timeout = if extra.contains("timeout_ms") {
+        ""
+    } else {
+        "timeout_ms = 300000\n"
+    };
     let text = format!(
-        "kind = \"external\"\ncommand = [\"python3\", {:?}, {mode:?}, {:?}, \"1\"]\n{extra}\n",
+        "kind = \"external\"\ncommand = [\"python3\", {:?}, {mode:?}, {:?}, \"1\"]\nstartup_timeout_ms = 300000\n{timeout}{extra}\n",
         script.display().to_string(),
         marks.display().to_string(),
     );
@@ -421,4 +429,57 @@ fn a_resume_against_an_opponent_whose_profile_changed_is_refused() {
         .assert()
         .success();
     assert_eq!(files(&cut), files(&whole));
+}
+
+#[test]
+fn the_docs_recipe_for_a_full_strength_net_is_that_of_the_shipped_nets() {
+    // Item 21 (train half): docs/commands/train.md gave no recipe for a full-strength net.
+    // Its recipe has every setting results/td/train.sh gives every shipped net.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let script = fs::read_to_string(root.join("results/td/train.sh")).unwrap();
+    let common = script
+        .lines()
+        .find_map(|l| l.strip_prefix("common=("))
+        .and_then(|l| l.strip_suffix(')'))
+        .expect("train.sh sets common=(...)");
+    let doc = fs::read_to_string(root.join("docs/commands/train.md")).unwrap();
+    let (_, section) = doc
+        .split_once("## A full-strength net")
+        .expect("train.md has a section on a full-strength net");
+    let recipe = section
+        .lines()
+        .find(|l| l.starts_with("aeroplane train "))
+        .expect("a recipe line in train.md");
+    let words: Vec<&str> = common.split_whitespace().collect();
+    for pair in words.chunks(2) {
+        let setting = pair.join(" ");
+        assert!(recipe.contains(&setting), "{setting} not in {recipe}");
+    }
+    assert!(
+        doc.contains("results/td/train.sh"),
+        "train.md cites train.sh"
+    );
+}
+
+#[test]
+fn the_train_report_says_what_a_rising_td_error_means() {
+    // Item 21 (train half): the report showed a TD error that rises early without a word.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("t");
+    aeroplane()
+        .args([
+            "train", "--rules", "classic", "--planes", "1", "--games", "16",
+        ])
+        .args(["--eval-deals", "0", "-q", "--threads", "1", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let page = fs::read_to_string(out.join("report.html")).unwrap();
+    for says in [
+        "not a loss that falls to zero",
+        "A rise early in training is expected",
+        "The net&#39;s strength is its score against the opponent",
+    ] {
+        assert!(page.contains(says), "{says}");
+    }
 }
