@@ -107,7 +107,8 @@ pub enum TrainError {
     /// The evaluation's opponent failed (a bot program crashed, hung, could not start, or
     /// answered nonsense). The state before the batch of that evaluation is in the checkpoint.
     #[error(
-        "{fault}\n  in the evaluation after game {games} (deal {deal}, seat {seat}); the training stopped (its state after game {kept} is kept: a resume plays on from there)"
+        "{fault}\n  in the evaluation after game {games} (deal {deal}, seat {seat}); the training stopped ({})",
+        kept_words(*.kept)
     )]
     Evaluation {
         /// What went wrong.
@@ -118,8 +119,9 @@ pub enum TrainError {
         deal: u64,
         /// The seat of the failing bot.
         seat: usize,
-        /// Games of the state kept in the checkpoint (that batch's start).
-        kept: u64,
+        /// Games of the state kept in the checkpoint (that batch's start); `None` without a
+        /// folder.
+        kept: Option<u64>,
     },
     /// A file of the folder.
     #[error(transparent)]
@@ -411,6 +413,14 @@ fn write_status(out: &OutputDir, record: &TrainRecord) -> Result<(), ExportError
     let mut text = serde_json::to_string_pretty(record).expect("records serialize");
     text.push('\n');
     out.write_manifest(TRAIN_FILE, text.as_bytes())
+}
+
+/// What a failed evaluation left for a resume.
+fn kept_words(kept: Option<u64>) -> String {
+    match kept {
+        Some(g) => format!("its state after game {g} is kept: a resume plays on from there"),
+        None => "nothing was kept: it has no folder".into(),
+    }
 }
 
 /// What identifies a resolved opponent: a checksum (16 hex digits) of its kind, parameters
@@ -752,7 +762,7 @@ fn run(
                                 games: state.games,
                                 deal: f.deal,
                                 seat: f.seat,
-                                kept: s.games,
+                                kept: ctx.out.map(|_| s.games),
                             });
                         }
                     }
