@@ -424,12 +424,17 @@ fn kept_words(kept: Option<u64>) -> String {
 }
 
 /// What identifies a resolved opponent: a checksum (16 hex digits) of its kind, parameters
-/// and, for a bot program, its command, working directory, environment and timeouts, as a
-/// run's manifest records them; for a `td` bot also its net's checksum. A profile edited, or a
-/// net replaced, gives another checksum.
+/// and, for a bot program, its command, working directory and environment, as a run's
+/// manifest records them (not its timeouts, which change no move: raising one after a timeout
+/// is how a failed training is fixed); for a `td` bot also its net's checksum. A profile edited
+/// otherwise, or a net replaced, gives another checksum.
 pub fn opponent_checksum(spec: &BotSpec) -> String {
-    let mut text =
-        serde_json::to_string(&crate::export::ManifestBot::from(spec)).expect("bots serialize");
+    let mut bot = crate::export::ManifestBot::from(spec);
+    if let Some(ext) = &mut bot.external {
+        ext.timeout_ms = 0;
+        ext.startup_timeout_ms = 0;
+    }
+    let mut text = serde_json::to_string(&bot).expect("bots serialize");
     if spec.kind == "td"
         && let Some(crate::bots::registry::ParamValue::Word(path)) = spec.params.get("net")
         && let Ok(net) = crate::bots::nets::load_net(std::path::Path::new(path))

@@ -276,6 +276,13 @@ fn a_training_whose_opponent_failed_resumes_to_the_same_files() {
         "{err}"
     );
     assert_eq!(record(&cut)["status"], "failed");
+    // A timeout changes no move: raised in the profile, the resume is not refused.
+    let text = fs::read_to_string(&profile).unwrap();
+    fs::write(
+        &profile,
+        text.replace("timeout_ms = 300000", "timeout_ms = 400000"),
+    )
+    .unwrap();
     aeroplane()
         .args(["resume", "-q", "--threads", "1"])
         .arg(&cut)
