@@ -121,6 +121,8 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
         .map_err(|e| anyhow::anyhow!(super::words::as_flags(&e.to_string())))?;
     let bots_dir = args.bots_dir.unwrap_or_else(|| DEFAULT_BOTS_DIR.into());
     let opponent = parse_bot(&args.opponent, &bots_dir).context("--opponent")?;
+    // Refused before the folder is made, as `run` refuses it.
+    aeroplane::runner::check_threads(args.threads).context("--threads")?;
     let out = open_out(args.out.as_deref(), args.force, false)?;
     execute(
         &job,
@@ -135,6 +137,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
 
 /// `aeroplane resume DIR` for a folder of `aeroplane train`.
 pub fn resume(dir: &Path, quiet: bool, threads: usize) -> anyhow::Result<ExitCode> {
+    aeroplane::runner::check_threads(threads).context("--threads")?;
     let record = TrainRecord::load(dir)?;
     check_resumable(
         dir,

@@ -1592,13 +1592,7 @@ fn scale(e: Estimate, k: f64) -> Estimate {
 
 /// Refuses more worker threads than the runner allows (0 = one per core).
 pub(crate) fn check_threads(threads: usize) -> Result<(), GradeError> {
-    if threads > crate::runner::MAX_THREADS {
-        return Err(GradeError::Job(format!(
-            "{threads} worker threads asked for: give at most {} (0 = one per core)",
-            crate::runner::MAX_THREADS
-        )));
-    }
-    Ok(())
+    crate::runner::check_threads(threads).map_err(|e| GradeError::Job(e.to_string()))
 }
 
 /// The grade's pool of `threads` workers (0 = one per core).

@@ -32,6 +32,20 @@ use aeroplane_core::{Game, Rules, SetupError};
 /// threads took minutes to start and tens of thousands never finished).
 pub const MAX_THREADS: usize = 1024;
 
+/// More worker threads asked for than [`MAX_THREADS`]: every job that takes a thread count
+/// (run, sweep, league, tune, grade, train) refuses it with this.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0} worker threads asked for: give at most {MAX_THREADS} (0 = one per core)")]
+pub struct TooManyThreads(pub usize);
+
+/// Refuses more worker threads than [`MAX_THREADS`] (0 = one per core is always allowed).
+pub fn check_threads(threads: usize) -> Result<(), TooManyThreads> {
+    if threads > MAX_THREADS {
+        return Err(TooManyThreads(threads));
+    }
+    Ok(())
+}
+
 /// Deals per chunk unless told otherwise.
 pub const DEFAULT_CHUNK_DEALS: u64 = 256;
 
@@ -85,7 +99,7 @@ pub enum RunError {
     #[error("unit {0:?} is not a range of deals of its part")]
     Plan(Unit),
     /// More worker threads than [`MAX_THREADS`].
-    #[error("{0} worker threads asked for: give at most 1024 (0 = one per core)")]
+    #[error("{}", TooManyThreads(*.0))]
     Threads(usize),
     /// A signal stopped the run.
     #[error("interrupted")]
@@ -620,9 +634,7 @@ fn execute_at(
         }
     }
     let interrupted = || interrupt.is_some_and(|i| i.load(Ordering::Relaxed));
-    if exec.threads > MAX_THREADS {
-        return Err(RunError::Threads(exec.threads));
-    }
+    check_threads(exec.threads).map_err(|e| RunError::Threads(e.0))?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(exec.threads)
         .thread_name(|i| format!("aeroplane-run-{i}"))

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use aeroplane_core::{Bot, Game, Rules, SeededDice};
+use aeroplane_core::{Bot, BotFault, FaultKind, Game, PlayError, Rules, SeededDice};
 
 mod page;
 
@@ -101,6 +101,28 @@ pub enum TrainError {
     /// The opponent cannot play.
     #[error("the evaluation's opponent: {0}")]
     Opponent(String),
+    /// More worker threads than the runner allows.
+    #[error(transparent)]
+    Threads(#[from] crate::runner::TooManyThreads),
+    /// The evaluation's opponent failed (a bot program crashed, hung, could not start, or
+    /// answered nonsense). The state before the batch of that evaluation is in the checkpoint.
+    #[error(
+        "{fault}\n  in the evaluation after game {games} (deal {deal}, seat {seat}); the training stopped ({})",
+        kept_words(*.kept)
+    )]
+    Evaluation {
+        /// What went wrong.
+        fault: Box<BotFault>,
+        /// Games played when the evaluation started.
+        games: u64,
+        /// The evaluation's deal.
+        deal: u64,
+        /// The seat of the failing bot.
+        seat: usize,
+        /// Games of the state kept in the checkpoint (that batch's start); `None` without a
+        /// folder.
+        kept: Option<u64>,
+    },
     /// A file of the folder.
     #[error(transparent)]
     Export(#[from] ExportError),
@@ -301,6 +323,10 @@ pub struct TrainRecord {
     pub reproduce: String,
     /// Games played (as of the latest checkpoint while running).
     pub games_played: u64,
+    /// What identifies the evaluation's opponent ([`opponent_checksum`]), when there is an
+    /// evaluation: a resume against another opponent is refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opponent_checksum: Option<String>,
     /// The results, once complete.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub results: Option<TrainResults>,
@@ -323,7 +349,7 @@ pub struct TrainResults {
 }
 
 impl TrainRecord {
-    fn new(job: &TrainJob) -> TrainRecord {
+    fn new(job: &TrainJob, opponent_checksum: Option<String>) -> TrainRecord {
         TrainRecord {
             tool: "aeroplane".into(),
             version: env!("CARGO_PKG_VERSION").into(),
@@ -333,6 +359,7 @@ impl TrainRecord {
             job: job.clone(),
             reproduce: job.command(),
             games_played: 0,
+            opponent_checksum,
             results: None,
         }
     }
@@ -388,18 +415,67 @@ fn write_status(out: &OutputDir, record: &TrainRecord) -> Result<(), ExportError
     out.write_manifest(TRAIN_FILE, text.as_bytes())
 }
 
+/// What a failed evaluation left for a resume.
+fn kept_words(kept: Option<u64>) -> String {
+    match kept {
+        Some(g) => format!("its state after game {g} is kept: a resume plays on from there"),
+        None => "nothing was kept: it has no folder".into(),
+    }
+}
+
+/// What identifies a resolved opponent: a checksum (16 hex digits) of its kind, parameters
+/// and, for a bot program, its command, working directory and environment, as a run's
+/// manifest records them (not its timeouts, which change no move: raising one after a timeout
+/// is how a failed training is fixed); for a `td` bot also its net's checksum. A profile edited
+/// otherwise, or a net replaced, gives another checksum.
+pub fn opponent_checksum(spec: &BotSpec) -> String {
+    let mut bot = crate::export::ManifestBot::from(spec);
+    if let Some(ext) = &mut bot.external {
+        ext.timeout_ms = 0;
+        ext.startup_timeout_ms = 0;
+    }
+    let mut text = serde_json::to_string(&bot).expect("bots serialize");
+    if spec.kind == "td"
+        && let Some(crate::bots::registry::ParamValue::Word(path)) = spec.params.get("net")
+        && let Ok(net) = crate::bots::nets::load_net(std::path::Path::new(path))
+    {
+        text.push_str(&format!("\nnet {:016x}", net.checksum()));
+    }
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// Why an evaluation did not finish: a bot failed (or, [`FaultKind::Stopped`], a bot program
+/// gave up because the job is stopping).
+#[derive(Debug)]
+pub struct EvalFault {
+    /// What went wrong.
+    pub fault: Box<BotFault>,
+    /// The deal.
+    pub deal: u64,
+    /// The seat of the failing bot.
+    pub seat: usize,
+}
+
 /// Plays `deals` deals of the net at ply 0 against `opponent` (every other seat), each deal
-/// once per seat of the net, on dice fixed by the job's seed.
+/// once per seat of the net, on dice fixed by the job's seed. A bot that fails (a bot program
+/// that crashes, hangs, cannot start or answers nonsense, or gives up as the job stops) ends
+/// the evaluation: the fault of the lowest deal that failed is returned.
 pub fn evaluate(
     net: &std::sync::Arc<Net>,
     opponent: &BotSpec,
     seed: u64,
     deals: u64,
-) -> Evaluation {
+) -> Result<Evaluation, EvalFault> {
     let rules = net.rules;
     let n = net.players;
     let eval_seed = aeroplane_core::mix(seed, u64::MAX, EVAL_STREAM);
-    let scores: Vec<f64> = (0..deals)
+    // Set at the first fault: the deals not yet started are skipped.
+    let failed = AtomicBool::new(false);
+    let results: Vec<Result<f64, Option<EvalFault>>> = (0..deals)
         .into_par_iter()
         .map_init(
             || {
@@ -408,6 +484,9 @@ pub fn evaluate(
                 (Some(td), others)
             },
             |(td, others), d| {
+                if failed.load(Ordering::Relaxed) {
+                    return Err(None);
+                }
                 let start = Game::new(rules, n).expect("checked");
                 let mut total = 0.0;
                 for r in 0..n {
@@ -421,17 +500,27 @@ pub fn evaluate(
                         });
                     }
                     let game_index = d * n as u64 + r as u64;
+                    let mut played = Ok(());
                     for (k, b) in bots.iter_mut().enumerate() {
                         let seat = start.seats()[k];
                         let bot_seed = aeroplane_core::bot_stream(eval_seed, game_index, seat);
-                        b.try_new_game(&start, seat, bot_seed, game_index)
-                            .unwrap_or_else(|f| panic!("{f}"));
+                        if let Err(fault) = b.try_new_game(&start, seat, bot_seed, game_index) {
+                            played = Err((fault, seat));
+                            break;
+                        }
                     }
-                    let mut dice = SeededDice::new(eval_seed, d);
-                    let record = aeroplane_core::play_game(start, &mut bots, &mut dice, &mut ())
-                        .expect("seeded dice never run out");
-                    let seat = start.seats()[r];
-                    total += (f64::from(record_return(&record, seat.index())) + 1.0) / 2.0;
+                    let record = played.and_then(|()| {
+                        let mut dice = SeededDice::new(eval_seed, d);
+                        match aeroplane_core::try_play_game(start, &mut bots, &mut dice, &mut ()) {
+                            Ok(record) => Ok(record),
+                            Err(PlayError::Bot(b)) => Err((b.fault, b.seat)),
+                            Err(PlayError::OutOfDice(_)) => {
+                                unreachable!("seeded dice never run out")
+                            }
+                        }
+                    });
+                    // The bots go back whatever happened (a failed program is restarted by
+                    // its next game, were there one).
                     for (k, b) in bots.into_iter().enumerate() {
                         if k == r {
                             *td = Some(b);
@@ -439,11 +528,39 @@ pub fn evaluate(
                             others.push(b);
                         }
                     }
+                    match record {
+                        Ok(record) => {
+                            let seat = start.seats()[r];
+                            total += (f64::from(record_return(&record, seat.index())) + 1.0) / 2.0;
+                        }
+                        Err((fault, seat)) => {
+                            failed.store(true, Ordering::Relaxed);
+                            return Err(Some(EvalFault {
+                                fault,
+                                deal: d,
+                                seat: seat.index(),
+                            }));
+                        }
+                    }
                 }
-                total / n as f64
+                Ok(total / n as f64)
             },
         )
         .collect();
+    let mut scores = Vec::with_capacity(results.len());
+    let mut first_fault = None;
+    for r in results {
+        match r {
+            Ok(s) => scores.push(s),
+            Err(Some(f)) => {
+                first_fault.get_or_insert(f);
+            }
+            Err(None) => {}
+        }
+    }
+    if let Some(f) = first_fault {
+        return Err(f);
+    }
     let d = scores.len().max(1) as f64;
     let mean = scores.iter().sum::<f64>() / d;
     let var = if scores.len() > 1 {
@@ -452,12 +569,12 @@ pub fn evaluate(
         0.0
     };
     let half = 1.96 * (var / d).sqrt();
-    Evaluation {
+    Ok(Evaluation {
         deals,
         score: mean,
         low: (mean - half).max(0.0),
         high: (mean + half).min(1.0),
-    }
+    })
 }
 
 /// A seat's return in a finished game's record: by its rank, or for an unranked seat the mean
@@ -481,11 +598,32 @@ fn record_return(record: &aeroplane_core::GameRecord, seat: usize) -> f32 {
 /// Trains `job`: see the module documentation.
 pub fn train(job: &TrainJob, ctx: &TrainContext) -> Result<TrainEnd, TrainError> {
     job.check()?;
-    if let Some(o) = ctx.opponent {
+    crate::runner::check_threads(ctx.threads)?;
+    let opponent = ctx.opponent.filter(|_| job.eval_deals > 0);
+    if let Some(o) = opponent {
         o.check_fit(&job.rules, job.players)
             .map_err(|e| TrainError::Opponent(e.to_string()))?;
     }
-    let mut record = TrainRecord::new(job);
+    let checksum = opponent.map(opponent_checksum);
+    if ctx.resume
+        && let Some(out) = ctx.out
+    {
+        // Refused before anything is written: the folder's record stays as it was.
+        let before = TrainRecord::load(out.path())?;
+        if let (Some(then), Some(now)) = (&before.opponent_checksum, &checksum)
+            && then != now
+        {
+            return Err(CannotResume {
+                dir: out.path().display().to_string(),
+                why: format!(
+                    "the evaluation's opponent `{}` is not the one this training started against: it has the checksum {now} now, {then} in {TRAIN_FILE} (its profile, program settings or net changed); restore it to resume, or train again in another folder",
+                    job.opponent
+                ),
+            }
+            .into());
+        }
+    }
+    let mut record = TrainRecord::new(job, checksum);
     let result = run(job, ctx, &mut record);
     if let (Err(e), Some(out)) = (&result, ctx.out) {
         record.status = TrainStatus::Failed;
@@ -581,9 +719,16 @@ fn run(
     if let Some(c) = ctx.counter {
         c.store(state.games, Ordering::Relaxed);
     }
+    let opponent = ctx.opponent.filter(|_| job.eval_deals > 0);
     while state.games < job.games {
         let first = state.games;
         let b = job.batch.min((job.games - first) as usize);
+        let last = first + b as u64;
+        let evaluate_now = last / job.eval_every != first / job.eval_every || last == job.games;
+        // The state before a batch with an evaluation, kept should the opponent fail or give
+        // up as the job stops: the checkpoint then holds it, and a resume plays the batch and
+        // its evaluation again.
+        let before = (evaluate_now && opponent.is_some()).then(|| (weights.clone(), state.clone()));
         pool.install(|| {
             traces[..b].par_iter_mut().enumerate().for_each(|(i, t)| {
                 t.play(&weights, &enc, &start, settings, job.seed, first + i as u64)
@@ -602,13 +747,32 @@ fn run(
         if let Some(hook) = ctx.on_game {
             (first + 1..=state.games).for_each(hook);
         }
-        let evaluate_now =
-            state.games / job.eval_every != first / job.eval_every || state.games == job.games;
         if evaluate_now {
-            let eval = ctx.opponent.filter(|_| job.eval_deals > 0).map(|o| {
-                let net = std::sync::Arc::new(job.net(weights.clone(), state.games));
-                pool.install(|| evaluate(&net, o, job.seed, job.eval_deals))
-            });
+            let eval = match opponent {
+                None => None,
+                Some(o) => {
+                    let net = std::sync::Arc::new(job.net(weights.clone(), state.games));
+                    match pool.install(|| evaluate(&net, o, job.seed, job.eval_deals)) {
+                        Ok(e) => Some(e),
+                        Err(f) => {
+                            let (w, s) = before.expect("kept before an evaluation");
+                            if f.fault.kind == FaultKind::Stopped {
+                                record.status = TrainStatus::Interrupted;
+                                save(&w, &s, record)?;
+                                return Ok(TrainEnd::Interrupted { games: s.games });
+                            }
+                            save(&w, &s, record)?;
+                            return Err(TrainError::Evaluation {
+                                fault: f.fault,
+                                games: state.games,
+                                deal: f.deal,
+                                seat: f.seat,
+                                kept: ctx.out.map(|_| s.games),
+                            });
+                        }
+                    }
+                }
+            };
             let row = HistoryRow {
                 games: state.games,
                 td_error: if state.samples > 0 {

@@ -55,7 +55,7 @@ pub(crate) fn render(record: &TrainRecord, history: &[HistoryRow]) -> Result<Str
     )?;
     page.figure(
         &svg,
-        "Root mean square of the TD errors (λ-return minus the net's value, in returns) of the afterstates since the previous point.",
+        "Root mean square of the TD errors (λ-return minus the net's value, in returns) of the afterstates since the previous point. It is not a loss that falls to zero: the dice rolled between a seat's afterstates move the λ-return even for a perfect net, so the error settles at the level of that luck. A rise early in training is expected: a fresh net values every position about even, so its successive values barely differ; as its values sharpen, they differ by what the dice did, and the error rises to that level and stays there. The net's strength is its score against the opponent, not this error.",
     );
     let evals: Vec<(u64, Evaluation)> = history
         .iter()

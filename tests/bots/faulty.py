@@ -26,6 +26,7 @@ plays the first legal move. Modes:
   setsid_hang   the same, then signals DIR/fifo if it exists and sleeps for ever
   newline_error at decision N answers an error whose message holds a newline and a line
                 that looks like the harness's own
+  no_newline    at decision N prints the start of a move without a newline and sleeps for ever
 """
 
 import json
@@ -117,6 +118,10 @@ for line in sys.stdin:
             if mode == "illegal":
                 send(json.dumps({"type": "move", "id": "99"}))
                 continue
+            if mode == "no_newline":
+                sys.stdout.write('{"type": "move", "id": ')
+                sys.stdout.flush()
+                sleep_forever()
             if mode == "close_stdout":
                 sys.stdout.close()
                 try:

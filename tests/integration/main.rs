@@ -53,4 +53,5 @@ mod smoke;
 mod solve;
 mod study;
 mod td;
+mod train_job;
 mod tune;
