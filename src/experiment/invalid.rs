@@ -182,6 +182,24 @@ pub enum InvalidJob {
         /// The fields that differ.
         differ: String,
     },
+    /// Shards whose luck was measured with different nets.
+    #[error(
+        "{dir} measured its luck with the net {net} of checksum {checksum}, {first} with the net {first_net} of checksum {first_checksum}: the shards of one job measure with one net"
+    )]
+    ShardOfAnotherLuckNet {
+        /// The shard's folder.
+        dir: String,
+        /// Its luck nets, as given.
+        net: String,
+        /// Their checksums.
+        checksum: String,
+        /// The first shard's folder.
+        first: String,
+        /// The first shard's luck nets, as given.
+        first_net: String,
+        /// Their checksums.
+        first_checksum: String,
+    },
     /// Shards of different splits.
     #[error("{dir} is shard {index}/{count} but {first} is one of {first_count} shards")]
     ShardCount {

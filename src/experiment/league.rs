@@ -514,6 +514,7 @@ impl JobKind for LeagueJob {
         m.games = self.deals;
         m.games_planned = self.total_games();
         m.luck = self.luck.iter().map(|l| l.file.clone()).collect();
+        m.luck_checksum = self.luck.iter().map(LuckNet::checksum).collect();
         m.luck_ply = self.luck.iter().map(|l| l.ply).max().unwrap_or(0);
         m.league = Some(LeagueSection {
             bootstrap: self.bootstrap,

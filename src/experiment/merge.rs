@@ -101,6 +101,21 @@ pub(crate) fn merge<F: Fold, R>(
     let mut by_index = std::collections::BTreeMap::new();
     let mut notes = Vec::new();
     for (k, s) in shards.iter().enumerate() {
+        if !s.manifest.luck_checksum.is_empty()
+            && !manifest.luck_checksum.is_empty()
+            && s.manifest.luck_checksum != manifest.luck_checksum
+        {
+            // The job's nets are the first shard's, loaded and checked against its checksums.
+            return Err(InvalidJob::ShardOfAnotherLuckNet {
+                dir: aeroplane_core::excerpt::path(&s.dir),
+                net: s.manifest.luck.join(", "),
+                checksum: s.manifest.luck_checksum.join(", "),
+                first: aeroplane_core::excerpt::path(&shards[0].dir),
+                first_net: manifest.luck.join(", "),
+                first_checksum: manifest.luck_checksum.join(", "),
+            }
+            .into());
+        }
         let differ = Manifest::differences(&job_identity(&s.manifest), &want);
         if !differ.is_empty() {
             return Err(InvalidJob::ShardOfAnotherJob {

@@ -642,6 +642,7 @@ impl JobKind for SweepJob {
         m.rules = serde_json::to_value(self.spec.base).expect("rules serialize");
         m.games_planned = self.total_games();
         m.luck = self.luck.iter().map(|l| l.file.clone()).collect();
+        m.luck_checksum = self.luck.iter().map(LuckNet::checksum).collect();
         m.luck_ply = self.luck.iter().map(|l| l.ply).max().unwrap_or(0);
         m.sweep = Some(SweepSection {
             bots: self.spec.bots_label.clone(),
