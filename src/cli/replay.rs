@@ -126,16 +126,66 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     show(&args, &report, &source)
 }
 
+/// Where a `--html` path that is not a regular file of its own leads.
+enum HtmlStream {
+    /// This process's standard output (`/dev/stdout`, `/dev/fd/1`, even when it is
+    /// redirected to a file): the page is printed there instead of the text report.
+    Stdout,
+    /// A terminal or another character device, or a fifo: written as a stream (a whole file's
+    /// rename cannot go there).
+    Device,
+}
+
+/// Whether `--html` names this process's standard output or a device or fifo (following
+/// links, as `/dev/stdout` is one): these the user named on purpose, and the rule against
+/// writing through links (a link planted in a results folder must not redirect an output onto
+/// another file) does not concern them. Anything else is written as a whole file.
+fn html_stream(path: &std::path::Path) -> Option<HtmlStream> {
+    use std::os::fd::AsFd as _;
+    use std::os::unix::fs::{FileTypeExt as _, MetadataExt as _};
+    let target = std::fs::metadata(path).ok()?;
+    let stdout = std::io::stdout()
+        .as_fd()
+        .try_clone_to_owned()
+        .ok()
+        .and_then(|fd| std::fs::File::from(fd).metadata().ok());
+    if stdout.is_some_and(|o| (o.dev(), o.ino()) == (target.dev(), target.ino())) {
+        return Some(HtmlStream::Stdout);
+    }
+    let t = target.file_type();
+    (t.is_char_device() || t.is_fifo()).then_some(HtmlStream::Device)
+}
+
 /// Prints a replayed game (text or JSON) and writes its viewer if asked.
 fn show(args: &ReplayArgs, report: &ReplayReport, source: &str) -> anyhow::Result<ExitCode> {
+    let mut page_on_stdout = false;
     if let Some(path) = &args.html {
         let html = aeroplane::viewer::page(report, source);
-        aeroplane::export::write_whole(path, html.as_bytes())
-            .with_context(|| format!("cannot write --html {}", path.display()))?;
+        let cannot = || format!("cannot write --html {}", path.display());
+        match html_stream(path) {
+            Some(HtmlStream::Stdout) => {
+                // The page is the output: the text report would corrupt it.
+                page_on_stdout = true;
+                let mut out = std::io::stdout().lock();
+                out.write_all(html.as_bytes())
+                    .and_then(|()| out.flush())
+                    .with_context(cannot)?;
+            }
+            Some(HtmlStream::Device) => std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .and_then(|mut f| f.write_all(html.as_bytes()))
+                .with_context(cannot)?,
+            None => {
+                aeroplane::export::write_whole(path, html.as_bytes()).with_context(cannot)?;
+            }
+        }
         eprintln!("wrote {}", path.display());
     }
     let mut out = std::io::stdout().lock();
-    if args.json {
+    if page_on_stdout {
+        // Only the page: notes and errors below go to stderr as ever.
+    } else if args.json {
         report.write_json(&mut out)?;
     } else {
         report.write_text(&mut out)?;
@@ -145,7 +195,12 @@ fn show(args: &ReplayArgs, report: &ReplayReport, source: &str) -> anyhow::Resul
         say!("note: {note}");
     }
     if let Some(msg) = &report.error {
-        say!("error: {msg}; the position reached is printed above");
+        let shown = if page_on_stdout {
+            "in the page"
+        } else {
+            "printed above"
+        };
+        say!("error: {msg}; the position reached is {shown}");
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)

@@ -156,7 +156,7 @@ pub enum InvalidJob {
     },
     /// The checkpoint's header names another job than run.json.
     #[error(
-        "the checkpoint in {dir} belongs to another job: {differ} differ from run.json (was run.json edited?); start again, replacing the folder (the setting `force`)"
+        "the checkpoint in {dir} belongs to another job: run.json differs from it in {differ} (was run.json edited?); start again, replacing the folder (the setting `force`)"
     )]
     CheckpointOfAnotherJob {
         /// The folder.
@@ -173,7 +173,7 @@ pub enum InvalidJob {
     )]
     NotAShard(String),
     /// Shards of different jobs.
-    #[error("{dir} belongs to another job than {first}: {differ} differ")]
+    #[error("{dir} belongs to another job than {first}: they differ in {differ}")]
     ShardOfAnotherJob {
         /// The shard's folder.
         dir: String,

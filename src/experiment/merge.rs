@@ -491,10 +491,12 @@ impl<'a> RowsCopy<'a> {
 }
 
 fn rows_damaged(path: &Path, unit: usize, from: u64, at: RowsAt, what: &str) -> JobError {
-    JobError::Checkpoint(CheckpointError::Damaged {
+    JobError::Checkpoint(CheckpointError::RowsDamaged {
         file: aeroplane_core::excerpt::path(path),
-        line: 0,
-        what: format!("the rows of unit {unit} (bytes {from}..{}): {what}", at.end),
+        what: format!(
+            "the rows of unit {unit} (bytes {from} to {}): {what}",
+            at.end
+        ),
     })
 }
 

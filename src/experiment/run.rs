@@ -283,6 +283,7 @@ impl RunJob {
                 None => None,
             },
             luck: self.luck.as_slice(),
+            pool: None,
         })
     }
 

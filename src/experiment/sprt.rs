@@ -118,6 +118,7 @@ impl SprtJob {
             recover: false,
             log: None,
             luck: self.luck.as_slice(),
+            pool: None,
         }
     }
 

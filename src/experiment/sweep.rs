@@ -444,6 +444,7 @@ impl SweepJob {
             recover: false,
             log: None,
             luck: &self.luck,
+            pool: None,
         }
     }
 

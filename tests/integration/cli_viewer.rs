@@ -423,3 +423,51 @@ fn which(program: &str) -> bool {
         .output()
         .is_ok_and(|o| o.status.success())
 }
+
+/// `--html /dev/stdout` prints the page (alone: the text report would corrupt it) whether
+/// stdout is a pipe or a file, as the page written to a file is; a device (`/dev/null`) is
+/// written as a stream beside the text report; a link planted where the page goes, onto a
+/// regular file, is still refused.
+#[test]
+fn the_viewer_goes_to_stdout_or_a_device_but_never_through_a_planted_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["replay", "--rules", "classic", "--seed", "3", "--game", "1"];
+    let file = viewer(dir.path(), &args);
+    let piped = aeroplane()
+        .args(args)
+        .args(["--html", "/dev/stdout"])
+        .output()
+        .unwrap();
+    assert!(piped.status.success(), "{piped:?}");
+    assert_eq!(String::from_utf8(piped.stdout).unwrap(), file);
+    // Standard output redirected to a regular file (`> page.html`).
+    let page = dir.path().join("page.html");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_aeroplane"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .args(["--html", "/dev/stdout"])
+        .stdout(std::fs::File::create(&page).unwrap())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert_eq!(std::fs::read_to_string(&page).unwrap(), file);
+    let text = aeroplane().args(args).output().unwrap().stdout;
+    aeroplane()
+        .args(args)
+        .args(["--html", "/dev/null"])
+        .assert()
+        .success()
+        .stdout(text);
+    let target = dir.path().join("target.txt");
+    std::fs::write(&target, "keep").unwrap();
+    let link = dir.path().join("link.html");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    aeroplane()
+        .args(args)
+        .arg("--html")
+        .arg(&link)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("symbolic link"));
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep");
+}
