@@ -30,7 +30,7 @@ pub enum InvalidJob {
     /// No luck net given to a sweep fits one of its variants (each variant is measured by the
     /// net of its own rules and players).
     #[error(
-        "the setting `luck`: no net given fits variant {index} `{variant}` ({players} players): {why}; each variant is measured by a net of its own rules and players, so give one net per rule variant (`--luck` repeated), or sweep without luck"
+        "the setting `luck`: no net given fits variant {index} `{variant}` ({players} players): {why}; each variant is measured by a net of its own rules and players, so give one net per rule variant (the setting `luck` repeated), or sweep without luck"
     )]
     SweepLuck {
         /// The variant's number (from 1).
