@@ -184,21 +184,17 @@ pub enum InvalidJob {
     },
     /// Shards whose luck was measured with different nets.
     #[error(
-        "{dir} measured its luck with the net {net} of checksum {checksum}, {first} with the net {first_net} of checksum {first_checksum}: the shards of one job measure with one net"
+        "{dir} measured its luck with {net}, {first} with {first_net}: the shards of one job measure with one net"
     )]
     ShardOfAnotherLuckNet {
         /// The shard's folder.
         dir: String,
-        /// Its luck nets, as given.
+        /// Its luck nets as given and their checksums (`the net F of checksum C`).
         net: String,
-        /// Their checksums.
-        checksum: String,
         /// The first shard's folder.
         first: String,
-        /// The first shard's luck nets, as given.
+        /// The first shard's luck nets and their checksums.
         first_net: String,
-        /// Their checksums.
-        first_checksum: String,
     },
     /// Shards of different splits.
     #[error("{dir} is shard {index}/{count} but {first} is one of {first_count} shards")]

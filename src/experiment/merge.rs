@@ -106,13 +106,19 @@ pub(crate) fn merge<F: Fold, R>(
             && s.manifest.luck_checksum != manifest.luck_checksum
         {
             // The job's nets are the first shard's, loaded and checked against its checksums.
+            let nets = |m: &Manifest| {
+                m.luck
+                    .iter()
+                    .zip(&m.luck_checksum)
+                    .map(|(f, c)| format!("the net {f} of checksum {c}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
             return Err(InvalidJob::ShardOfAnotherLuckNet {
                 dir: aeroplane_core::excerpt::path(&s.dir),
-                net: s.manifest.luck.join(", "),
-                checksum: s.manifest.luck_checksum.join(", "),
+                net: nets(&s.manifest),
                 first: aeroplane_core::excerpt::path(&shards[0].dir),
-                first_net: manifest.luck.join(", "),
-                first_checksum: manifest.luck_checksum.join(", "),
+                first_net: nets(&manifest),
             }
             .into());
         }
