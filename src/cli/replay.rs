@@ -126,34 +126,23 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     show(&args, &report, &source)
 }
 
-/// Where a `--html` path that is not a regular file of its own leads.
-enum HtmlStream {
-    /// This process's standard output (`/dev/stdout`, `/dev/fd/1`, even when it is
-    /// redirected to a file): the page is printed there instead of the text report.
-    Stdout,
-    /// A terminal or another character device, or a fifo: written as a stream (a whole file's
-    /// rename cannot go there).
-    Device,
-}
-
-/// Whether `--html` names this process's standard output or a device or fifo (following
-/// links, as `/dev/stdout` is one): these the user named on purpose, and the rule against
-/// writing through links (a link planted in a results folder must not redirect an output onto
-/// another file) does not concern them. Anything else is written as a whole file.
-fn html_stream(path: &std::path::Path) -> Option<HtmlStream> {
+/// Whether `--html` names this process's standard output (`/dev/stdout`, `/dev/fd/1`, following
+/// links, even when stdout is redirected to a file): the user asked for the page there, on
+/// purpose. The rules for output files (never through a link planted in a results folder,
+/// never onto a fifo or device) guard against a path that leads somewhere else; this one leads
+/// to the process's own output. Anything else is written as a whole regular file.
+fn html_to_stdout(path: &std::path::Path) -> bool {
     use std::os::fd::AsFd as _;
-    use std::os::unix::fs::{FileTypeExt as _, MetadataExt as _};
-    let target = std::fs::metadata(path).ok()?;
-    let stdout = std::io::stdout()
+    use std::os::unix::fs::MetadataExt as _;
+    let Ok(target) = std::fs::metadata(path) else {
+        return false;
+    };
+    std::io::stdout()
         .as_fd()
         .try_clone_to_owned()
         .ok()
-        .and_then(|fd| std::fs::File::from(fd).metadata().ok());
-    if stdout.is_some_and(|o| (o.dev(), o.ino()) == (target.dev(), target.ino())) {
-        return Some(HtmlStream::Stdout);
-    }
-    let t = target.file_type();
-    (t.is_char_device() || t.is_fifo()).then_some(HtmlStream::Device)
+        .and_then(|fd| std::fs::File::from(fd).metadata().ok())
+        .is_some_and(|o| (o.dev(), o.ino()) == (target.dev(), target.ino()))
 }
 
 /// Prints a replayed game (text or JSON) and writes its viewer if asked.
@@ -162,23 +151,15 @@ fn show(args: &ReplayArgs, report: &ReplayReport, source: &str) -> anyhow::Resul
     if let Some(path) = &args.html {
         let html = aeroplane::viewer::page(report, source);
         let cannot = || format!("cannot write --html {}", path.display());
-        match html_stream(path) {
-            Some(HtmlStream::Stdout) => {
-                // The page is the output: the text report would corrupt it.
-                page_on_stdout = true;
-                let mut out = std::io::stdout().lock();
-                out.write_all(html.as_bytes())
-                    .and_then(|()| out.flush())
-                    .with_context(cannot)?;
-            }
-            Some(HtmlStream::Device) => std::fs::OpenOptions::new()
-                .write(true)
-                .open(path)
-                .and_then(|mut f| f.write_all(html.as_bytes()))
-                .with_context(cannot)?,
-            None => {
-                aeroplane::export::write_whole(path, html.as_bytes()).with_context(cannot)?;
-            }
+        if html_to_stdout(path) {
+            // The page is the output: the text report would corrupt it.
+            page_on_stdout = true;
+            let mut out = std::io::stdout().lock();
+            out.write_all(html.as_bytes())
+                .and_then(|()| out.flush())
+                .with_context(cannot)?;
+        } else {
+            aeroplane::export::write_whole(path, html.as_bytes()).with_context(cannot)?;
         }
         eprintln!("wrote {}", path.display());
     }
