@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The measured strength and cost of the shipped td nets (results/td/README.md states them):
-#   results/td/measure.sh [grade] [cost] [cost-self] [match2] [sprt4] [match4] [league] [speed]
+#   results/td/measure.sh [grade] [cost] [cost-self] [match2] [sprt4] [fixed2] [fixed4] [match4] [league] [speed]
 #   (default: all)
 # grade: `aeroplane grade` of td at ply 0, 1, 2 on the solved two-plane variants, on the deals of
 #        results/solve/grades.csv (500 deals, seed 1; the tables are solved first if missing);
@@ -13,6 +13,17 @@
 # match2, match4: an SPRT (elo0=0, elo1=10, seats rotated) of td against expectimax-deep and mcts at two
 #        players, and four-player runs of td against three copies of each, per preset;
 # sprt4: the four-player SPRT (elo0=0, elo1=10) of td against three copies of each, per preset;
+# fixed2, fixed4: fixed-sample matches of td (ply 1) against the same opponents as match2 and
+#        sprt4, for strength figures free of the SPRT's stopping bias: fresh dice (seed
+#        TD_FIXED_SEED, 2026; the SPRTs used seed 1), seats rotated, TD_FIXED_PAIRS deals (2,000;
+#        TD_FIXED_PAIRS_MCTS for mcts, 2,000 at two players, TD_FIXED_DEALS_4P_MCTS, 200, at four;
+#        TD_FIXED_DEALS_4P, 1,000, against expectimax-deep). Two players: a plain `run
+#        --rotate-seats` (a deal's pair of games the unit), its match.csv's Elo (pentanomial,
+#        normal interval): fixed2.csv. Four players: the same group score as sprt4 (each deal
+#        played with td in every seat) from `run --sprt elo0=0,elo1=0.001` with --max-games the
+#        deals: a test that cannot stop (its log-likelihood ratio moves by about 1e-4 of the
+#        way to a bound per deal), so it plays every deal and its Elo is a fixed-sample
+#        estimate: fixed4.csv (the script checks that no verdict was reached);
 # league: `aeroplane league` of random, greedy, expectimax, expectimax-deep, montecarlo, mcts and td
 #        at ply 0, 1, 2 per preset and player count (TD_LEAGUE_DEALS_2P, _4P deals per table),
 #        with each bot's CPU per decision beside it (self-play, `/usr/bin/time`; the decisions
@@ -26,7 +37,7 @@ threads="${TD_THREADS:-0}"
 [[ -n "${TD_NO_BUILD:-}" ]] || cargo build --release --locked -q
 bin="${CARGO_TARGET_DIR:-target}/release/aeroplane"
 parts=("$@")
-[[ ${#parts[@]} -gt 0 ]] || parts=(grade cost cost-self match2 sprt4 match4 league speed)
+[[ ${#parts[@]} -gt 0 ]] || parts=(grade cost cost-self match2 sprt4 fixed2 fixed4 match4 league speed)
 want() { [[ " ${parts[*]} " == *" $1 "* ]]; }
 read -r -a presets <<<"${TD_PRESETS:-appfreegame classic chinese}"
 
@@ -145,6 +156,61 @@ r = json.load(open(f"{d}/summary.json"))["report"]
 s = r["sprt"]
 e = s["elo"]
 print(f"{p},4,{td},{o},{4 * s['groups']},{s['score']:.4f},{e['elo']:.1f},{e['low']:.1f},{e['high']:.1f},{s['llr']:.3f},{s['verdict']}")
+PY
+        done
+    done
+fi
+
+if want fixed2; then
+    out=$root/fixed2.csv
+    [[ -f "$out" && -n "${TD_FIXED_APPEND:-}" ]] || echo "preset,players,td,opponent,seed,pairs,games,score,score_lo95,score_hi95,elo,elo_lo95,elo_hi95,cpu_s,load" >"$out"
+    for p in "${presets[@]}"; do
+        for o in ${TD_OPPONENTS_2P:-expectimax-deep mcts}; do
+            td=td-$p-2p:ply=1
+            seed=${TD_FIXED_SEED:-2026}
+            pairs=${TD_FIXED_PAIRS:-2000}
+            [[ $o == mcts ]] && pairs=${TD_FIXED_PAIRS_MCTS:-2000}
+            dir=$root/fixed/$p-2p-$o
+            echo "fixed: $td against $o, $p, $pairs pairs" >&2
+            load=$(cut -d' ' -f1 /proc/loadavg)
+            t=$( { /usr/bin/time -f "%U %S" "$bin" run --rules "$p" --bots "$td,$o" --rotate-seats \
+                --games "$pairs" --seed "$seed" --threads "$threads" --out "$dir" --force -q >/dev/null; } 2>&1 | tail -1)
+            python3 - "$dir" "$p" "$td" "$o" "$seed" "$t" "$load" >>"$out" <<'PY'
+import csv, sys
+d, p, td, o, seed, t, load = sys.argv[1:]
+r = next(csv.DictReader(open(f"{d}/match.csv")))
+cpu = sum(map(float, t.split()))
+print(f"{p},2,{td},{o},{seed},{r['pairs']},{2 * int(r['pairs'])},{float(r['score']):.4f},{float(r['score_lo95']):.4f},"
+      f"{float(r['score_hi95']):.4f},{float(r['elo']):.1f},{float(r['elo_lo95']):.1f},{float(r['elo_hi95']):.1f},{cpu:.1f},{load}")
+PY
+        done
+    done
+fi
+
+if want fixed4; then
+    out=$root/fixed4.csv
+    [[ -f "$out" && -n "${TD_FIXED_APPEND:-}" ]] || echo "preset,players,td,opponent,seed,deals,games,score,elo,elo_lo95,elo_hi95,llr,verdict,cpu_s,load" >"$out"
+    for p in "${presets[@]}"; do
+        for o in ${TD_OPPONENTS_4P:-expectimax-deep mcts}; do
+            td=td-$p-4p:ply=1
+            seed=${TD_FIXED_SEED:-2026}
+            deals=${TD_FIXED_DEALS_4P:-1000}
+            [[ $o == mcts ]] && deals=${TD_FIXED_DEALS_4P_MCTS:-200}
+            dir=$root/fixed/$p-4p-$o
+            echo "fixed: $td against 3 x $o, $p, $deals deals" >&2
+            load=$(cut -d' ' -f1 /proc/loadavg)
+            t=$( { /usr/bin/time -f "%U %S" "$bin" run --rules "$p" --bots "$td,$o,$o,$o" \
+                --sprt elo0=0,elo1=0.001 --max-games "$deals" --seed "$seed" --threads "$threads" \
+                --out "$dir" --force -q >/dev/null || true; } 2>&1 | tail -1)
+            python3 - "$dir" "$p" "$td" "$o" "$seed" "$deals" "$t" "$load" >>"$out" <<'PY'
+import json, sys
+d, p, td, o, seed, deals, t, load = sys.argv[1:]
+s = json.load(open(f"{d}/summary.json"))["report"]["sprt"]
+assert s["groups"] == int(deals), f"{d}: {s['groups']} of {deals} deals played"
+assert s["verdict"] not in ("accept_h0", "accept_h1"), f"{d}: the test stopped: {s['verdict']}"
+e = s["elo"]
+cpu = sum(map(float, t.split()))
+print(f"{p},4,{td},{o},{seed},{deals},{4 * s['groups']},{s['score']:.4f},{e['elo']:.1f},{e['low']:.1f},{e['high']:.1f},{s['llr']:.4f},{s['verdict']},{cpu:.1f},{load}")
 PY
         done
     done

@@ -74,6 +74,12 @@ impl LuckNet {
         })
     }
 
+    /// The net's checksum as a manifest records it: FNV-1a 64 of its tensors, 16 hex digits
+    /// (the net file's own `checksum`).
+    pub fn checksum(&self) -> String {
+        format!("{:016x}", self.net.checksum())
+    }
+
     /// The same net measuring at `ply` (checked by [`check_luck_ply`]).
     pub fn with_ply(self, ply: i64) -> Result<LuckNet, LuckPlyError> {
         Ok(LuckNet {

@@ -113,6 +113,22 @@ pub fn run(args: BotsArgs) -> anyhow::Result<ExitCode> {
     }
 
     writeln!(out)?;
+    writeln!(
+        out,
+        "Strongest bot per preset and player count (measured in results/td/README.md: fixed-sample \
+         matches, SPRTs and leagues):"
+    )?;
+    let preset_w = width(STRONGEST.iter().map(|s| s.0.len()));
+    let bot_w = width(STRONGEST.iter().map(|s| s.2.len()));
+    for (preset, players, bot, evidence) in STRONGEST {
+        writeln!(
+            out,
+            "  {preset:<preset_w$}  {players}p  {bot:<bot_w$}  {evidence}"
+        )?;
+    }
+    writeln!(out, "  {STRONGEST_NOTE}")?;
+
+    writeln!(out)?;
     writeln!(out, "Kinds and their parameters:")?;
     let rows: Vec<Vec<(&str, String, &str, &str)>> = kinds()
         .iter()
@@ -145,6 +161,51 @@ pub fn run(args: BotsArgs) -> anyhow::Result<ExitCode> {
     }
     Ok(ExitCode::SUCCESS)
 }
+
+/// The strongest bot measured for each preset and player count, and the evidence
+/// (results/td/README.md; `fixed2.csv`, `fixed4.csv`, `matches.csv`, `sprts-4p.csv` and the
+/// leagues there). A test holds the figures to those files.
+pub const STRONGEST: [(&str, u8, &str, &str); 6] = [
+    (
+        "appfreegame",
+        2,
+        "td-appfreegame-2p:ply=1",
+        "fixed-sample Elo +29.1 [+20.2, +38.0] vs expectimax-deep, +38.5 [+29.5, +47.6] vs mcts (2,000 pairs each); SPRT accepts h1 over both",
+    ),
+    (
+        "appfreegame",
+        4,
+        "td-appfreegame-4p:ply=1",
+        "fixed-sample Elo +33.6 [+22.5, +44.4] vs expectimax-deep (1,000 deals), +22.4 [-3.5, +46.8] vs mcts (200 deals: not shown); SPRT accepts h1 over both",
+    ),
+    (
+        "classic",
+        2,
+        "td-classic-2p:ply=1",
+        "fixed-sample Elo +43.8 [+34.0, +53.8] vs expectimax-deep, +58.7 [+48.9, +68.7] vs mcts (2,000 pairs each); SPRT accepts h1 over both",
+    ),
+    (
+        "classic",
+        4,
+        "td-classic-4p:ply=1",
+        "fixed-sample Elo +30.1 [+22.4, +37.9] vs expectimax-deep (1,000 deals), +67.4 [+50.2, +85.0] vs mcts (200 deals); SPRT accepts h1 over both",
+    ),
+    (
+        "chinese",
+        2,
+        "td-chinese-2p:ply=1",
+        "fixed-sample Elo +32.4 [+23.4, +41.4] vs expectimax-deep, +47.9 [+39.0, +56.9] vs mcts (2,000 pairs each); SPRT accepts h1 over both",
+    ),
+    (
+        "chinese",
+        4,
+        "td-chinese-4p:ply=1",
+        "fixed-sample Elo +24.4 [+17.4, +31.3] vs expectimax-deep (1,000 deals), +24.7 [+9.1, +40.3] vs mcts (200 deals); SPRT accepts h1 over both",
+    ),
+];
+
+/// What the table's figures are.
+const STRONGEST_NOTE: &str = "(fixed samples: fresh dice, seats rotated; at 4 players td in one seat against three copies, scored by its pairwise finishes ahead. SPRT: elo0=0, elo1=10. In the leagues td at ply 0, ten or more times cheaper, and ply 2 are not separated from ply 1.)";
 
 /// What a parameter accepts, in a few characters.
 fn allowed(kind: ParamKind) -> String {

@@ -52,6 +52,14 @@ pub struct LeagueArgs {
     /// cost; docs/LUCK.md).
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub luck_ply: Option<i64>,
+    /// Also write games.csv (one row per game, in game order: table 0's deals, then table 1's,
+    /// ...; `bot_seatJ` and `winner_bot` are pool indices: positions in --bots from 0);
+    /// needs --out.
+    #[arg(long, overrides_with = "no_per_game")]
+    pub per_game: bool,
+    /// Do not write games.csv (overrides a config or manifest).
+    #[arg(long, overrides_with = "per_game")]
+    pub no_per_game: bool,
 }
 
 /// Runs `aeroplane league`. A `--config` is a run config (its `bots` are the pool); the
@@ -67,7 +75,6 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<ExitCode> {
     };
     for (key, set) in [
         ("first_game", cfg.first_game.is_some()),
-        ("per_game", cfg.per_game.is_some()),
         ("rotate_seats", cfg.rotate_seats == Some(false)),
     ] {
         if set {
@@ -145,6 +152,13 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<ExitCode> {
             .or(manifest.as_ref().map(|(_, l, _)| l.bootstrap)),
         luck,
         luck_ply: args.luck_ply.or(m.and_then(Manifest::given_luck_ply)),
+        per_game: if args.per_game {
+            true
+        } else if args.no_per_game {
+            false
+        } else {
+            cfg.per_game.or(m.map(|m| m.per_game)).unwrap_or(false)
+        },
         exec: a.execution(
             cfg.threads,
             cfg.chunk_size,

@@ -126,16 +126,47 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     show(&args, &report, &source)
 }
 
+/// Whether `--html` names this process's standard output (`/dev/stdout`, `/dev/fd/1`, following
+/// links, even when stdout is redirected to a file): the user asked for the page there, on
+/// purpose. The rules for output files (never through a link planted in a results folder,
+/// never onto a fifo or device) guard against a path that leads somewhere else; this one leads
+/// to the process's own output. Anything else is written as a whole regular file.
+fn html_to_stdout(path: &std::path::Path) -> bool {
+    use std::os::fd::AsFd as _;
+    use std::os::unix::fs::MetadataExt as _;
+    let Ok(target) = std::fs::metadata(path) else {
+        return false;
+    };
+    std::io::stdout()
+        .as_fd()
+        .try_clone_to_owned()
+        .ok()
+        .and_then(|fd| std::fs::File::from(fd).metadata().ok())
+        .is_some_and(|o| (o.dev(), o.ino()) == (target.dev(), target.ino()))
+}
+
 /// Prints a replayed game (text or JSON) and writes its viewer if asked.
 fn show(args: &ReplayArgs, report: &ReplayReport, source: &str) -> anyhow::Result<ExitCode> {
+    let mut page_on_stdout = false;
     if let Some(path) = &args.html {
         let html = aeroplane::viewer::page(report, source);
-        aeroplane::export::write_whole(path, html.as_bytes())
-            .with_context(|| format!("cannot write --html {}", path.display()))?;
+        let cannot = || format!("cannot write --html {}", path.display());
+        if html_to_stdout(path) {
+            // The page is the output: the text report would corrupt it.
+            page_on_stdout = true;
+            let mut out = std::io::stdout().lock();
+            out.write_all(html.as_bytes())
+                .and_then(|()| out.flush())
+                .with_context(cannot)?;
+        } else {
+            aeroplane::export::write_whole(path, html.as_bytes()).with_context(cannot)?;
+        }
         eprintln!("wrote {}", path.display());
     }
     let mut out = std::io::stdout().lock();
-    if args.json {
+    if page_on_stdout {
+        // Only the page: notes and errors below go to stderr as ever.
+    } else if args.json {
         report.write_json(&mut out)?;
     } else {
         report.write_text(&mut out)?;
@@ -145,7 +176,12 @@ fn show(args: &ReplayArgs, report: &ReplayReport, source: &str) -> anyhow::Resul
         say!("note: {note}");
     }
     if let Some(msg) = &report.error {
-        say!("error: {msg}; the position reached is printed above");
+        let shown = if page_on_stdout {
+            "in the page"
+        } else {
+            "printed above"
+        };
+        say!("error: {msg}; the position reached is {shown}");
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)

@@ -28,7 +28,7 @@ pub fn refused(e: JobError) -> anyhow::Error {
 }
 
 /// The settings the library's messages name, each a flag of this command line.
-const FLAGS: [&str; 27] = [
+const FLAGS: [&str; 29] = [
     "allow_partial",
     "alpha",
     "alpha_end",
@@ -46,6 +46,8 @@ const FLAGS: [&str; 27] = [
     "lambda",
     "log_games",
     "log_positions",
+    "luck",
+    "luck_ply",
     "memory_limit",
     "out",
     "per_game",

@@ -529,15 +529,23 @@ impl LogReader {
         if value.get("format").and_then(|f| f.as_str()) != Some(FORMAT) {
             return Err(self.line_error(1, format!("{foreign}; it starts `{}`", short(&text))));
         }
-        let version = value.get("version").and_then(|v| v.as_u64());
-        if !version.is_some_and(|v| READS.iter().any(|&r| u64::from(r) == v)) {
+        let version = value.get("version");
+        if !version
+            .and_then(|v| v.as_u64())
+            .is_some_and(|v| READS.iter().any(|&r| u64::from(r) == v))
+        {
+            let which = match version {
+                Some(v) => format!(
+                    "a decision log of version {}",
+                    aeroplane_core::excerpt::excerpt(&v.to_string())
+                ),
+                None => "a decision log header without a `version`".to_string(),
+            };
             return Err(self.line_error(
                 1,
                 format!(
-                    "a decision log of version {}: this build reads versions {} and {}",
-                    version.map_or("?".to_string(), |v| v.to_string()),
-                    READS[0],
-                    READS[1]
+                    "{which}: this build reads versions {} and {}",
+                    READS[0], READS[1]
                 ),
             ));
         }

@@ -683,6 +683,8 @@ pub struct LeagueSettings {
     /// The depth of the luck measure, 0 to [`MAX_LUCK_PLY`] (needs `luck`) [default: the
     /// net's own, 0].
     pub luck_ply: Option<i64>,
+    /// Also write `games.csv` (the bots numbered and named by the pool).
+    pub per_game: bool,
     /// Threads, unit size [default: [`DEFAULT_CHUNK_DEALS`]], output folder.
     pub exec: Execution,
 }
@@ -699,6 +701,7 @@ impl LeagueSettings {
             bootstrap: None,
             luck: None,
             luck_ply: None,
+            per_game: false,
             exec: Execution::default(),
         }
     }
@@ -720,7 +723,8 @@ impl LeagueSettings {
             self.seed.unwrap_or(DEFAULT_SEED),
             self.bootstrap.unwrap_or(DEFAULT_BOOTSTRAP),
         )?
-        .with_luck(luck)?;
+        .with_luck(luck)?
+        .with_per_game(self.per_game);
         let exec = self.exec.exec(DEFAULT_CHUNK_DEALS)?;
         self.exec.finish(Job::League(job), exec)
     }

@@ -207,17 +207,17 @@ pub(crate) fn fold_kept<F: Fold>(
             })
         })?;
         if let Some((r, rows_file)) = rows.as_mut() {
+            let first_line = r.line();
             let whole = match line.rows() {
                 Some(at) => r.next_unit(at)?,
                 None => false,
             };
             if !whole {
                 if stored.durable {
-                    return Err(JobError::Checkpoint(CheckpointError::Damaged {
+                    return Err(JobError::Checkpoint(CheckpointError::RowsDamaged {
                         file: aeroplane_core::excerpt::path(rows_file),
-                        line: 0,
                         what: format!(
-                            "the rows of unit {} (up to byte {}) do not match the checkpoint's record of them",
+                            "the rows of unit {} (from line {first_line}, up to byte {}) do not match the checkpoint's record of them",
                             unit.index,
                             line.games_csv_end.unwrap_or(0)
                         ),
@@ -228,17 +228,17 @@ pub(crate) fn fold_kept<F: Fold>(
             }
         }
         if let Some((r, file)) = log.as_mut() {
+            let from = r.pos();
             let whole = match line.log() {
                 Some(at) => r.next_unit(at)?,
                 None => false,
             };
             if !whole {
                 if stored.durable {
-                    return Err(JobError::Checkpoint(CheckpointError::Damaged {
+                    return Err(JobError::Checkpoint(CheckpointError::RowsDamaged {
                         file: aeroplane_core::excerpt::path(file),
-                        line: 0,
                         what: format!(
-                            "the decision-log bytes of unit {} (up to byte {}) do not match the checkpoint's record of them",
+                            "the decision-log bytes of unit {} (bytes {from} to {}) do not match the checkpoint's record of them",
                             unit.index,
                             line.log_end.unwrap_or(0)
                         ),
@@ -320,7 +320,10 @@ pub(crate) fn drive<F: Fold>(
         },
         &mut |result| {
             let rows = match games.as_deref_mut() {
-                Some(g) => Some(g.append(&result.rows).map_err(sink_error)?),
+                Some(g) => Some(
+                    g.append_of(&result.rows, def.file_bots(result.unit.part))
+                        .map_err(sink_error)?,
+                ),
                 None => None,
             };
             let logged = match log.as_mut() {

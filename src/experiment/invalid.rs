@@ -30,7 +30,7 @@ pub enum InvalidJob {
     /// No luck net given to a sweep fits one of its variants (each variant is measured by the
     /// net of its own rules and players).
     #[error(
-        "the setting `luck`: no net given fits variant {index} `{variant}` ({players} players): {why}; each variant is measured by a net of its own rules and players, so give one net per rule variant (`--luck` repeated), or sweep without luck"
+        "the setting `luck`: no net given fits variant {index} `{variant}` ({players} players): {why}; each variant is measured by a net of its own rules and players, so give one net per rule variant (the setting `luck` repeated), or sweep without luck"
     )]
     SweepLuck {
         /// The variant's number (from 1).
@@ -156,7 +156,7 @@ pub enum InvalidJob {
     },
     /// The checkpoint's header names another job than run.json.
     #[error(
-        "the checkpoint in {dir} belongs to another job: {differ} differ from run.json (was run.json edited?); start again, replacing the folder (the setting `force`)"
+        "the checkpoint in {dir} belongs to another job: run.json differs from it in {differ} (was run.json edited?); start again, replacing the folder (the setting `force`)"
     )]
     CheckpointOfAnotherJob {
         /// The folder.
@@ -173,7 +173,7 @@ pub enum InvalidJob {
     )]
     NotAShard(String),
     /// Shards of different jobs.
-    #[error("{dir} belongs to another job than {first}: {differ} differ")]
+    #[error("{dir} belongs to another job than {first}: they differ in {differ}")]
     ShardOfAnotherJob {
         /// The shard's folder.
         dir: String,
@@ -181,6 +181,20 @@ pub enum InvalidJob {
         first: String,
         /// The fields that differ.
         differ: String,
+    },
+    /// Shards whose luck was measured with different nets.
+    #[error(
+        "{dir} measured its luck with {net}, {first} with {first_net}: the shards of one job measure with one net"
+    )]
+    ShardOfAnotherLuckNet {
+        /// The shard's folder.
+        dir: String,
+        /// Its luck nets as given and their checksums (`the net F of checksum C`).
+        net: String,
+        /// The first shard's folder.
+        first: String,
+        /// The first shard's luck nets and their checksums.
+        first_net: String,
     },
     /// Shards of different splits.
     #[error("{dir} is shard {index}/{count} but {first} is one of {first_count} shards")]

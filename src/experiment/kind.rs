@@ -96,10 +96,22 @@ pub(super) fn luck_nets(
 ) -> Result<Vec<crate::analysis::luck::LuckNet>, JobError> {
     m.luck
         .iter()
-        .map(|n| {
-            crate::analysis::luck::LuckNet::load(n)
-                .map_err(|e| manifest_error(file, format!("luck: {e}")))?
-                .with_ply(i64::from(m.luck_ply))
+        .enumerate()
+        .map(|(i, n)| {
+            let net = crate::analysis::luck::LuckNet::load(n)
+                .map_err(|e| manifest_error(file, format!("luck: {e}")))?;
+            if let Some(want) = m.luck_checksum.get(i)
+                && *want != net.checksum()
+            {
+                return Err(manifest_error(
+                    file,
+                    format!(
+                        "luck: the job measured its luck with the net {n} of checksum {want}, but {n} is now another net, of checksum {}: put the job's net back at {n} (its figures would mix two nets' luck)",
+                        net.checksum()
+                    ),
+                ));
+            }
+            net.with_ply(i64::from(m.luck_ply))
                 .map_err(|e| manifest_error(file, format!("luck_ply: {e}")))
         })
         .collect()

@@ -112,6 +112,9 @@ pub struct LeagueJob {
     /// Measure every roll's luck with this net and report luck-adjusted win rates, scores
     /// and head-to-head scores beside the plain ones (docs/LUCK.md).
     pub luck: Option<LuckNet>,
+    /// Also write `games.csv`: one row per game, in game order (table by table), the bots
+    /// numbered and named by the pool.
+    pub per_game: bool,
     tables: Vec<Vec<usize>>,
     parts: Vec<RunSpec>,
 }
@@ -340,9 +343,16 @@ impl LeagueJob {
             seed,
             bootstrap,
             luck: None,
+            per_game: false,
             tables,
             parts,
         })
+    }
+
+    /// The same league, writing `games.csv` or not.
+    pub fn with_per_game(mut self, per_game: bool) -> LeagueJob {
+        self.per_game = per_game;
+        self
     }
 
     /// The same league, measuring every roll's luck with `net` (none: without); a net of
@@ -378,10 +388,11 @@ impl LeagueJob {
             manifest: self.manifest(),
             parts: &self.parts,
             rows_for: &|_| true,
-            per_game: false,
+            per_game: self.per_game,
             recover: false,
             log: None,
             luck: self.luck.as_slice(),
+            pool: Some((&self.tables, names(&self.pool))),
         }
     }
 
@@ -498,7 +509,7 @@ impl JobKind for LeagueJob {
     /// The job's manifest (status running).
     fn manifest(&self) -> Manifest {
         let names = names(&self.pool);
-        let mut m = Manifest::new(&self.parts[0], &self.rules_name, false);
+        let mut m = Manifest::new(&self.parts[0], &self.rules_name, self.per_game);
         m.command = "league".into();
         m.bots = Manifest::new(
             &RunSpec {
@@ -514,6 +525,7 @@ impl JobKind for LeagueJob {
         m.games = self.deals;
         m.games_planned = self.total_games();
         m.luck = self.luck.iter().map(|l| l.file.clone()).collect();
+        m.luck_checksum = self.luck.iter().map(LuckNet::checksum).collect();
         m.luck_ply = self.luck.iter().map(|l| l.ply).max().unwrap_or(0);
         m.league = Some(LeagueSection {
             bootstrap: self.bootstrap,
@@ -544,6 +556,7 @@ impl JobKind for LeagueJob {
             l.bootstrap,
         )?
         .with_luck(one_luck_net(m, file)?)
+        .map(|j| j.with_per_game(m.per_game))
     }
 
     /// One rotated run per table.
@@ -559,6 +572,13 @@ impl JobKind for LeagueJob {
     /// checkpoint while it runs, league.csv, pairs.csv (with a luck net luck.csv and
     /// pairs_luck.csv) and summary.json.
     fn execute(&self, ctx: &Context<'_>) -> Result<Outcome<LeagueReport>, JobError> {
+        if self.per_game && ctx.out.is_none() {
+            return Err(InvalidJob::NeedsOut {
+                setting: "per_game",
+                writes: "writes games.csv",
+            }
+            .into());
+        }
         let mut fold = self.new_fold();
         conduct(ctx, self.def(), &mut fold, |f, out, _| {
             self.report(f, out, ctx.interrupt)

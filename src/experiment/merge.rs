@@ -101,6 +101,27 @@ pub(crate) fn merge<F: Fold, R>(
     let mut by_index = std::collections::BTreeMap::new();
     let mut notes = Vec::new();
     for (k, s) in shards.iter().enumerate() {
+        if !s.manifest.luck_checksum.is_empty()
+            && !manifest.luck_checksum.is_empty()
+            && s.manifest.luck_checksum != manifest.luck_checksum
+        {
+            // The job's nets are the first shard's, loaded and checked against its checksums.
+            let nets = |m: &Manifest| {
+                m.luck
+                    .iter()
+                    .zip(&m.luck_checksum)
+                    .map(|(f, c)| format!("the net {f} of checksum {c}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            return Err(InvalidJob::ShardOfAnotherLuckNet {
+                dir: aeroplane_core::excerpt::path(&s.dir),
+                net: nets(&s.manifest),
+                first: aeroplane_core::excerpt::path(&shards[0].dir),
+                first_net: nets(&manifest),
+            }
+            .into());
+        }
         let differ = Manifest::differences(&job_identity(&s.manifest), &want);
         if !differ.is_empty() {
             return Err(InvalidJob::ShardOfAnotherJob {
@@ -476,10 +497,12 @@ impl<'a> RowsCopy<'a> {
 }
 
 fn rows_damaged(path: &Path, unit: usize, from: u64, at: RowsAt, what: &str) -> JobError {
-    JobError::Checkpoint(CheckpointError::Damaged {
+    JobError::Checkpoint(CheckpointError::RowsDamaged {
         file: aeroplane_core::excerpt::path(path),
-        line: 0,
-        what: format!("the rows of unit {unit} (bytes {from}..{}): {what}", at.end),
+        what: format!(
+            "the rows of unit {unit} (bytes {from} to {}): {what}",
+            at.end
+        ),
     })
 }
 

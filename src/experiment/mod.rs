@@ -250,15 +250,30 @@ pub(crate) struct JobDef<'a> {
     /// The nets the job measures every roll's luck with, each part by the first that fits its
     /// rules and players (none: no luck measured).
     pub luck: &'a [crate::analysis::luck::LuckNet],
+    /// A league's pool, which its `games.csv` numbers and names the bots by: per part (table),
+    /// the pool index of each lineup entry, and the pool's names (none: the rows number the
+    /// bots by the part's lineup, as a run's do).
+    pub pool: Option<(&'a [Vec<usize>], Vec<String>)>,
 }
 
 impl JobDef<'_> {
-    /// The names of games.csv's `name_seatJ` columns, by lineup index: the lineup of the job's
-    /// one run (only a run streams games.csv).
+    /// The names of games.csv's `name_seatJ` columns, by the file's bot index: a league's
+    /// pool, else the lineup of the job's one run.
     fn bot_names(&self) -> Vec<String> {
-        self.parts
-            .first()
-            .map_or_else(Vec::new, |p| names(&p.lineup))
+        match &self.pool {
+            Some((_, names)) => names.clone(),
+            None => self
+                .parts
+                .first()
+                .map_or_else(Vec::new, |p| names(&p.lineup)),
+        }
+    }
+
+    /// How `games.csv` numbers the bots of `part`'s lineup (see [`JobDef::pool`]).
+    fn file_bots(&self, part: usize) -> Option<&[usize]> {
+        self.pool
+            .as_ref()
+            .map(|(tables, _)| tables[part].as_slice())
     }
 }
 

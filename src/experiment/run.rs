@@ -283,6 +283,7 @@ impl RunJob {
                 None => None,
             },
             luck: self.luck.as_slice(),
+            pool: None,
         })
     }
 
@@ -328,6 +329,7 @@ impl JobKind for RunJob {
         m.log_games = self.log_games.clone();
         m.log_positions = self.log_games.as_ref().map(|_| self.log_positions);
         m.luck = self.luck.iter().map(|l| l.file.clone()).collect();
+        m.luck_checksum = self.luck.iter().map(LuckNet::checksum).collect();
         m.luck_ply = self.luck.iter().map(|l| l.ply).max().unwrap_or(0);
         m
     }

@@ -118,6 +118,7 @@ impl SprtJob {
             recover: false,
             log: None,
             luck: self.luck.as_slice(),
+            pool: None,
         }
     }
 
@@ -199,6 +200,7 @@ impl JobKind for SprtJob {
     fn manifest(&self) -> Manifest {
         let mut m = Manifest::new(&self.spec, &self.rules_name, false);
         m.luck = self.luck.iter().map(|l| l.file.clone()).collect();
+        m.luck_checksum = self.luck.iter().map(LuckNet::checksum).collect();
         m.luck_ply = self.luck.iter().map(|l| l.ply).max().unwrap_or(0);
         m.sprt = Some(SprtSection {
             test: self.config.to_string(),

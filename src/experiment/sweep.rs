@@ -444,6 +444,7 @@ impl SweepJob {
             recover: false,
             log: None,
             luck: &self.luck,
+            pool: None,
         }
     }
 
@@ -642,6 +643,7 @@ impl JobKind for SweepJob {
         m.rules = serde_json::to_value(self.spec.base).expect("rules serialize");
         m.games_planned = self.total_games();
         m.luck = self.luck.iter().map(|l| l.file.clone()).collect();
+        m.luck_checksum = self.luck.iter().map(LuckNet::checksum).collect();
         m.luck_ply = self.luck.iter().map(|l| l.ply).max().unwrap_or(0);
         m.sweep = Some(SweepSection {
             bots: self.spec.bots_label.clone(),
@@ -1016,7 +1018,8 @@ impl SweepReport {
         writeln!(
             w,
             "main effects: each value averaged over the other options' values, 95% intervals by \
-             deal ({deals} deals); the difference from the reference value paired by deal"
+             deal ({deals} deals); the difference is value - reference, paired by deal (a \
+             comparison's is A-B)"
         )?;
         let mut options: Vec<&str> = Vec::new();
         for e in &self.effects {
@@ -1194,7 +1197,12 @@ impl SweepReport {
             }
         }
         writeln!(w, "{head}")?;
-        let short = |x: &Cell| x.value.map(|v| format!("{v:.4}")).unwrap_or_default();
+        // Rates in percent, as the effects, the comparison and `aeroplane run` print them.
+        let short = |x: &Cell| {
+            x.value
+                .map(|v| format!("{:.2}%", 100.0 * v))
+                .unwrap_or_default()
+        };
         let p = |x: Option<PValue>| x.map(format_p).unwrap_or_default();
         for &i in &order {
             let (row, r) = (&self.rows[i], &table.rows[i]);

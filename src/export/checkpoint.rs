@@ -66,6 +66,17 @@ pub enum CheckpointError {
         /// What is wrong.
         what: String,
     },
+    /// The rows (or decision-log bytes) a checkpoint record points to are not there as it
+    /// recorded them.
+    #[error(
+        "{file}: {what}; the file was edited or damaged and cannot be trusted (start again, replacing the folder with the setting `force`, or restore the file)"
+    )]
+    RowsDamaged {
+        /// The rows' file (`games.csv.partial`, a decision log).
+        file: String,
+        /// Which rows, where, and what is wrong.
+        what: String,
+    },
     /// Written in another format.
     #[error(
         "{file} is a checkpoint of format {found}; this build reads format {CHECKPOINT_FORMAT}: {advice}"

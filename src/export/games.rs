@@ -66,7 +66,7 @@ pub const NAME_COLUMNS: &str = ",name_seat0,name_seat1,name_seat2,name_seat3";
 /// Writes one game record row (with its newline), without allocating: `games.csv`'s columns
 /// through `unfinished` ([`GAMES_HEADER`]).
 pub fn write_game_row(w: &mut impl Write, row: &GameRow) -> std::io::Result<()> {
-    write_game_fields(w, row)?;
+    write_game_fields(w, row, None)?;
     w.write_all(b"\n")
 }
 
@@ -78,23 +78,43 @@ pub fn write_game_row_with_names(
     names: &[String],
 ) -> std::io::Result<()> {
     let names: Vec<Vec<u8>> = names.iter().map(|n| csv_field(n)).collect();
-    write_game_fields(w, row)?;
-    write_names(w, row, &names)?;
+    write_game_fields(w, row, None)?;
+    write_names(w, row, &names, None)?;
     w.write_all(b"\n")
 }
 
+/// The bot a file names for lineup index `b` (not [`NO_BOT`]): `b` itself, or `bots[b]` when
+/// the file numbers the bots otherwise (a league's pool).
+fn file_bot(b: u8, bots: Option<&[usize]>) -> usize {
+    match bots {
+        Some(m) => m[usize::from(b)],
+        None => usize::from(b),
+    }
+}
+
 /// The `name_seatJ` fields of a row, each after its comma.
-fn write_names(w: &mut impl Write, row: &GameRow, names: &[Vec<u8>]) -> std::io::Result<()> {
+fn write_names(
+    w: &mut impl Write,
+    row: &GameRow,
+    names: &[Vec<u8>],
+    bots: Option<&[usize]>,
+) -> std::io::Result<()> {
     for &b in &row.played.bot_at_seat {
         w.write_all(b",")?;
-        if let Some(name) = names.get(usize::from(b)) {
+        if b != NO_BOT
+            && let Some(name) = names.get(file_bot(b, bots))
+        {
             w.write_all(name)?;
         }
     }
     Ok(())
 }
 
-fn write_game_fields(w: &mut impl Write, row: &GameRow) -> std::io::Result<()> {
+fn write_game_fields(
+    w: &mut impl Write,
+    row: &GameRow,
+    bots: Option<&[usize]>,
+) -> std::io::Result<()> {
     let r = &row.played.record;
     let at = &row.played.bot_at_seat;
     write!(w, "{},{},{}", row.game, row.deal, row.rotation)?;
@@ -102,11 +122,11 @@ fn write_game_fields(w: &mut impl Write, row: &GameRow) -> std::io::Result<()> {
         if b == NO_BOT {
             w.write_all(b",")?;
         } else {
-            write!(w, ",{b}")?;
+            write!(w, ",{}", file_bot(b, bots))?;
         }
     }
     match r.winner {
-        Some(s) => write!(w, ",{},{}", s.index(), at[s.index()])?,
+        Some(s) => write!(w, ",{},{}", s.index(), file_bot(at[s.index()], bots))?,
         None => w.write_all(b",,")?,
     }
     for &rank in &r.ranks {
@@ -232,11 +252,23 @@ impl GamesCsv {
 
     /// Appends one unit's rows, flushed; returns where they end and their checksum.
     pub fn append(&mut self, rows: &[GameRow]) -> Result<RowsAt, ExportError> {
+        self.append_of(rows, None)
+    }
+
+    /// [`GamesCsv::append`] of rows whose lineup indices the file numbers as `bots` says
+    /// (`bots[i]`: the file's bot for lineup index `i`; a league's table member's pool index),
+    /// the names then being those of the file's bots.
+    pub fn append_of(
+        &mut self,
+        rows: &[GameRow],
+        bots: Option<&[usize]>,
+    ) -> Result<RowsAt, ExportError> {
         let mut line = Vec::with_capacity(128);
         let mut fnv = super::fnv1a(b"");
         for row in rows {
             line.clear();
-            self.write_row(&mut line, row).expect("writing to memory");
+            self.write_row(&mut line, row, bots)
+                .expect("writing to memory");
             fnv = super::fnv1a_from(fnv, &line);
             self.out
                 .write_all(&line)
@@ -254,9 +286,14 @@ impl GamesCsv {
     }
 
     /// One row: the record, the bots' names, and the forfeit columns if the file has them.
-    fn write_row(&self, w: &mut Vec<u8>, row: &GameRow) -> std::io::Result<()> {
-        write_game_fields(w, row)?;
-        write_names(w, row, &self.names)?;
+    fn write_row(
+        &self,
+        w: &mut Vec<u8>,
+        row: &GameRow,
+        bots: Option<&[usize]>,
+    ) -> std::io::Result<()> {
+        write_game_fields(w, row, bots)?;
+        write_names(w, row, &self.names, bots)?;
         if self.forfeits {
             match row.played.record.forfeit {
                 Some(s) => write!(
@@ -296,6 +333,8 @@ pub struct RowsReader {
     path: std::path::PathBuf,
     reader: std::io::BufReader<File>,
     pos: u64,
+    /// Line breaks read so far.
+    breaks: u64,
     buf: Vec<u8>,
 }
 
@@ -314,6 +353,7 @@ impl RowsReader {
             path: path.to_path_buf(),
             reader: std::io::BufReader::with_capacity(1 << 16, file),
             pos: 0,
+            breaks: 0,
             buf: Vec::new(),
         };
         Ok(match r.read_exact_len(header.len() as u64)? {
@@ -331,6 +371,7 @@ impl RowsReader {
             .read_to_end(&mut self.buf)
             .map_err(|e| ExportError::read(&self.path, e))?;
         self.pos += got as u64;
+        self.breaks += line_breaks(&self.buf);
         Ok((got as u64 == len).then_some(&self.buf[..]))
     }
 
@@ -356,6 +397,7 @@ impl RowsReader {
             fnv = super::fnv1a_from(fnv, &chunk[..n]);
             left -= n as u64;
             self.pos += n as u64;
+            self.breaks += line_breaks(&chunk[..n]);
         }
         Ok(fnv == at.fnv)
     }
@@ -364,6 +406,15 @@ impl RowsReader {
     pub fn pos(&self) -> u64 {
         self.pos
     }
+
+    /// The 1-based number of the line the next unit's rows start on (of a text file).
+    pub fn line(&self) -> u64 {
+        self.breaks + 1
+    }
+}
+
+fn line_breaks(bytes: &[u8]) -> u64 {
+    bytes.iter().filter(|&&b| b == b'\n').count() as u64
 }
 
 impl GameSink for GamesCsv {

@@ -91,6 +91,12 @@ pub struct Manifest {
     /// by the net of its rules; written as a list when more than one).
     #[serde(default, skip_serializing_if = "Vec::is_empty", with = "one_or_many")]
     pub luck: Vec<String>,
+    /// The checksums of the `luck` nets, in the same order (FNV-1a 64 of their tensors, 16 hex
+    /// digits, as in a net file's metadata): `resume`, `merge` and `--manifest` refuse a net
+    /// file that is no longer the net the job measured with. Absent in manifests written
+    /// before it was recorded (their nets are not checked).
+    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "one_or_many")]
+    pub luck_checksum: Vec<String>,
     /// The depth the luck was measured at (`--luck-ply`, 0 to 3; docs/LUCK.md); absent for 0.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub luck_ply: u8,
@@ -397,6 +403,7 @@ impl Manifest {
             log_games: None,
             log_positions: None,
             luck: Vec::new(),
+            luck_checksum: Vec::new(),
             luck_ply: 0,
             recover: false,
             report: false,
@@ -423,7 +430,9 @@ impl Manifest {
         v
     }
 
-    /// The keys in which two identities differ, e.g. `rules, seed`.
+    /// The keys in which two identities differ, e.g. `rules, seed`. A `luck_checksum` only
+    /// one of them has is no difference: folders written before it was recorded still resume
+    /// and merge.
     pub fn differences(a: &serde_json::Value, b: &serde_json::Value) -> Vec<String> {
         let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
             return vec!["everything".into()];
@@ -432,6 +441,9 @@ impl Manifest {
         keys.sort();
         keys.dedup();
         keys.into_iter()
+            .filter(|k| {
+                *k != "luck_checksum" || (a.contains_key(k.as_str()) && b.contains_key(k.as_str()))
+            })
             .filter(|k| a.get(*k) != b.get(*k))
             .cloned()
             .collect()
@@ -514,6 +526,24 @@ impl Manifest {
                 "`luck_ply` is {}: the luck is measured at ply 0 to {}",
                 self.luck_ply,
                 crate::analysis::luck::MAX_LUCK_PLY
+            )));
+        }
+        if !self.luck_checksum.is_empty() && self.luck_checksum.len() != self.luck.len() {
+            return Err(read(format!(
+                "`luck_checksum` holds {} checksum(s) for the {} net(s) of `luck`: one per net",
+                self.luck_checksum.len(),
+                self.luck.len()
+            )));
+        }
+        if let Some(bad) = self.luck_checksum.iter().find(|c| {
+            c.len() != 16
+                || !c
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        }) {
+            return Err(read(format!(
+                "`luck_checksum` `{}` is not a net checksum (16 lowercase hex digits)",
+                aeroplane_core::excerpt::excerpt(bad)
             )));
         }
         if self.luck_ply != 0 && self.luck.is_empty() {

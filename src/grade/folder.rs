@@ -208,7 +208,7 @@ impl<'a> Folder<'a> {
             return Err(CannotResume {
                 dir: aeroplane_core::excerpt::path(dir.path()),
                 why: format!(
-                    "{} belongs to another grade: {} differ from grade.json (or the table changed); start again, replacing the folder (the setting `force`)",
+                    "{} belongs to another grade: grade.json differs from it in {} (or the table changed); start again, replacing the folder (the setting `force`)",
                     aeroplane_core::excerpt::path(&cp),
                     differ.join(", ")
                 ),

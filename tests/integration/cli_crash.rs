@@ -378,9 +378,14 @@ fn an_edited_games_csv_row_is_refused_by_resume_and_merge() {
     assert_eq!(o.status.code(), Some(2));
     let err = text(&o.stderr);
     assert!(
-        err.contains("games.csv.partial")
-            && err.contains("the rows of unit 0")
-            && err.contains("do not match the checkpoint"),
+        err.contains("games.csv.partial: the rows of unit 0 (from line 2,")
+            && err.contains("do not match the checkpoint")
+            && err.contains("the file was edited or damaged"),
+        "{err}"
+    );
+    // No line 0, and the checkpoint is not the file blamed.
+    assert!(
+        !err.contains("line 0") && !err.contains("the checkpoint was edited"),
         "{err}"
     );
     assert_eq!(files(&dir), before);
@@ -412,9 +417,10 @@ fn an_edited_games_csv_row_is_refused_by_resume_and_merge() {
         err.contains(&format!(
             "{}",
             shards[1].join("games.csv.partial").display()
-        )) && err.contains("the rows of unit 1"),
+        )) && err.contains("the rows of unit 1 (bytes "),
         "{err}"
     );
+    assert!(!err.contains("line 0"), "{err}");
     assert_eq!(manifest(&out)["status"], "failed");
 }
 

@@ -495,3 +495,60 @@ fn the_sampling_script_replays_logged_games_as_the_seeded_ones() {
         .unwrap();
     assert!(!got.status.success());
 }
+
+/// A header of a version this build does not read names the version as written (`-1`, not
+/// `?`), and a header without one says so.
+#[test]
+fn a_log_of_an_unknown_version_names_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("run");
+    aeroplane()
+        .args([
+            "run",
+            "--rules",
+            "classic",
+            "--bots",
+            "greedy,random",
+            "--games",
+            "2",
+            "-q",
+        ])
+        .args(["--log-games", "d.jsonl", "--out"])
+        .arg(&dir)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(dir.join("d.jsonl")).unwrap();
+    let (header, rest) = text.split_once('\n').unwrap();
+    let mut h: serde_json::Value = serde_json::from_str(header).unwrap();
+    for (version, says) in [
+        (
+            Some(serde_json::json!(-1)),
+            "a decision log of version -1: this build reads versions",
+        ),
+        (Some(serde_json::json!(7)), "a decision log of version 7:"),
+        (
+            Some(serde_json::json!("two")),
+            "a decision log of version \"two\":",
+        ),
+        (
+            None,
+            "a decision log header without a `version`: this build reads versions",
+        ),
+    ] {
+        match version {
+            Some(v) => h["version"] = v,
+            None => {
+                h.as_object_mut().unwrap().remove("version");
+            }
+        }
+        let file = tmp.path().join("edited.jsonl");
+        std::fs::write(&file, format!("{h}\n{rest}")).unwrap();
+        aeroplane()
+            .args(["replay", "--check", "--log"])
+            .arg(&file)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(says))
+            .stderr(predicate::str::contains("version ?").not());
+    }
+}

@@ -312,3 +312,71 @@ fn the_formats_page_explains_lineup_indices_through_run_json() {
     assert!(page.contains("`winner_bot` are 0-based indices"));
     assert!(page.contains("`bots` list in run.json"));
 }
+
+/// The rows of a CSV of results/td as maps of column to cell.
+fn td_rows(file: &str) -> Vec<std::collections::HashMap<String, String>> {
+    let text = fs::read_to_string(format!("results/td/{file}")).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
+    lines
+        .map(|l| {
+            header
+                .iter()
+                .cloned()
+                .zip(l.split(',').map(String::from))
+                .collect()
+        })
+        .collect()
+}
+
+/// `aeroplane bots` names the strongest bot of each preset and player count, with the
+/// evidence of results/td: each opponent's fixed-sample Elo and interval (fixed2.csv,
+/// fixed4.csv) and the SPRT's verdict (matches.csv, sprts-4p.csv), as measured.
+#[test]
+fn bots_names_the_strongest_bot_per_preset_and_player_count_with_its_evidence() {
+    let out = succeeds(&["bots"]);
+    let section = out
+        .split("Strongest bot per preset and player count")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no strongest-bot section:\n{out}"));
+    let section = section.split("\n\n").next().unwrap();
+    assert!(section.contains("results/td/README.md"), "{section}");
+    let sprts: Vec<_> = td_rows("matches.csv")
+        .into_iter()
+        .chain(td_rows("sprts-4p.csv"))
+        .collect();
+    let mut seen = 0;
+    for file in ["fixed2.csv", "fixed4.csv"] {
+        for r in td_rows(file) {
+            let (preset, players, td) = (&r["preset"], &r["players"], &r["td"]);
+            let line = section
+                .lines()
+                .find(|l| {
+                    let w: Vec<&str> = l.split_whitespace().collect();
+                    w.len() > 3 && w[0] == preset && w[1] == format!("{players}p")
+                })
+                .unwrap_or_else(|| panic!("no line for {preset}, {players} players:\n{section}"));
+            assert!(line.contains(td.as_str()), "{line}");
+            let elo = |k: &str| format!("{:+.1}", r[k].parse::<f64>().unwrap());
+            let figure = format!(
+                "{} [{}, {}] vs {}",
+                elo("elo"),
+                elo("elo_lo95"),
+                elo("elo_hi95"),
+                r["opponent"]
+            );
+            assert!(line.contains(&figure), "{line} lacks {figure}");
+            let sprt = sprts
+                .iter()
+                .find(|s| s["td"] == *td && s["opponent"] == r["opponent"])
+                .unwrap();
+            assert_eq!(sprt["verdict"], "accept_h1", "{sprt:?}");
+            seen += 1;
+        }
+    }
+    assert_eq!(
+        seen, 12,
+        "six presets and player counts, two opponents each"
+    );
+    assert!(section.contains("SPRT"), "{section}");
+}

@@ -384,7 +384,10 @@ fn a_damaged_or_foreign_checkpoint_is_never_trusted() {
     .unwrap();
     let (code, _, err) = resume(&dir);
     assert_eq!(code, 2);
-    assert!(err.contains("belongs to another job: seed differ"), "{err}");
+    assert!(
+        err.contains("belongs to another job: run.json differs from it in seed ("),
+        "{err}"
+    );
 
     // Another version of the tool.
     let dir = tmp.path().join("version");
@@ -519,7 +522,7 @@ fn merges_of_wrong_sets_are_refused_naming_the_folder() {
         &[],
     ));
     assert!(
-        e.contains(&other[2].display().to_string()) && e.contains("first_game differ"),
+        e.contains(&other[2].display().to_string()) && e.contains("they differ in first_game"),
         "{e}"
     );
     let e = err(merge(

@@ -423,3 +423,50 @@ fn which(program: &str) -> bool {
         .output()
         .is_ok_and(|o| o.status.success())
 }
+
+/// `--html /dev/stdout` prints the page (alone: the text report would corrupt it) whether
+/// stdout is a pipe or a file, as the page written to a file is; another device (`/dev/null`)
+/// and a link planted where the page goes, onto a regular file, are still refused.
+#[test]
+fn the_viewer_goes_to_stdout_but_never_through_a_planted_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["replay", "--rules", "classic", "--seed", "3", "--game", "1"];
+    let file = viewer(dir.path(), &args);
+    let piped = aeroplane()
+        .args(args)
+        .args(["--html", "/dev/stdout"])
+        .output()
+        .unwrap();
+    assert!(piped.status.success(), "{piped:?}");
+    assert_eq!(String::from_utf8(piped.stdout).unwrap(), file);
+    // Standard output redirected to a regular file (`> page.html`).
+    let page = dir.path().join("page.html");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_aeroplane"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .args(["--html", "/dev/stdout"])
+        .stdout(std::fs::File::create(&page).unwrap())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert_eq!(std::fs::read_to_string(&page).unwrap(), file);
+    // A device that is not this process's stdout is still refused (cli_safety.rs).
+    aeroplane()
+        .args(args)
+        .args(["--html", "/dev/null"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("a device"));
+    let target = dir.path().join("target.txt");
+    std::fs::write(&target, "keep").unwrap();
+    let link = dir.path().join("link.html");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    aeroplane()
+        .args(args)
+        .arg("--html")
+        .arg(&link)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("symbolic link"));
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep");
+}

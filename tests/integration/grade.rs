@@ -285,7 +285,7 @@ fn an_interrupted_grade_resumes_to_the_same_files() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "belongs to another grade: seed differ",
+            "belongs to another grade: grade.json differs from it in seed (",
         ));
     // Not overwritten by accident.
     args(&stopped)

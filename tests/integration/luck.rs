@@ -599,3 +599,136 @@ fn luck_intervals_stay_within_zero_and_one() {
     }
     assert_eq!(pairs, 8, "{text}");
 }
+
+/// Writes at `path` another net of the shipped classic net's rules and players (one output
+/// bias moved: a valid file with a checksum of its own) and returns its checksum.
+fn another_classic_net(path: &std::path::Path) -> String {
+    let bytes = fs::read("bots/nets/td-classic-2p.safetensors").unwrap();
+    let mut net = aeroplane::td::Net::from_bytes(&bytes).unwrap();
+    net.weights.b2[0] += 0.25;
+    fs::write(path, net.to_bytes()).unwrap();
+    format!("{:016x}", net.checksum())
+}
+
+/// A run's manifest records its luck net's checksum (a shipped net given by its path too);
+/// `resume` of a run whose net file was replaced by another net of the same rules, and `merge`
+/// of shards measured with two nets, are refused naming both nets (paths and checksums)
+/// instead of mixing two nets' luck; with the job's net back the resume finishes it.
+#[test]
+fn a_resume_or_merge_with_another_luck_net_is_refused_naming_both() {
+    const SHIPPED: &str = "2cc10434ff0042c2";
+    let tmp = tempfile::tempdir().unwrap();
+    let net = tmp.path().join("net.safetensors");
+    let net_s = net.to_str().unwrap();
+    let original = fs::read("bots/nets/td-classic-2p.safetensors").unwrap();
+    fs::write(&net, &original).unwrap();
+    let other = tmp.path().join("other.safetensors");
+    let other_sum = another_classic_net(&other);
+    assert_ne!(other_sum, SHIPPED);
+    let args = [
+        "run",
+        "--rules",
+        "classic",
+        "--bots",
+        "greedy,random",
+        "--games",
+        "24",
+        "--rotate-seats",
+        "--chunk-size",
+        "4",
+        "--threads",
+        "1",
+        "-q",
+    ];
+    let manifest = |dir: &std::path::Path| -> serde_json::Value {
+        serde_json::from_str(&fs::read_to_string(dir.join("run.json")).unwrap()).unwrap()
+    };
+
+    // A shipped net given by its path records its checksum.
+    let shipped = tmp.path().join("shipped");
+    aeroplane()
+        .args(args)
+        .args(["--luck", "bots/nets/td-classic-2p.safetensors", "--out"])
+        .arg(&shipped)
+        .assert()
+        .success();
+    assert_eq!(manifest(&shipped)["luck_checksum"], SHIPPED);
+
+    // Stopped, the net replaced, resumed: refused, naming the file and both checksums.
+    let stopped = tmp.path().join("stopped");
+    let out = aeroplane()
+        .args(args)
+        .args(["--luck", net_s, "--out"])
+        .arg(&stopped)
+        .env("AEROPLANE_TEST_SIGNAL_AFTER_UNITS", "2")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(130), "{out:?}");
+    assert_eq!(manifest(&stopped)["luck_checksum"], SHIPPED);
+    fs::copy(&other, &net).unwrap();
+    let out = aeroplane().arg("resume").arg(&stopped).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(net_s) && err.contains(SHIPPED) && err.contains(&other_sum),
+        "{err}"
+    );
+    assert_eq!(manifest(&stopped)["status"], "interrupted");
+    // The job's net back: the resume finishes it as the run that never stopped.
+    fs::write(&net, &original).unwrap();
+    aeroplane().arg("resume").arg(&stopped).assert().success();
+    for f in ["luck.csv", "summary.csv"] {
+        assert_eq!(
+            fs::read(stopped.join(f)).unwrap(),
+            fs::read(shipped.join(f)).unwrap(),
+            "{f}"
+        );
+    }
+
+    // Shards measured with two nets: the merge names both shards, nets and checksums.
+    let shards: Vec<_> = (0..2).map(|k| tmp.path().join(format!("s{k}"))).collect();
+    for (k, s) in shards.iter().enumerate() {
+        fs::write(
+            &net,
+            if k == 0 {
+                original.clone()
+            } else {
+                fs::read(&other).unwrap()
+            },
+        )
+        .unwrap();
+        aeroplane()
+            .args(args)
+            .args(["--luck", net_s, "--shard", &format!("{k}/2"), "--out"])
+            .arg(s)
+            .assert()
+            .success();
+    }
+    let merge = |file: &[u8]| {
+        fs::write(&net, file).unwrap();
+        let out = aeroplane()
+            .arg("merge")
+            .arg(tmp.path().join("merged"))
+            .args(&shards)
+            .arg("--force")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let s1 = shards[1].to_str().unwrap();
+    for (file, what) in [
+        (&original, "the first shard's net"),
+        (&fs::read(&other).unwrap(), "the second's"),
+    ] {
+        let err = merge(file);
+        assert!(
+            err.contains(net_s) && err.contains(SHIPPED) && err.contains(&other_sum),
+            "{what}: {err}"
+        );
+        assert!(
+            err.contains(s1) || err.contains(shards[0].to_str().unwrap()),
+            "{err}"
+        );
+    }
+}

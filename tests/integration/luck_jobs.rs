@@ -407,9 +407,37 @@ fn nets_that_fit_no_part_are_refused() {
     // net and its rules.
     let e = fail(SWEEP, &["--luck", NET2]);
     assert!(
-        e.contains("no net given fits variant 2 `base=chinese`")
+        e.starts_with("error: --luck: no net given fits variant 2 `base=chinese`")
             && e.contains(NET2)
-            && e.contains("trained on other rules (launch_rolls = [2, 4, 6]"),
+            && e.contains("launch_rolls = [2, 4, 6] for the net, [6] here;")
+            && e.contains("(--luck repeated)"),
+        "{e}"
+    );
+    // Only the options that differ are named (not the ten of the rules).
+    assert!(
+        !e.contains("max_turns") && !e.contains("home_lane_cells") && !e.contains("end ="),
+        "{e}"
+    );
+    let e = fail(
+        &[
+            "sweep",
+            "--rules",
+            "classic",
+            "--vary",
+            "flight_optional=true,false",
+            "--bots",
+            "greedy,random",
+            "--games",
+            "4",
+            "-q",
+        ],
+        &["--luck", NET2],
+    );
+    assert!(
+        e.contains("no net given fits variant 2 `flight_optional=false`")
+            && e.contains(
+                "the net was trained on other rules (flight_optional = true for the net, false here): luck is measured only by a net of the run's own rules"
+            ),
         "{e}"
     );
     // A net that fits no variant is refused too.

@@ -69,6 +69,26 @@ pub fn fnv1a(mut h: u64, bytes: &[u8]) -> u64 {
 /// The FNV-1a 64 offset basis.
 pub const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
 
+/// The rule options in which `net`'s rules differ from `game`'s, each as `option = the net's
+/// value for the net, the game's here`, by option name.
+fn rules_differences(net: &Rules, game: &Rules) -> String {
+    let table = |r: &Rules| match toml::Value::try_from(r) {
+        Ok(toml::Value::Table(t)) => t,
+        _ => toml::Table::new(),
+    };
+    let (net, game) = (table(net), table(game));
+    net.iter()
+        .filter(|(k, v)| game.get(*k) != Some(v))
+        .map(|(k, v)| {
+            let here = game
+                .get(k)
+                .map_or_else(|| "unset".to_string(), |g| g.to_string());
+            format!("{k} = {v} for the net, {here} here")
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 fn le_bytes(v: &[f32]) -> Vec<u8> {
     v.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
@@ -343,12 +363,7 @@ impl Net {
         if !any_rules {
             return Err(format!(
                 "the net was trained on other rules ({}); give any_rules=true to play it anyway",
-                toml::to_string(&self.rules)
-                    .expect("rules serialize")
-                    .lines()
-                    .filter(|l| !l.is_empty())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                rules_differences(&self.rules, rules)
             ));
         }
         if Encoder::new(rules, players) != self.encoder() {
