@@ -390,16 +390,30 @@ pub fn clustered_bounded_mean_of(
         f64::NAN
     };
     let (lo, hi) = ((mean - half).max(0.0), (mean + half).min(bound));
-    let trusted = informative >= MIN_DEALS && half > 0.0;
-    if trusted {
-        return Some((mean, lo, hi));
+    Some(floored(mean, (lo, hi), half, informative, bound, z))
+}
+
+/// `(mean, low, high)` with the interval `(lo, hi)` of a clustered mean in `[0, bound]` kept
+/// only where its `spread` (half-width or variance) can be trusted (at least [`MIN_DEALS`]
+/// informative clusters, spread above 0); else never narrower than Wilson's interval of
+/// `mean / bound` on the informative clusters, which is all there is where `spread` is NaN.
+fn floored(
+    mean: f64,
+    (lo, hi): (f64, f64),
+    spread: f64,
+    informative: u64,
+    bound: f64,
+    z: f64,
+) -> (f64, f64, f64) {
+    if informative >= MIN_DEALS && spread > 0.0 {
+        return (mean, lo, hi);
     }
-    let (flo, fhi) = wilson_rate((mean / bound).clamp(0.0, 1.0), k, z);
+    let (flo, fhi) = wilson_rate((mean / bound).clamp(0.0, 1.0), informative as f64, z);
     let (flo, fhi) = (flo * bound, fhi * bound);
-    if half.is_nan() {
-        return Some((mean, flo, fhi));
+    if spread.is_nan() {
+        return (mean, flo, fhi);
     }
-    Some((mean, lo.min(flo), hi.max(fhi)))
+    (mean, lo.min(flo), hi.max(fhi))
 }
 
 /// The 95% (at `z`) interval of a mean of rare, heavy-tailed, non-negative losses (a grade's
@@ -480,16 +494,7 @@ pub fn clustered_loss_mean_of(
     };
     let (lo, hi) = gamma_loss_interval(mean, var, allowance / t, z);
     let (lo, hi) = (lo.max(0.0), hi.min(bound));
-    let trusted = informative >= MIN_DEALS && var > 0.0;
-    if trusted {
-        return Some((mean, lo, hi));
-    }
-    let (flo, fhi) = wilson_rate((mean / bound).clamp(0.0, 1.0), k, z);
-    let (flo, fhi) = (flo * bound, fhi * bound);
-    if var.is_nan() {
-        return Some((mean, flo, fhi));
-    }
-    Some((mean, lo.min(flo), hi.max(fhi)))
+    Some(floored(mean, (lo, hi), var, informative, bound, z))
 }
 
 /// The result of the chi-square test that every seat wins equally often.
