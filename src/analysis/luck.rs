@@ -894,10 +894,7 @@ impl LuckReport {
 
     /// The text block printed after a run's report.
     pub fn write_text(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
-        let iv = |i: Option<(f64, f64)>| match i {
-            Some((lo, hi)) => format!("[{lo:.4}, {hi:.4}]"),
-            None => "-".to_string(),
-        };
+        use crate::export::{pct, pct_interval as iv, signed_pct};
         let ratio = |r: Option<f64>| r.map_or("-".to_string(), |r| format!("{r:.2}x"));
         let ply = if self.ply == 0 {
             String::new()
@@ -926,15 +923,15 @@ impl LuckReport {
         for b in &self.bots {
             writeln!(
                 w,
-                "  {:<24} {:>8.4} {:>+9.4} {:>8.4} {:<18} {:>9}   {:>8.4} {:>8.4} {:<18} {:>9}",
+                "  {:<24} {:>8} {:>9} {:>8} {:<18} {:>9}   {:>8} {:>8} {:<18} {:>9}",
                 b.name,
-                b.win_rate.plain,
-                b.win_rate.luck,
-                b.win_rate.adjusted,
+                pct(b.win_rate.plain),
+                signed_pct(b.win_rate.luck),
+                pct(b.win_rate.adjusted),
                 iv(b.win_rate.interval),
                 ratio(b.win_rate.variance_ratio),
-                b.score.plain,
-                b.score.adjusted,
+                pct(b.score.plain),
+                pct(b.score.adjusted),
                 iv(b.score.interval),
                 ratio(b.score.variance_ratio),
             )?;

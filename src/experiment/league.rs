@@ -1057,10 +1057,7 @@ impl LeagueReport {
              luck-adjusted head to head (score of the first against the second, ties half; the \
              pair's luck: half the difference of the two seats' score luck):"
         )?;
-        let iv = |i: Option<(f64, f64)>| match i {
-            Some((lo, hi)) => format!("[{lo:.4}, {hi:.4}]"),
-            None => "-".to_string(),
-        };
+        use crate::export::{pct, pct_interval as iv, signed_pct};
         let w = self
             .rows
             .iter()
@@ -1085,12 +1082,12 @@ impl LeagueReport {
                 let s = &p.score;
                 writeln!(
                     out,
-                    "  {:<w$} vs {:<w$}  {:>8.4} {:>+9.4} {:>8.4} {:<18} {:>9}",
+                    "  {:<w$} vs {:<w$}  {:>8} {:>9} {:>8} {:<18} {:>9}",
                     a.bot,
                     b.bot,
-                    s.plain,
-                    s.luck,
-                    s.adjusted,
+                    pct(s.plain),
+                    signed_pct(s.luck),
+                    pct(s.adjusted),
                     iv(s.interval),
                     s.variance_ratio
                         .map_or("-".to_string(), |r| format!("{r:.2}x")),

@@ -7,11 +7,18 @@ use crate::analysis::elo::{EloEstimate, Estimate, ScoreInterval, format_elo};
 use crate::stats::{IntervalMethod, MIN_DEALS, PValue, RateInterval};
 use aeroplane_core::Counter;
 
-fn pct(x: f64) -> String {
+/// A rate as the text reports print it: `74.25%`.
+pub(crate) fn pct(x: f64) -> String {
     format!("{:.2}%", 100.0 * x)
 }
 
-fn interval(i: Option<(f64, f64)>) -> String {
+/// A change of a rate in percentage points, with its sign: `+1.69%`.
+pub(crate) fn signed_pct(x: f64) -> String {
+    format!("{:+.2}%", 100.0 * x)
+}
+
+/// A rate's interval as the text reports print it: `[21.57%, 30.43%]`, `-` for none.
+pub(crate) fn interval(i: Option<(f64, f64)>) -> String {
     match i {
         Some((lo, hi)) => format!("[{:.2}%, {:.2}%]", 100.0 * lo, 100.0 * hi),
         None => "-".to_string(),
