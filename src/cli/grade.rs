@@ -165,16 +165,9 @@ fn grade_log_file(
         threads: args.threads,
         ratings: args.ratings,
     };
-    // The reference is read and checked before the folder is touched.
-    match &job.reference {
-        Reference::Table(t) => {
-            let table = aeroplane::solve::Table::load(t)?;
-            aeroplane::grade::check_table_rules(t, &table)?;
-        }
-        Reference::Net(n) => {
-            n.load(None)?;
-        }
-    }
+    // The reference and the log's header are read and checked against each other before the
+    // folder is touched: a refused log leaves no folder behind.
+    aeroplane::grade::check_log_job(&job)?;
     let out = match &args.out {
         Some(dir) => open_out(Some(dir), args.force, false)?,
         None => None,

@@ -136,67 +136,11 @@ fn grade_log_in(
     ctx: &LogGradeContext,
     started: &mut Option<super::GradeRecord>,
 ) -> Result<GradeReport, GradeError> {
-    if !(job.threshold >= 0.0 && job.threshold < 2.0) {
-        return Err(GradeError::Job(format!(
-            "threshold {}: give an equity loss from 0 to 2 (e.g. 1e-9)",
-            job.threshold
-        )));
-    }
+    check_threshold(job)?;
     let mut reader = LogReader::open(&job.log)?;
     let header = reader.header().clone();
     let file = reader.file().to_string();
-    let (source, checksum, first_player, info) = match &job.reference {
-        Reference::Table(path) => {
-            let table = Table::load(path)?;
-            check_table_rules(path, &table)?;
-            if *table.rules() != header.rules || header.players != 2 {
-                return Err(GradeError::Job(format!(
-                    "the log {file} holds games of {} players under {}; the table {} solves two-player games under other rules: grade a log against a table of its own rules",
-                    header.players,
-                    if *table.rules() == header.rules {
-                        "the table's rules".to_string()
-                    } else {
-                        "other rules".to_string()
-                    },
-                    path.display()
-                )));
-            }
-            let checksum = format!("{:016x}", table.checksum());
-            let first = (1.0 + table.start_equity()) / 2.0;
-            let info = ReferenceInfo {
-                kind: "table".into(),
-                path: path.display().to_string(),
-                ply: None,
-                players: 2,
-                log: Some(file.clone()),
-            };
-            (Source::Table(table), checksum, first, info)
-        }
-        Reference::Net(n) => {
-            let (loaded, _) = n.load(Some(header.players))?;
-            loaded
-                .check_fit(&header.rules, header.players, false)
-                .map_err(|e| {
-                    GradeError::Job(format!(
-                        "the log {file} holds games the net {} was not trained for: {e} (a grade judges every decision by the net's own game: give a net of the log's rules and players)",
-                        n.net.display()
-                    ))
-                })?;
-            let info = ReferenceInfo {
-                kind: "net".into(),
-                path: n.net.display().to_string(),
-                ply: Some(n.ply),
-                players: header.players,
-                log: Some(file.clone()),
-            };
-            (
-                Source::Net(Arc::clone(&loaded), n.ply),
-                net::checksum(&loaded),
-                net::start_win_probability(&loaded, &header.rules, header.players),
-                info,
-            )
-        }
-    };
+    let (source, checksum, first_player, info) = judge_of(job, &header, &file)?;
     super::check_threads(job.threads)?;
     if let Some(dir) = ctx.out {
         let record = job.record(checksum.clone());
@@ -352,6 +296,86 @@ fn grade_log_in(
             job.log.display()
         )],
         reference: Some(info),
+    })
+}
+
+/// Checks `job` before anything is written: its threshold, and its log's header (rules and
+/// players) against its reference (a table or a net), as the grade itself checks them.
+pub fn check_log_job(job: &LogGradeJob) -> Result<(), GradeError> {
+    check_threshold(job)?;
+    let reader = LogReader::open(&job.log)?;
+    judge_of(job, reader.header(), reader.file()).map(|_| ())
+}
+
+fn check_threshold(job: &LogGradeJob) -> Result<(), GradeError> {
+    if !(job.threshold >= 0.0 && job.threshold < 2.0) {
+        return Err(GradeError::Job(format!(
+            "threshold {}: give an equity loss from 0 to 2 (e.g. 1e-9)",
+            job.threshold
+        )));
+    }
+    Ok(())
+}
+
+/// The reference of `job` loaded and checked against the log's `header` (`file` names the
+/// log): its source, checksum, first player's win probability and description.
+fn judge_of(
+    job: &LogGradeJob,
+    header: &crate::decision_log::Header,
+    file: &str,
+) -> Result<(Source, String, f64, ReferenceInfo), GradeError> {
+    let file = file.to_string();
+    Ok(match &job.reference {
+        Reference::Table(path) => {
+            let table = Table::load(path)?;
+            check_table_rules(path, &table)?;
+            if *table.rules() != header.rules || header.players != 2 {
+                return Err(GradeError::Job(format!(
+                    "the log {file} holds games of {} players under {}; the table {} solves two-player games under other rules: grade a log against a table of its own rules",
+                    header.players,
+                    if *table.rules() == header.rules {
+                        "the table's rules".to_string()
+                    } else {
+                        "other rules".to_string()
+                    },
+                    path.display()
+                )));
+            }
+            let checksum = format!("{:016x}", table.checksum());
+            let first = (1.0 + table.start_equity()) / 2.0;
+            let info = ReferenceInfo {
+                kind: "table".into(),
+                path: path.display().to_string(),
+                ply: None,
+                players: 2,
+                log: Some(file.clone()),
+            };
+            (Source::Table(table), checksum, first, info)
+        }
+        Reference::Net(n) => {
+            let (loaded, _) = n.load(Some(header.players))?;
+            loaded
+                .check_fit(&header.rules, header.players, false)
+                .map_err(|e| {
+                    GradeError::Job(format!(
+                        "the log {file} holds games the net {} was not trained for: {e} (a grade judges every decision by the net's own game: give a net of the log's rules and players)",
+                        n.net.display()
+                    ))
+                })?;
+            let info = ReferenceInfo {
+                kind: "net".into(),
+                path: n.net.display().to_string(),
+                ply: Some(n.ply),
+                players: header.players,
+                log: Some(file.clone()),
+            };
+            (
+                Source::Net(Arc::clone(&loaded), n.ply),
+                net::checksum(&loaded),
+                net::start_win_probability(&loaded, &header.rules, header.players),
+                info,
+            )
+        }
     })
 }
 

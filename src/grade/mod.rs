@@ -34,7 +34,7 @@ mod output;
 pub mod rating;
 
 pub use folder::{FolderState, GradeStatus, folder_state};
-pub use log::{LogGradeContext, LogGradeJob, grade_log, grade_log_with};
+pub use log::{LogGradeContext, LogGradeJob, check_log_job, grade_log, grade_log_with};
 pub use net::NetReference;
 pub use rating::Rating;
 

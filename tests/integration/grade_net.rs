@@ -249,12 +249,16 @@ fn nets_and_logs_of_other_rules_or_players_are_refused() {
     aeroplane()
         .args(["grade", "--net", NET_2P, "--log"])
         .arg(&chinese)
+        .arg("--out")
+        .arg(&out)
         .assert()
         .failure()
         .stderr(
             predicate::str::contains("holds games the net")
                 .and(predicate::str::contains("trained on other rules")),
         );
+    // The log's header is checked against the net before the folder is made.
+    assert!(!out.exists(), "nothing is written for a refused log grade");
     // A log of other rules against an exact table, and --log with the bots' own options.
     let table = tmp.path().join("t");
     aeroplane()
@@ -267,11 +271,14 @@ fn nets_and_logs_of_other_rules_or_players_are_refused() {
         .arg(&table)
         .arg("--log")
         .arg(&chinese)
+        .arg("--out")
+        .arg(&out)
         .assert()
         .failure()
         .stderr(predicate::str::contains(
             "grade a log against a table of its own rules",
         ));
+    assert!(!out.exists(), "nothing is written for a refused log grade");
     aeroplane()
         .args(["grade", "--net", NET_2P, "--bots", "greedy", "--log"])
         .arg(&chinese)
