@@ -894,7 +894,7 @@ impl LuckReport {
 
     /// The text block printed after a run's report.
     pub fn write_text(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
-        use crate::export::{pct, pct_interval as iv, signed_pct};
+        use crate::stats::{pct, pct_interval as iv, signed_pct};
         let ratio = |r: Option<f64>| r.map_or("-".to_string(), |r| format!("{r:.2}x"));
         let ply = if self.ply == 0 {
             String::new()

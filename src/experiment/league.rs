@@ -1057,7 +1057,7 @@ impl LeagueReport {
              luck-adjusted head to head (score of the first against the second, ties half; the \
              pair's luck: half the difference of the two seats' score luck):"
         )?;
-        use crate::export::{pct, pct_interval as iv, signed_pct};
+        use crate::stats::{pct, pct_interval as iv, signed_pct};
         let w = self
             .rows
             .iter()

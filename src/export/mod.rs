@@ -51,7 +51,6 @@ pub use tables::{
     SEATS_HEADER, SUMMARY_HEADER, columns, run_tables, seat_test_kind,
 };
 pub use text::{MAX_COLUMN_WIDTH, format_p, p_equals, shown_decimals, write_report};
-pub(crate) use text::{interval as pct_interval, pct, signed_pct};
 
 use std::path::Path;
 

@@ -4,26 +4,10 @@ use std::io::Write;
 
 use crate::analysis::Summary;
 use crate::analysis::elo::{EloEstimate, Estimate, ScoreInterval, format_elo};
-use crate::stats::{IntervalMethod, MIN_DEALS, PValue, RateInterval};
+use crate::stats::{
+    IntervalMethod, MIN_DEALS, PValue, RateInterval, pct, pct_interval as interval,
+};
 use aeroplane_core::Counter;
-
-/// A rate as the text reports print it: `74.25%`.
-pub(crate) fn pct(x: f64) -> String {
-    format!("{:.2}%", 100.0 * x)
-}
-
-/// A change of a rate in percentage points, with its sign: `+1.69%`.
-pub(crate) fn signed_pct(x: f64) -> String {
-    format!("{:+.2}%", 100.0 * x)
-}
-
-/// A rate's interval as the text reports print it: `[21.57%, 30.43%]`, `-` for none.
-pub(crate) fn interval(i: Option<(f64, f64)>) -> String {
-    match i {
-        Some((lo, hi)) => format!("[{:.2}%, {:.2}%]", 100.0 * lo, 100.0 * hi),
-        None => "-".to_string(),
-    }
-}
 
 /// The widest a name column is padded to: longer names overflow their column rather than
 /// pad every line (and a width beyond `u16` would not format at all).

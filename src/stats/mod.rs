@@ -5,6 +5,7 @@
 
 mod histogram;
 mod interval;
+mod percent;
 mod pvalue;
 mod tally;
 
@@ -15,5 +16,6 @@ pub use interval::{
     clustered_rate_of, design_effect, equal_rates, gamma_loss_interval, rate_interval, t_for_z,
     wilson, wilson_rate, z_for,
 };
+pub use percent::{pct, pct_interval, signed_pct};
 pub use pvalue::PValue;
 pub use tally::{Entrant, NO_BOT, Played, Tally};
