@@ -217,7 +217,7 @@ fn execute_log(
 
 /// `aeroplane resume DIR` for the folder of an `aeroplane grade`: goes on from whatever state a
 /// stop left it in (see `aeroplane::grade::folder_state`).
-pub fn resume(dir: &std::path::Path, quiet: bool) -> anyhow::Result<ExitCode> {
+pub fn resume(dir: &std::path::Path, quiet: bool, threads: usize) -> anyhow::Result<ExitCode> {
     let record = match folder_state(dir)? {
         FolderState::Complete => {
             // Taken and let go: what a stop after the commit left (a lock file, spares) goes.
@@ -237,11 +237,11 @@ pub fn resume(dir: &std::path::Path, quiet: bool) -> anyhow::Result<ExitCode> {
             env!("CARGO_PKG_VERSION")
         );
     }
-    if let Some(job) = record.log_job(0) {
+    if let Some(job) = record.log_job(threads) {
         let out = aeroplane::export::OutputDir::reopen(dir)?;
         return execute_log(&job, Some(out), quiet);
     }
-    let job = record.job(&file, 0)?;
+    let job = record.job(&file, threads)?;
     let out = aeroplane::export::OutputDir::reopen(dir)?;
     execute(&job, Some(out), true, quiet)
 }

@@ -96,7 +96,7 @@ pub fn resume(args: ResumeArgs) -> anyhow::Result<ExitCode> {
     if args.dir.join(aeroplane::grade::GRADE_FILE).is_file()
         && !args.dir.join(MANIFEST_FILE).exists()
     {
-        return super::grade::resume(&args.dir, args.quiet);
+        return super::grade::resume(&args.dir, args.quiet, args.threads);
     }
     if args.dir.join(aeroplane::train::TRAIN_FILE).is_file()
         && !args.dir.join(MANIFEST_FILE).exists()
