@@ -765,3 +765,85 @@ fn td_plays_in_every_job() {
         "4",
     ]);
 }
+
+/// Issue 46's position against a solved table: appfreegame with two planes, seat 2 with a
+/// second six waiting, plane 0 on its take-off cell. `aeroplane solve --value` says moving plane
+/// 0 is best and the launch loses 276 mp (0.248 against -0.028 at the default tolerance; the
+/// table here is solved to 1e-3 to keep the test short, which moves no equity by 0.01). The
+/// `td` bot with the shipped net moves plane 0 at ply 0, and at ply 1 too now that each leaf is
+/// valued for the seat that moved into it (valued for the first seat, seat 0, it launched).
+#[test]
+fn issue_46_position_td_ply_1_plays_the_solved_best_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("appfreegame-2");
+    aeroplane()
+        .args([
+            "solve",
+            "--rules",
+            "appfreegame",
+            "--planes",
+            "2",
+            "--tolerance",
+            "1e-3",
+        ])
+        .args(["-q", "--out"])
+        .arg(&table)
+        .assert()
+        .success();
+    let position = "36,h/-/0,h/- 2 6 1 0 0 - 30";
+    let out = aeroplane()
+        .args(["solve", "--table"])
+        .arg(&table)
+        .args(["--value", position])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    // `  launch       equity -0.027903056902` and `  0            equity +0.248224850785  best`.
+    let equity = |m: &str| -> f64 {
+        let line = text
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(m))
+            .unwrap_or_else(|| panic!("no move {m} in\n{text}"));
+        line.split_whitespace().nth(2).unwrap().parse().unwrap()
+    };
+    let (launch, plane0) = (equity("launch"), equity("0"));
+    assert!(
+        text.lines()
+            .any(|l| l.trim_start().starts_with('0') && l.ends_with("best")),
+        "{text}"
+    );
+    assert!(
+        (plane0 - 0.248).abs() < 0.01 && (launch + 0.028).abs() < 0.01,
+        "{text}"
+    );
+    let solved = aeroplane::solve::Table::load(&table).unwrap();
+    let rules = *solved.rules();
+    let decision = Game::from_notation(rules, position).unwrap();
+    let values = solved.position_value(&decision).unwrap();
+    // The same equities as printed (12 decimals).
+    let names: Vec<&str> = values.moves.iter().map(|(m, _)| m.as_str()).collect();
+    assert_eq!(names, ["launch", "0"]);
+    assert!(
+        (values.moves[0].1 - launch).abs() < 1e-11 && (values.moves[1].1 - plane0).abs() < 1e-11
+    );
+    let mut chance = aeroplane::Setup::from(&decision);
+    chance.roll = None;
+    let game = chance.into_game(rules).unwrap();
+    let moves = game.legal_moves(6);
+    let net = Net::load(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("bots/nets/td-appfreegame-2planes.safetensors")
+            .as_path(),
+    )
+    .unwrap();
+    let net = Arc::new(net);
+    for ply in [0, 1] {
+        let mut bot = TdBot::with_net("td", Arc::clone(&net), ply);
+        bot.try_new_game(&game, game.to_move(), 1, 0).unwrap();
+        let pick = bot.try_choose(&game, 6, &moves).unwrap();
+        let (name, equity) = &values.moves[pick];
+        assert_eq!(name, "0", "ply {ply}: td chose {name}");
+        assert_eq!(*equity, values.equity, "ply {ply}: the best move's equity");
+    }
+}
