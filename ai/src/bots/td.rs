@@ -287,7 +287,7 @@ impl Bot for TdBot {
 mod tests {
     use super::*;
     use crate::td::net::Weights;
-    use aeroplane_core::{Preset, SeededDice};
+    use aeroplane_core::SeededDice;
     use rand::RngExt;
     use rand_pcg::Pcg32;
 
