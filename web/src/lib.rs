@@ -88,6 +88,26 @@ impl WebGame {
         })
     }
 
+    /// A game saved in progress: its record (`record()`), then the rolls without a choice
+    /// played since the record's last decision, up to `rolls` rolls in all, and, when
+    /// `rolled`, the person's roll waiting for a choice (the state's `rolls` and `phase ==
+    /// "choose"` when it was saved). Throws as `fromRecord` does, or naming the roll the record
+    /// does not hold.
+    #[wasm_bindgen(js_name = fromSaved)]
+    pub fn from_saved(text: &str, rolls: usize, rolled: bool) -> Result<WebGame, JsError> {
+        Ok(WebGame {
+            session: Session::from_saved(text, rolls, rolled).map_err(js)?,
+        })
+    }
+
+    /// The coach's values of the roll waiting as JSON: `{"bot", "roll", "values", "best",
+    /// "equity"}` (the strongest bot for these rules and players; `equity`: the values are
+    /// equities, so a move's cost is in millipoints as `aeroplane grade` counts it).
+    pub fn coach(&self) -> Result<String, JsError> {
+        let c = self.session.coach().map_err(js)?;
+        Ok(serde_json::to_string(&c).expect("the coach's values serialize"))
+    }
+
     /// The state as JSON: phase (`roll`, `choose`, `over`), the seat to move, the roll
     /// waiting and its legal moves with descriptions, every plane's step, the seats.
     pub fn state(&self) -> String {

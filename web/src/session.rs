@@ -130,6 +130,27 @@ pub struct StateJson {
     pub rules: String,
     /// The seed.
     pub seed: u64,
+    /// The seed's decimal digits (a JSON number above 2^53 does not survive JavaScript's
+    /// numbers; the page shows and names files by this).
+    pub seed_text: String,
+}
+
+/// The coach's view of the roll waiting for the person's choice: the strongest bot's value of
+/// each legal move ([`bots::strongest`]).
+#[derive(Clone, Debug, Serialize)]
+pub struct CoachJson {
+    /// The bot that rated the moves.
+    pub bot: String,
+    /// The roll rated.
+    pub roll: u8,
+    /// Its value of each legal move, in the legal moves' order (`None`: not rated).
+    pub values: Vec<Option<f32>>,
+    /// The index of the best move by those values.
+    pub best: usize,
+    /// Whether the values are equities (`P(win) - P(loss)` for the mover, -1 to 1, as the
+    /// `td` player estimates them), so that a move's cost is in millipoints as `aeroplane
+    /// grade` counts it; otherwise the bot's own evaluation scale.
+    pub equity: bool,
 }
 
 /// What a new game is: the page's form, as JSON.
@@ -676,6 +697,7 @@ impl Session {
                 .map_or("custom", |p| p.name())
                 .to_string(),
             seed: self.seed,
+            seed_text: self.seed.to_string(),
         }
     }
 
@@ -712,6 +734,99 @@ impl Session {
         serde_json::to_string(&record.to_json_value(&self.game)).expect("a record serializes")
     }
 
+    /// The coach: the strongest bot the page has for these rules and players rates every legal
+    /// move of the roll waiting (the person's or a bot's), as it would choose. It changes
+    /// nothing in the game.
+    pub fn coach(&self) -> Result<CoachJson, String> {
+        let Some(roll) = self.pending else {
+            return Err(if self.game.is_over() {
+                "the game is over: there is no roll to rate".into()
+            } else {
+                "the coach rates a roll waiting for a choice: roll the die first".into()
+            });
+        };
+        let name = bots::strongest(&self.rules, self.seats.len());
+        let (mut bot, kind) = bots::bot(&name)?;
+        let seat = self.game.to_move();
+        bot.try_new_game(&self.game, seat, bot_stream(self.seed, 0, seat), 0)
+            .map_err(|f| format!("the coach {name}: {f}"))?;
+        let moves = self.game.legal_moves(roll);
+        let chosen = bot
+            .try_choose(&self.game, roll, &moves)
+            .map_err(|f| format!("the coach {name}: {f}"))?;
+        let values: Vec<Option<f32>> = match bot.move_values() {
+            Some(v) if v.len() == moves.len() => {
+                v.iter().map(|x| x.is_finite().then_some(*x)).collect()
+            }
+            _ => vec![None; moves.len()],
+        };
+        // The best by the values (the first of equals); the bot's own choice without them.
+        let best = values
+            .iter()
+            .enumerate()
+            .filter_map(|(i, v)| v.map(|v| (i, v)))
+            .fold(None, |b: Option<(usize, f32)>, (i, v)| match b {
+                Some((_, bv)) if bv >= v => b,
+                _ => Some((i, v)),
+            })
+            .map_or(chosen.min(moves.len().saturating_sub(1)), |(i, _)| i);
+        Ok(CoachJson {
+            bot: name,
+            roll,
+            values,
+            best,
+            equity: kind == "td",
+        })
+    }
+
+    /// A game saved in progress (the page keeps one in the browser): its decision log, then
+    /// the rolls without a choice played after the log's last decision, up to `rolls` rolls in
+    /// all (the seeded dice give them again), and, when `rolled`, the roll of the person to
+    /// move that waits for a choice. Errors as [`Session::from_log`]'s, or naming the roll that
+    /// the log does not hold.
+    pub fn from_saved(text: &str, rolls: usize, rolled: bool) -> Result<Session, String> {
+        let mut s = Session::from_log(text)?;
+        if s.rolls.len() > rolls {
+            return Err(format!(
+                "the saved game has {rolls} rolls, but its log holds {}",
+                s.rolls.len()
+            ));
+        }
+        while s.rolls.len() < rolls {
+            if s.game.is_over() {
+                return Err(format!(
+                    "the saved game has {rolls} rolls, but it ended after {}",
+                    s.rolls.len()
+                ));
+            }
+            let roll = s
+                .dice
+                .clone()
+                .roll(s.game.to_move())
+                .expect("seeded dice never run out");
+            let moves = s.game.legal_moves(roll);
+            if moves.len() > 1 {
+                return Err(format!(
+                    "the saved game has {rolls} rolls, but roll {} is a choice its log does not hold",
+                    s.rolls.len() + 1
+                ));
+            }
+            let r = s.next_roll();
+            debug_assert_eq!(r, roll);
+            s.play_forced(roll, &moves);
+        }
+        if rolled {
+            s.roll()?;
+            if s.pending.is_none() {
+                return Err(format!(
+                    "the saved game waits for a choice after {rolls} rolls, but roll {} has none",
+                    rolls + 1
+                ));
+            }
+        }
+        Ok(s)
+    }
+
     /// A game read back from a decision log (a file the page downloaded, or an `aeroplane run
     /// --log-games` log's game 0): every roll checked against the seeded dice of its seed and
     /// every choice against the engine's legal moves, every key position and the final one
@@ -725,10 +840,11 @@ impl Session {
             || h.seats != in_play.iter().map(|s| s.index()).collect::<Vec<_>>()
             || h.bots.len() != h.players
         {
+            let seats: Vec<String> = h.seats.iter().map(|s| s.to_string()).collect();
             return Err(format!(
-                "line 1: `players` {}, `seats` {:?} and `bots` ({} entries) do not describe one game of 2 to 4 seats",
+                "line 1: `players` {}, `seats` [{}] and `bots` ({} entries) do not describe one game of 2 to 4 seats",
                 h.players,
-                h.seats,
+                seats.join(", "),
                 h.bots.len()
             ));
         }
@@ -775,12 +891,13 @@ impl Session {
                 || r.turns != s.record.counters[Counter::Turns]
             {
                 return Err(at(format!(
-                    "the result (winner {:?}, ranks {:?}, turns {}) is not the engine's (winner {:?}, ranks {ranks:?}, turns {})",
-                    r.winner,
-                    r.ranks,
-                    r.turns,
-                    s.game.winner().map(Seat::index),
-                    s.record.counters[Counter::Turns]
+                    "the result ({}) is not the engine's ({})",
+                    result_words(r.winner, &r.ranks, r.turns),
+                    result_words(
+                        s.game.winner().map(Seat::index),
+                        &ranks,
+                        s.record.counters[Counter::Turns]
+                    )
                 )));
             }
         }
@@ -893,6 +1010,27 @@ impl Session {
         self.play_choice(d.roll, &moves, chosen, values);
         Ok(())
     }
+}
+
+/// A game's result in words: `red wins; ranks: red 1, blue 2; 143 turns`.
+fn result_words(winner: Option<usize>, ranks: &[Option<u8>; 4], turns: u32) -> String {
+    let colour = |i: usize| {
+        Seat::ALL
+            .get(i)
+            .map_or("a seat not in play", |s| s.colour())
+    };
+    let won = winner.map_or("no winner".to_string(), |w| format!("{} wins", colour(w)));
+    let ranked: Vec<String> = ranks
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| r.map(|r| format!("{} {r}", colour(i))))
+        .collect();
+    let ranked = if ranked.is_empty() {
+        "none ranked".to_string()
+    } else {
+        format!("ranks: {}", ranked.join(", "))
+    };
+    format!("{won}; {ranked}; {turns} turns")
 }
 
 fn digits_of(text: &str) -> Result<Vec<u8>, String> {

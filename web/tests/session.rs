@@ -174,3 +174,102 @@ fn bad_input_is_a_clear_message() {
     let e = Session::from_log(&changed).err().unwrap();
     assert!(e.starts_with("line 2: "), "{e}");
 }
+
+/// One step as a person and bots play: the person takes the first legal move.
+fn step(s: &mut Session) {
+    let st = s.state();
+    if !st.person_to_move {
+        s.bot_move().unwrap();
+    } else if st.phase == "roll" {
+        s.roll().unwrap();
+    } else {
+        s.apply(0).unwrap();
+    }
+}
+
+#[test]
+fn a_game_saved_in_progress_comes_back_at_the_same_roll_with_the_same_history() {
+    // At every point of a game (a bot to roll, the person to roll, the person's roll waiting,
+    // forced rolls after the last decision): the record, the rolls played and whether a roll
+    // waits bring back the same position, history and record.
+    let mut s = session(&["person", "expectimax", "greedy"], 9);
+    let mut checked = 0;
+    while s.state().phase != "over" {
+        let st = s.state();
+        let back = Session::from_saved(&s.log(), st.rolls, st.phase == "choose").unwrap();
+        let bs = back.state();
+        assert_eq!(bs.position, st.position, "after {} rolls", st.rolls);
+        assert_eq!(bs.phase, st.phase);
+        assert_eq!(bs.legal.len(), st.legal.len());
+        assert_eq!(bs.can_undo, st.can_undo);
+        assert_eq!(back.log(), s.log());
+        assert_eq!(
+            serde_json::to_string(back.rolls(0)).unwrap(),
+            serde_json::to_string(s.rolls(0)).unwrap()
+        );
+        checked += 1;
+        step(&mut s);
+    }
+    assert!(checked > 50, "{checked}");
+    // More rolls than the game has, or a roll said to wait where the game has none: refused.
+    let st = s.state();
+    let e = Session::from_saved(&s.log(), st.rolls + 1, false)
+        .err()
+        .unwrap();
+    assert!(e.contains("it ended after"), "{e}");
+    let e = Session::from_saved(&s.log(), 0, false).err().unwrap();
+    assert!(e.contains("its log holds"), "{e}");
+}
+
+#[test]
+fn the_coach_rates_every_legal_move_with_the_strongest_bot_and_changes_nothing() {
+    let mut s = session(&["person", "greedy"], 4);
+    let e = s.coach().err().unwrap();
+    assert!(e.contains("roll the die first"), "{e}");
+    let mut rated = 0;
+    while s.state().phase != "over" && rated < 5 {
+        let st = s.state();
+        if st.person_to_move && st.phase == "choose" {
+            let before = (st.position.clone(), s.log());
+            let c = s.coach().unwrap();
+            assert_eq!(c.bot, "td-classic-2p:ply=2");
+            assert!(c.equity);
+            assert_eq!(c.values.len(), st.legal.len());
+            let best = c.values[c.best].unwrap();
+            assert!(
+                c.values
+                    .iter()
+                    .all(|v| v.unwrap() <= best && v.unwrap().abs() <= 1.0)
+            );
+            assert_eq!((s.state().position, s.log()), before);
+            rated += 1;
+        }
+        step(&mut s);
+    }
+    assert_eq!(rated, 5);
+    // Three players: no net, expectimax-deep (its own scale).
+    let mut s = session(&["person", "greedy", "greedy"], 4);
+    while !(s.state().person_to_move && s.state().phase == "choose") {
+        step(&mut s);
+    }
+    let c = s.coach().unwrap();
+    assert_eq!((c.bot.as_str(), c.equity), ("expectimax-deep", false));
+}
+
+#[test]
+fn a_result_that_is_not_the_engines_is_worded_for_people() {
+    let mut s = session(&["greedy", "random"], 2);
+    play_out(&mut s);
+    let log = s.log();
+    let last = log.lines().last().unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(last).unwrap();
+    let w = v["winner"].as_u64().unwrap();
+    v["winner"] = serde_json::json!(if w == 0 { 2 } else { 0 });
+    let changed = log.replace(last, &serde_json::to_string(&v).unwrap());
+    let e = Session::from_log(&changed).err().unwrap();
+    assert!(
+        e.contains("is not the engine's (") && e.contains(" wins; ranks: "),
+        "{e}"
+    );
+    assert!(!e.contains("Some(") && !e.contains("None"), "{e}");
+}
