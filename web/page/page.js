@@ -894,9 +894,13 @@
       coach = s.coach && typeof s.coach === 'object' ? s.coach : {};
       begin(reply, true);
       formFromState();
-      say('Your game in progress is back (seed ' + state.seed_text + ', ' + state.rolls +
-        ' rolls played). New game starts another; it asks before discarding this one.');
-      announce('Your game in progress is back.');
+      if (state.phase === 'over') {
+        say('Your last game is back, as it ended (seed ' + state.seed_text + ', ' + state.rolls + ' rolls): download its record, or start a new game.');
+      } else {
+        say('Your game in progress is back (seed ' + state.seed_text + ', ' + state.rolls +
+          ' rolls played). New game starts another; it asks before discarding this one.');
+      }
+      announce('Your game is back.');
       botsGo();
       return true;
     });
@@ -965,7 +969,7 @@
     setCoach(false);
     drawDie(0);
     var s = saved();
-    if (s && s.phase !== 'over' && s.rolls > 0) {
+    if (s) {
       return restoreSaved(s).then(function (ok) {
         if (!ok) { say('The saved game could not be read back: a new game instead.', true); newGame(); }
       });
