@@ -226,6 +226,9 @@ async function main() {
     assert.strictEqual(await page.$eval('#die', (e) => e.getAttribute('aria-label')), `the die shows ${s.roll} (red)`);
     await shot('phone-coach', PHONE);
     await shot('desktop-coach', DESKTOP);
+    // The coach stays on across the reload a change of screen makes; its values are shown.
+    assert.strictEqual(await page.$eval('#coach', (e) => e.getAttribute('aria-pressed')), 'true');
+    assert.strictEqual(await page.$$eval('#legal .coach-value', (es) => es.filter((e) => getComputedStyle(e).display !== 'none').length), s.legal.length);
     await page.setViewport(PHONE);
     await idle();
 

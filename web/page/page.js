@@ -15,6 +15,7 @@
   var LETTERS = ['R', 'Y', 'B', 'G'];
   var SVG = 'http://www.w3.org/2000/svg';
   var SAVE_KEY = 'aeroplane-game-in-progress';
+  var COACH_KEY = 'aeroplane-coach';
   var MAX_SEED = '18446744073709551615';
   // wasm-bindgen's no-modules script declares it with `let` (a global binding, not a window property).
   var wasm = wasm_bindgen; // eslint-disable-line no-undef
@@ -561,6 +562,7 @@
   }
   function setCoach(on) {
     coachOn = on;
+    try { window.localStorage.setItem(COACH_KEY, on ? 'on' : 'off'); } catch (e) { /* not kept */ }
     document.body.classList.toggle('coach-on', on);
     $('coach').setAttribute('aria-pressed', on ? 'true' : 'false');
     $('coach').textContent = on ? 'Coach: on' : 'Coach: off';
@@ -966,7 +968,9 @@
     // A menu used leaves the keys to the game: the menu gives the focus back once chosen.
     $('speed').addEventListener('change', function () { this.blur(); });
     document.addEventListener('keydown', keys);
-    setCoach(false);
+    var coachWas = null;
+    try { coachWas = window.localStorage.getItem(COACH_KEY); } catch (e) { /* none */ }
+    setCoach(coachWas === 'on');
     drawDie(0);
     var s = saved();
     if (s) {
