@@ -273,3 +273,128 @@ fn a_result_that_is_not_the_engines_is_worded_for_people() {
     );
     assert!(!e.contains("Some(") && !e.contains("None"), "{e}");
 }
+
+/// Logs `aeroplane run --log-games` wrote (the commands in `web/tests/runs/README.md`).
+const RUN3: &str = include_str!("runs/classic-random-greedy-seed4-3games.jsonl");
+const ROTATED: &str = include_str!("runs/classic-3p-rotated-seed9-2deals.jsonl");
+const DETERMINISTIC: &str =
+    include_str!("runs/classic-greedy-expectimax-rotated-seed5-2deals.jsonl");
+
+/// Game `game`'s lines of a run's log (its decision lines and result line), header apart.
+fn lines_of(log: &str, game: u64) -> String {
+    let d = format!("[{game},");
+    let r = format!("{{\"game\":{game},");
+    log.lines()
+        .skip(1)
+        .filter(|l| l.starts_with(&d) || l.starts_with(&r))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+fn body(log: &str) -> &str {
+    &log[log.find('\n').unwrap() + 1..]
+}
+
+/// The run's lineup (its header's bot names).
+fn lineup(log: &str) -> Vec<String> {
+    let h: serde_json::Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
+    h["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn game_n_of_a_runs_log_reads_back_as_the_runs_lines() {
+    for (log, games, rotated) in [(RUN3, 3, false), (ROTATED, 6, true)] {
+        let listed = aeroplane_web::session::games_of(log).unwrap();
+        assert_eq!(listed.len(), games);
+        for g in 0..games as u64 {
+            let want = lines_of(log, g);
+            assert!(
+                want.ends_with("}\n") && want.lines().count() > 3,
+                "game {g}"
+            );
+            let s = Session::from_log_game(log, Some(g)).unwrap();
+            let st = s.state();
+            assert_eq!((st.game, st.phase), (g, "over"));
+            assert_eq!(body(&s.log()), want, "game {g} (rotated: {rotated})");
+            // The page's record of it replays as itself: one deal, game g.
+            let back = Session::from_log(&s.log()).unwrap();
+            assert_eq!(back.log(), s.log());
+            // The chooser's entry: the seats' players rotated, the winner of the result line.
+            let r: serde_json::Value = serde_json::from_str(want.lines().last().unwrap()).unwrap();
+            assert_eq!(listed[g as usize].game, g);
+            assert_eq!(
+                listed[g as usize].winner,
+                r["winner"].as_u64().map(|w| w as usize)
+            );
+            let names = lineup(log);
+            for (k, seat) in listed[g as usize].seats.iter().enumerate() {
+                let entry = r["bots"][seat.seat].as_u64().unwrap() as usize;
+                assert_eq!(seat.player, names[entry], "game {g} seat {k}");
+                assert_eq!(st.seats[k].player, names[entry]);
+            }
+        }
+    }
+    // Without a game: a log of several is refused, naming them.
+    let e = Session::from_log(RUN3).err().unwrap();
+    assert!(
+        e.contains("the log holds 3 games (0, 1, 2): choose one"),
+        "{e}"
+    );
+    let e = Session::from_log_game(RUN3, Some(3)).err().unwrap();
+    assert!(e.contains("game 3 is not a game of this log's run"), "{e}");
+}
+
+#[test]
+fn bot_only_game_n_of_a_run_played_on_the_page_is_the_runs() {
+    // From the start, and from a log cut after some decisions: the bots play the rest, with
+    // their deal's dice and seeds, seated as the rotation says.
+    for (log, games, rotated) in [(RUN3, 3u64, false), (ROTATED, 6, true)] {
+        let names = lineup(log);
+        let h: serde_json::Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
+        let seed = h["seed"].as_u64().unwrap();
+        for g in 0..games {
+            let mut s = Session::in_run(
+                aeroplane_core::Preset::Classic.rules(),
+                &names,
+                seed,
+                g,
+                rotated,
+            )
+            .unwrap();
+            play_out(&mut s);
+            assert_eq!(
+                body(&s.log()),
+                lines_of(log, g),
+                "game {g} played from the start"
+            );
+        }
+    }
+    // Loaded part-way and played on by the bots: the run's game. (Bots without a generator:
+    // a random or mcts bot's generator starts afresh at a load, see docs/guide/browser.md.)
+    let names = lineup(DETERMINISTIC);
+    for g in 0..4u64 {
+        let want = lines_of(DETERMINISTIC, g);
+        let n = want.lines().count();
+        for keep in [1, n / 2, n - 1] {
+            let head: String = want.lines().take(keep).map(|l| format!("{l}\n")).collect();
+            let cut = format!("{}\n{head}", DETERMINISTIC.lines().next().unwrap());
+            let mut on = Session::from_log_game(&cut, Some(g)).unwrap();
+            assert_eq!(on.state().game, g);
+            play_out(&mut on);
+            assert_eq!(
+                body(&on.log()),
+                want,
+                "game {g} loaded after {keep} lines, played on"
+            );
+        }
+        let mut s =
+            Session::in_run(aeroplane_core::Preset::Classic.rules(), &names, 5, g, true).unwrap();
+        play_out(&mut s);
+        assert_eq!(body(&s.log()), want, "game {g} played from the start");
+    }
+}
