@@ -7,7 +7,7 @@
 // the board, only movable planes highlighted, a drawn die); a reload mid-game restoring the
 // same position and history; a new game asking before discarding one; a long bot think shown
 // and cancelled; keys after a menu and the seed box; a seed above 2^53 kept exactly and `1e3`
-// refused at once; a run's 3-game log uploaded (game 0); planes and moves reachable by
+// refused at once; a run's 3-game log uploaded and game 2 chosen; planes and moves reachable by
 // keyboard and named, the live region; a bot-only game, started while another game's move
 // was sliding, equal to `aeroplane run`'s record byte for byte; no console message.
 //
@@ -320,21 +320,47 @@ async function main() {
     assert.match(await message(), /^info: Cancelled blue's think: the bots wait/);
     assert.strictEqual(await page.$eval('#continue', (e) => e.hidden), false);
 
-    // A run's log of three games: game 0 loads, saying so.
+    // A run's log of three games: the page lists them, the person chooses game 2, and the
+    // page plays game 2 of the run (its deal's dice and bots' seeds): its position, its rolls,
+    // and a record whose game lines are the run's, which replay --check accepts.
     const runDir = path.join(work, 'run3');
     fs.rmSync(runDir, { recursive: true, force: true });
     execFileSync(bin, ['run', '--rules', 'classic', '--bots', 'greedy,random', '--games', '3', '--seed', '4', '--out', runDir,
       '--log-games', 'g.jsonl', '--threads', '1'], { stdio: 'ignore' });
     const log3 = path.join(runDir, 'g.jsonl');
-    assert.strictEqual(fs.readFileSync(log3, 'utf8').split('\n').filter((l) => l.startsWith('{"game"')).length, 3);
+    const runLines = fs.readFileSync(log3, 'utf8').split('\n');
+    assert.strictEqual(runLines.filter((l) => l.startsWith('{"game"')).length, 3);
     const input = await page.$('#upload');
     await input.uploadFile(log3);
-    await page.waitForFunction(() => /^Loaded /.test(document.getElementById('message').textContent));
+    await page.waitForFunction(() => !document.getElementById('chooser').hidden);
+    const options = await page.$$eval('#game-choice option', (os) => os.map((o) => [o.value, o.textContent]));
+    assert.deepStrictEqual(options.map((o) => o[0]), ['0', '1', '2']);
+    const result2 = JSON.parse(runLines.find((l) => l.startsWith('{"game":2,')));
+    assert.strictEqual(options[2][1], 'Game 2: red greedy, blue random; ' +
+      ['red', 'yellow', 'blue', 'green'][result2.winner] + ' won in ' + result2.turns + ' turns');
+    assert.match(await page.$eval('#chooser-text', (e) => e.textContent), /g\.jsonl holds 3 games: choose the one to load/);
+    await page.select('#game-choice', '2');
+    await page.click('#game-load');
+    await page.waitForFunction(() => /^Loaded game 2 of /.test(document.getElementById('message').textContent));
     await idle();
-    assert.match(await message(), /a run's log of 3 games: the page plays game 0 of a seed, so it loaded game 0/);
-    const game0 = JSON.parse(execFileSync(bin, ['replay', '--log', log3, '--game', '0', '--json'], { encoding: 'utf8' }));
-    assert.strictEqual((await st()).rolls, game0.log.length);
-    assert.strictEqual((await st()).phase, 'over');
+    assert.match(await message(), /^info: Loaded game 2 of g\.jsonl: \d+ rolls \(game 2 of seed 4: its dice and seats\)\./);
+    assert.strictEqual(await page.$eval('#chooser', (e) => e.hidden), true);
+    const game2 = JSON.parse(execFileSync(bin, ['replay', '--log', log3, '--game', '2', '--json'], { encoding: 'utf8' }));
+    const shown2 = await st();
+    assert.strictEqual(shown2.game, 2);
+    assert.strictEqual(await page.evaluate(() => document.body.getAttribute('data-game')), '2');
+    assert.strictEqual(shown2.rolls, game2.log.length);
+    assert.strictEqual(shown2.phase, 'over');
+    assert.strictEqual(shown2.position, result2.position, 'the board shows game 2\'s final position');
+    assert.strictEqual(shown2.winner, result2.winner);
+    const record2 = await page.evaluate(() => window.aeroplanePage.record());
+    const lines2 = runLines.filter((l) => l.startsWith('[2,') || l.startsWith('{"game":2,')).join('\n') + '\n';
+    assert.strictEqual(record2.slice(record2.indexOf('\n') + 1), lines2, 'the page\'s game 2 lines are the run\'s');
+    const file2 = path.join(work, 'game2.jsonl');
+    fs.writeFileSync(file2, record2);
+    execFileSync(bin, ['replay', '--log', file2, '--check']);
+    const again = JSON.parse(execFileSync(bin, ['replay', '--log', file2, '--game', '2', '--json'], { encoding: 'utf8' }));
+    assert.deepStrictEqual(again.record, game2.record, 'the page\'s record replays as the run\'s game 2');
 
     // Bot-only: a game started while another's bot move slides; its record is the CLI's, byte
     // for byte (the old game's animation started nothing in it).
@@ -351,7 +377,7 @@ async function main() {
     const played = await page.evaluate(() => window.aeroplanePage.rolls());
     assert.deepStrictEqual(played.map((r) => r.n), played.map((r, i) => i + 1), 'each roll drawn once');
     console.log(`play test: phone, small phone and desktop layouts, the coach (${c.bot}), reload, cancel, ` +
-      `a 3-game log, a bot-only game equal to the CLI's; screenshots ${shots.map((f) => path.basename(f)).join(', ')}`);
+      `game 2 of a 3-game log, a bot-only game equal to the CLI's; screenshots ${shots.map((f) => path.basename(f)).join(', ')}`);
   } finally {
     await browser.close();
     fs.rmSync(profile, { recursive: true, force: true });

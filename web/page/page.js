@@ -37,6 +37,7 @@
   var coach = {};       // roll number -> {values, best, bot, equity, chosen, cost}
   var coachOn = false;
   var hovered = null;   // the legal move drawn on the board while hovered or focused
+  var pendingChoice = null; // a log of several games waiting for the person's choice: {name, text}
 
   function $(id) { return document.getElementById(id); }
   function el(name, attrs, text) {
@@ -86,9 +87,14 @@
         var reply = { id: m.id, ok: true };
         try {
           var G = wasm_bindgen.WebGame;
+          if (m.op === 'games') {
+            // A log's games to choose from; the game in play is untouched.
+            self.postMessage({ id: m.id, ok: true, games: wasm_bindgen.games(m.arg) });
+            return;
+          }
           if (m.op === 'new' || m.op === 'load' || m.op === 'restore') {
-            var fresh = m.op === 'new' ? new G(m.arg) : m.op === 'load' ? G.fromRecord(m.arg)
-              : G.fromSaved(m.arg.log, m.arg.rolls, m.arg.rolled);
+            var fresh = m.op === 'new' ? new G(m.arg) : m.op === 'load' ? G.fromRecord(m.arg.text, m.arg.game)
+              : G.fromSaved(m.arg.log, m.arg.rolls, m.arg.rolled, m.arg.game);
             if (game) { game.free(); }
             game = fresh;
             reply.board = game.board();
@@ -380,6 +386,7 @@
     document.body.setAttribute('data-phase', state.phase);
     document.body.setAttribute('data-rolls', String(state.rolls));
     document.body.setAttribute('data-position', state.position);
+    document.body.setAttribute('data-game', state.game_text);
     drawPlanes(state.steps);
     if (state.phase === 'choose') { drawDie(state.roll, state.to_move); }
     var st = $('status');
@@ -525,7 +532,7 @@
     $('thinking').hidden = true;
     paused = true;
     var g0 = gen;
-    var saved = { log: record, rolls: state.rolls, rolled: false };
+    var saved = { log: record, rolls: state.rolls, rolled: false, game: state.game_text };
     startWorker().then(function () { return call('restore', saved, 0); }).then(function (reply) {
       if (g0 !== gen) { return; }
       busy = false;
@@ -576,7 +583,7 @@
     try {
       window.localStorage.setItem(SAVE_KEY, JSON.stringify({
         log: record, rolls: state.rolls, rolled: personChooses(), coach: coach,
-        seed: state.seed_text, phase: state.phase
+        seed: state.seed_text, phase: state.phase, game: state.game_text
       }));
     } catch (e) { /* storage full or denied: the game goes on unsaved */ }
   }
@@ -710,51 +717,71 @@
   function download() {
     if (!state) { return; }
     var blob = new Blob([record], { type: 'application/x-ndjson' });
-    var a = html('a', { href: URL.createObjectURL(blob), download: 'aeroplane-seed' + state.seed_text + '.jsonl' });
+    var a = html('a', { href: URL.createObjectURL(blob), download: 'aeroplane-seed' + state.seed_text +
+      (state.game_text === '0' ? '' : '-game' + state.game_text) + '.jsonl' });
     document.body.appendChild(a);
     a.click();
     document.body.removeChild(a);
-    say(state.phase === 'over' ? 'Saved: replay it with aeroplane replay --log FILE.jsonl --game 0'
+    say(state.phase === 'over' ? 'Saved: replay it with aeroplane replay --log FILE.jsonl --game ' + state.game_text
       : 'Saved the game so far (the page reads it back; aeroplane replay reads finished games).');
   }
 
-  // A run's log holds many games after one header; the page plays game 0 of a seed (its dice
-  // and seats), so it takes the header and game 0's lines, up to game 0's result line.
-  function firstGame(text) {
-    var lines = text.split('\n');
-    var games = 0;
-    var cut = -1;
-    for (var i = 1; i < lines.length; i++) {
-      var l = lines[i].trim();
-      if (l.charAt(0) === '{') {
-        games += 1;
-        if (cut < 0) { cut = i; }
+  // A game of a log as the chooser names it: its index, the seats' players, the winner.
+  function gameLabel(g) {
+    var seats = g.seats.map(function (s) { return NAMES[s.seat] + ' ' + s.player; }).join(', ');
+    var end = g.turns === null ? 'not finished' : (g.winner === null ? 'no winner' : NAMES[g.winner] + ' won') +
+      ' in ' + g.turns + ' turns';
+    return 'Game ' + g.game_text + ': ' + seats + '; ' + end;
+  }
+
+  // A log of several games (a run's --log-games log): the person chooses one, then Load.
+  function choose(name, text, games) {
+    var box = $('chooser');
+    var sel = $('game-choice');
+    clear(sel);
+    games.forEach(function (g) { sel.appendChild(html('option', { value: g.game_text }, gameLabel(g))); });
+    $('chooser-text').textContent = name + ' holds ' + games.length + ' games: choose the one to load.';
+    box.hidden = false;
+    pendingChoice = { name: name, text: text };
+    sel.focus();
+  }
+  function chosen(load) {
+    var c = pendingChoice;
+    pendingChoice = null;
+    $('chooser').hidden = true;
+    if (!c) { return; }
+    if (!load) { say('Not loaded: the game on the board goes on.'); return; }
+    loadGame(c.name, c.text, $('game-choice').value, true);
+  }
+
+  function loadGame(name, text, game, several) {
+    if (!mayDiscard('Loading ' + name)) { say('Not loaded: the game on the board goes on.'); return; }
+    var g0 = ++gen;
+    busy = true;
+    call('load', { text: text, game: game }, 0).then(function (reply) {
+      if (g0 !== gen) { return; }
+      busy = false;
+      if (!reply.ok) {
+        say('The record was not loaded (the game on the board goes on): ' + reply.error, true);
+        resync();
+        return;
       }
-    }
-    var rest = cut < 0 ? [] : lines.slice(cut + 1).filter(function (l) { return l.trim() !== ''; });
-    if (!rest.length) { return { text: text, games: 1 }; }
-    return { text: lines.slice(0, cut + 1).join('\n') + '\n', games: Math.max(games, 2) };
+      begin(reply);
+      say('Loaded ' + (several ? 'game ' + state.game_text + ' of ' : '') + name + ': ' + state.rolls + ' rolls' +
+        (state.game_text === '0' ? '.' : ' (game ' + state.game_text + ' of seed ' + state.seed_text + ': its dice and seats).'));
+      botsGo();
+    });
   }
 
   function upload(file) {
     var reader = new FileReader();
     reader.onload = function () {
-      var one = firstGame(String(reader.result));
-      if (!mayDiscard('Loading ' + file.name)) { say('Not loaded: the game on the board goes on.'); return; }
-      var g0 = ++gen;
-      busy = true;
-      call('load', one.text, 0).then(function (reply) {
-        if (g0 !== gen) { return; }
-        busy = false;
-        if (!reply.ok) {
-          say('The record was not loaded (the game on the board goes on): ' + reply.error, true);
-          resync();
-          return;
-        }
-        begin(reply);
-        say('Loaded ' + file.name + ': ' + state.rolls + ' rolls' + (one.games > 1
-          ? '. The file is a run\'s log of ' + one.games + ' games: the page plays game 0 of a seed, so it loaded game 0 (aeroplane replay --log FILE --game N shows another).' : '.'));
-        botsGo();
+      var text = String(reader.result);
+      call('games', text, 0).then(function (reply) {
+        if (!reply.ok) { say('The record was not loaded (the game on the board goes on): ' + reply.error, true); return; }
+        var games = JSON.parse(reply.games);
+        if (games.length > 1) { choose(file.name, text, games); return; }
+        loadGame(file.name, text, games[0].game_text, false);
       });
     };
     reader.onerror = function () { say('The file could not be read.', true); };
@@ -889,7 +916,8 @@
   function restoreSaved(s) {
     var g0 = ++gen;
     busy = true;
-    return call('restore', { log: s.log, rolls: s.rolls, rolled: !!s.rolled }, 0).then(function (reply) {
+    return call('restore', { log: s.log, rolls: s.rolls, rolled: !!s.rolled,
+      game: typeof s.game === 'string' ? s.game : undefined }, 0).then(function (reply) {
       if (g0 !== gen) { return false; }
       busy = false;
       if (!reply.ok) { return false; }
@@ -964,6 +992,8 @@
     $('cancel').addEventListener('click', cancelThink);
     $('continue').addEventListener('click', function () { paused = false; say(''); buttons(); botsGo(); });
     $('download').addEventListener('click', download);
+    $('game-load').addEventListener('click', function () { chosen(true); });
+    $('game-cancel').addEventListener('click', function () { chosen(false); });
     $('upload').addEventListener('change', function () { if (this.files[0]) { upload(this.files[0]); } this.value = ''; });
     // A menu used leaves the keys to the game: the menu gives the focus back once chosen.
     $('speed').addEventListener('change', function () { this.blur(); });

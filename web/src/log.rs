@@ -1,10 +1,12 @@
 //! A page game as a decision log (docs/LOG.md, schema version 2, plain `.jsonl`): the file the
-//! page downloads and `aeroplane replay --log FILE --game 0` reads. The lines are byte for byte
-//! what `aeroplane run --log-games` writes for the same game (`tests/web/node_test.js` compares
-//! them): a header, one line per decision (a roll with two or more legal moves), a result line.
+//! page downloads and `aeroplane replay --log FILE --game N` reads. The lines are byte for byte
+//! what `aeroplane run --log-games` writes for the same game, game N of its run
+//! (`tests/web/node_test.js` and `web/tests/session.rs` compare them): a header, one line per
+//! decision (a roll with two or more legal moves), a result line.
 //! A person's seat is a lineup entry of kind [`PERSON`](crate::bots::PERSON).
 //!
-//! [`parse`] reads such a log back for the page's upload, every line checked.
+//! [`parse`] reads such a log back for the page's upload, every line checked, and splits a
+//! run's log into its games.
 
 use aeroplane_core::{ActionId, Game, GameRecord, Move, NUM_ACTIONS, Rules};
 use serde::{Deserialize, Serialize};

@@ -398,3 +398,50 @@ fn bot_only_game_n_of_a_run_played_on_the_page_is_the_runs() {
         assert_eq!(body(&s.log()), want, "game {g} played from the start");
     }
 }
+
+#[test]
+fn a_runs_log_with_games_mixed_or_out_of_order_is_refused_naming_the_line() {
+    let header = RUN3.lines().next().unwrap();
+    let g0 = lines_of(RUN3, 0);
+    let g1 = lines_of(RUN3, 1);
+    // Game 1's lines before game 0's result line.
+    let (g0_decisions, g0_result) = g0.trim_end().rsplit_once('\n').unwrap();
+    let mixed = format!("{header}\n{g0_decisions}\n{g1}{g0_result}\n");
+    let e = aeroplane_web::session::games_of(&mixed).err().unwrap();
+    assert!(
+        e.contains("a line of game 1 before game 0's result line"),
+        "{e}"
+    );
+    // Game 0 after game 1.
+    let swapped = format!("{header}\n{g1}{g0}");
+    let e = Session::from_log_game(&swapped, Some(0)).err().unwrap();
+    assert!(
+        e.contains("a line of game 0 after game 1's result line"),
+        "{e}"
+    );
+    // A game the header's deals do not hold, and a result line of another deal.
+    let e = Session::from_log_game(RUN3, Some(u64::MAX)).err().unwrap();
+    assert!(
+        e.contains("its header promises games 0 to 2 (3 deals)"),
+        "{e}"
+    );
+    let moved = format!("{header}\n{}", g1.replace("\"deal\":1,", "\"deal\":0,"));
+    let e = Session::from_log_game(&moved, Some(1)).err().unwrap();
+    assert!(
+        e.contains(
+            "the result line gives game 1 deal 0 rotation 0, where the header makes it deal 1"
+        ),
+        "{e}"
+    );
+    // A game's rolls checked against its own deal's dice: game 1's lines numbered game 2.
+    let renamed = format!(
+        "{header}\n{}",
+        g1.replace("[1,", "[2,")
+            .replace("{\"game\":1,\"deal\":1,", "{\"game\":2,\"deal\":2,")
+    );
+    let e = Session::from_log_game(&renamed, Some(2)).err().unwrap();
+    assert!(
+        e.contains("the file's rolls are not its seed's") || e.contains("legal actions"),
+        "{e}"
+    );
+}
