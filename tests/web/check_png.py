@@ -1,6 +1,7 @@
 """Checks a screenshot of the play page: every plane disc the page drew is in its seat's colour
 where the page says it is. `python3 tests/web/check_png.py SHOT.png DISCS.json`, DISCS a list of
-{"seat": s, "x": px, "y": py} (the top disc of each pile, in screenshot pixels)."""
+{"seat": s, "x": px, "y": py} (the top disc of each pile, in screenshot pixels; with "r", its
+radius in pixels, the samples are taken inside it on a small screen)."""
 
 import json
 import os
@@ -19,7 +20,8 @@ def main(shot, discs_path):
         sys.exit(f"{shot}: no plane discs on the page")
     for d in discs:
         want = COLOURS[d["seat"]]
-        samples = [pixel(round(d["x"] + dx), round(d["y"] + dy)) for dx, dy in ((8, 0), (-8, 0), (0, 8), (0, -8))]
+        o = min(8, d["r"] * 0.7) if "r" in d else 8
+        samples = [pixel(round(d["x"] + dx), round(d["y"] + dy)) for dx, dy in ((o, 0), (-o, 0), (0, o), (0, -o))]
         near = [s for s in samples if all(abs(a - b) <= 40 for a, b in zip(s, want))]
         if len(near) < 3:
             sys.exit(f"{shot}: seat {d['seat']} disc at ({d['x']:.0f}, {d['y']:.0f}) shows {samples}, not {want}")

@@ -166,4 +166,31 @@ for (const l of lineups) {
   assert.throws(() => new web.WebGame(JSON.stringify({ rules: 'base = "classic"\nhome_lane_cells = 250', players: 2, seats: ['person', 'greedy'], seed: 1 })),
     /the rules are refused: .*home_lane_cells/);
 }
-console.log(`node test: ${games} seeded bot games equal the CLI's records; a person's game replays`);
+
+// A run's log of several games, seats rotated: the module lists them, and game N read back is
+// the run's game N (its deal's dice, its bots' seeds, the rotated lineup), line for line; its
+// record replays as game N.
+{
+  const dir = path.join(work, 'rotated');
+  fs.rmSync(dir, { recursive: true, force: true });
+  cli(['run', '--rules', 'classic', '--bots', 'random,greedy,mcts:iterations=20', '--games', '2', '--rotate-seats', '--seed', '9',
+    '--out', dir, '--log-games', 'g.jsonl', '--threads', '1']);
+  const text = fs.readFileSync(path.join(dir, 'g.jsonl'), 'utf8');
+  const listed = JSON.parse(web.games(text));
+  assert.deepStrictEqual(listed.map((g) => [g.game, g.rotation]), [[0, 0], [1, 1], [2, 2], [3, 0], [4, 1], [5, 2]]);
+  assert.throws(() => web.WebGame.fromRecord(text), /the log holds 6 games \(0, 1, 2, 3, 4, 5\): choose one/);
+  assert.throws(() => web.WebGame.fromRecord(text, 'x'), /the game must be a whole number/);
+  for (const g of listed) {
+    const lines = text.split('\n').filter((l) => l.startsWith(`[${g.game},`) || l.startsWith(`{"game":${g.game},`)).join('\n') + '\n';
+    const back = web.WebGame.fromRecord(text, g.game_text);
+    const record = back.record();
+    assert.strictEqual(record.slice(record.indexOf('\n') + 1), lines, `game ${g.game}: the run's lines`);
+    assert.strictEqual(JSON.parse(back.state()).game, g.game);
+    const file = path.join(work, `rotated-${g.game}.jsonl`);
+    fs.writeFileSync(file, record);
+    assert.deepStrictEqual(moves(cli(['replay', '--log', file, '--game', g.game_text, '--json'])),
+      moves(cli(['replay', '--manifest', path.join(dir, 'run.json'), '--game', g.game_text, '--json'])), `game ${g.game} replays as the run's`);
+    back.free();
+  }
+}
+console.log(`node test: ${games} seeded bot games equal the CLI's records; a person's game replays; game N of a rotated run's log`);

@@ -89,6 +89,7 @@ async function main() {
     await page.select('#seat-1', 'other');
     await page.$eval('#seat-1-name', (e) => { e.value = 'expectimax:depth=7'; });
     await page.click('#new-game');
+    await page.waitForFunction(() => /^No new game/.test(document.getElementById('message').textContent));
     assert.match(await message(), /^error: No new game: seat 1 \(blue\): expectimax:depth=7: bad value `7` for parameter `depth`: allowed is an integer from 1 to/);
 
     // A new game: red a person, blue td (the classic net for two, one roll of search), seed 3,
@@ -208,6 +209,8 @@ async function main() {
     await page.select('#rules-preset', 'toml');
     await page.$eval('#rules-toml', (e) => { e.value = 'base = "classic"\nplanes = 9'; });
     await page.click('#new-game');
+    await page.waitForFunction(() => /^No new game/.test(document.getElementById('message').textContent));
+    await idle();
     assert.match(await message(), /^error: No new game: the rules are refused: .*planes/);
     assert.strictEqual((await st()).position, end.position);
     // The good record loads back: the same game.

@@ -4,7 +4,9 @@
 # (web/build.sh: the wasm32 target and wasm-bindgen-cli 0.2.130 installed when missing), then
 #  - tests/web/node_test.js: seeded bot games through the module equal the CLI's records;
 #  - tests/web/page_test.js: headless Chromium (the system's; tests/chromium.sh installs it from
-#    Debian packages when missing) plays a whole game on the page with clicks and keys.
+#    Debian packages when missing) plays a whole game on the page with clicks and keys;
+#  - tests/web/play_test.js: the page as a player meets it: phone and desktop layouts, the
+#    coach, a reload mid-game, a cancelled think, keys, a run's log, bot-only records.
 # Needs node and npm (puppeteer-core from tests/web/package-lock.json, `npm ci`; it downloads no
 # browser). AEROPLANE=BIN uses that aeroplane binary (CI passes the tests' debug build).
 # SCREENSHOT_DIR=DIR keeps the screenshots there.
@@ -25,3 +27,4 @@ target_dir="${CARGO_TARGET_DIR:-target}"
 (cd tests/web && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --silent)
 node tests/web/node_test.js "$target_dir/web/node" "$bin" "$work/node"
 node tests/web/page_test.js "$target_dir/web/aeroplane.html" "$bin" "$work/page"
+node tests/web/play_test.js "$target_dir/web/aeroplane.html" "$bin" "$work/play"

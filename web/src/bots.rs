@@ -306,10 +306,37 @@ pub fn offered(rules: Option<&Rules>, players: usize) -> Vec<(String, String)> {
     out
 }
 
+/// The strongest bot the page has for a game of `rules` with `players` players (the coach's):
+/// the learned player with the net trained on these rules and players, searching two rolls
+/// ahead for 2 players and one for 3 or 4 (`td-<preset>-2p:ply=2`, `td-<preset>-4p:ply=1`);
+/// with no such net (3 players, other rules), `expectimax-deep`.
+pub fn strongest(rules: &Rules, players: usize) -> String {
+    let ply = if players == 2 { 2 } else { 1 };
+    let suffix = format!(":ply={ply}");
+    offered(Some(rules), players)
+        .into_iter()
+        .map(|(name, _)| name)
+        .find(|name| name.starts_with("td-") && name.ends_with(&suffix))
+        .unwrap_or_else(|| "expectimax-deep".to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use aeroplane_core::Preset;
+
+    #[test]
+    fn the_strongest_bot_is_td_with_the_rules_net_else_expectimax_deep() {
+        let classic = Preset::Classic.rules();
+        assert_eq!(strongest(&classic, 2), "td-classic-2p:ply=2");
+        assert_eq!(strongest(&classic, 4), "td-classic-4p:ply=1");
+        assert_eq!(strongest(&classic, 3), "expectimax-deep");
+        for preset in Preset::ALL {
+            for players in 2..=4 {
+                assert!(bot(&strongest(&preset.rules(), players)).is_ok());
+            }
+        }
+    }
 
     #[test]
     fn every_offered_bot_is_built() {

@@ -79,13 +79,40 @@ impl WebGame {
         })
     }
 
-    /// A game read back from a record (a decision log of one game); a corrupted or foreign
-    /// file throws, naming the line and what is wrong.
+    /// A game read back from a record: game `game` (its decimal digits) of a decision log,
+    /// or without `game` the log's only game (a run's log of several throws, naming them:
+    /// `games` lists them to choose from). A corrupted or foreign file throws, naming the
+    /// line and what is wrong.
     #[wasm_bindgen(js_name = fromRecord)]
-    pub fn from_record(text: &str) -> Result<WebGame, JsError> {
+    pub fn from_record(text: &str, game: Option<String>) -> Result<WebGame, JsError> {
         Ok(WebGame {
-            session: Session::from_log(text).map_err(js)?,
+            session: Session::from_log_game(text, game_of(game)?).map_err(js)?,
         })
+    }
+
+    /// A game saved in progress: its record (`record()`), then the rolls without a choice
+    /// played since the record's last decision, up to `rolls` rolls in all, and, when
+    /// `rolled`, the person's roll waiting for a choice (the state's `rolls` and `phase ==
+    /// "choose"` when it was saved). Throws as `fromRecord` does, or naming the roll the record
+    /// does not hold.
+    #[wasm_bindgen(js_name = fromSaved)]
+    pub fn from_saved(
+        text: &str,
+        rolls: usize,
+        rolled: bool,
+        game: Option<String>,
+    ) -> Result<WebGame, JsError> {
+        Ok(WebGame {
+            session: Session::from_saved_game(text, game_of(game)?, rolls, rolled).map_err(js)?,
+        })
+    }
+
+    /// The coach's values of the roll waiting as JSON: `{"bot", "roll", "values", "best",
+    /// "equity"}` (the strongest bot for these rules and players; `equity`: the values are
+    /// equities, so a move's cost is in millipoints as `aeroplane grade` counts it).
+    pub fn coach(&self) -> Result<String, JsError> {
+        let c = self.session.coach().map_err(js)?;
+        Ok(serde_json::to_string(&c).expect("the coach's values serialize"))
     }
 
     /// The state as JSON: phase (`roll`, `choose`, `over`), the seat to move, the roll
@@ -121,8 +148,8 @@ impl WebGame {
         self.session.undo().map_err(js)
     }
 
-    /// The game as a decision log: the file `aeroplane replay --log FILE.jsonl --game 0`
-    /// replays (once the game is over).
+    /// The game as a decision log: the file `aeroplane replay --log FILE.jsonl --game G`
+    /// replays (once the game is over; `G` the state's `game`).
     pub fn record(&self) -> String {
         self.session.log()
     }
@@ -138,6 +165,30 @@ impl WebGame {
     pub fn board(&self) -> String {
         board_json(self.session.rules(), &self.session.names_by_seat())
     }
+}
+
+/// A game index given as decimal digits (`None`: not given).
+fn game_of(game: Option<String>) -> Result<Option<u64>, JsError> {
+    game.map(|g| {
+        g.trim().parse::<u64>().map_err(|_| {
+            js(format!(
+                "the game must be a whole number 0 to {}, not {:?}",
+                u64::MAX,
+                aeroplane_core::excerpt::excerpt(&g)
+            ))
+        })
+    })
+    .transpose()
+}
+
+/// The games of a decision log (a page record: one; a run's `--log-games` log: one per
+/// game) as JSON `[{"game", "game_text", "rotation", "seats": [{"seat", "colour", "player",
+/// "person"}], "winner", "turns", "decisions"}, ...]`, for the page to offer a choice; a
+/// corrupted or foreign file throws, naming the line.
+#[wasm_bindgen]
+pub fn games(text: &str) -> Result<String, JsError> {
+    let games = session::games_of(text).map_err(js)?;
+    Ok(serde_json::to_string(&games).expect("the games serialize"))
 }
 
 /// The bots the page offers for a game of `rules` (a preset name or a rules TOML text; rules

@@ -1,10 +1,12 @@
 //! A page game as a decision log (docs/LOG.md, schema version 2, plain `.jsonl`): the file the
-//! page downloads and `aeroplane replay --log FILE --game 0` reads. The lines are byte for byte
-//! what `aeroplane run --log-games` writes for the same game (`tests/web/node_test.js` compares
-//! them): a header, one line per decision (a roll with two or more legal moves), a result line.
+//! page downloads and `aeroplane replay --log FILE --game N` reads. The lines are byte for byte
+//! what `aeroplane run --log-games` writes for the same game, game N of its run
+//! (`tests/web/node_test.js` and `web/tests/session.rs` compare them): a header, one line per
+//! decision (a roll with two or more legal moves), a result line.
 //! A person's seat is a lineup entry of kind [`PERSON`](crate::bots::PERSON).
 //!
-//! [`parse`] reads such a log back for the page's upload, every line checked.
+//! [`parse`] reads such a log back for the page's upload, every line checked, and splits a
+//! run's log into its games.
 
 use aeroplane_core::{ActionId, Game, GameRecord, Move, NUM_ACTIONS, Rules};
 use serde::{Deserialize, Serialize};
@@ -50,18 +52,19 @@ pub struct Header {
     pub seats: Vec<usize>,
     /// One entry per seat in play, in seat order.
     pub bots: Vec<HeaderBot>,
-    /// The seed: the dice are game 0's seeded dice.
+    /// The seed: game `g`'s dice are `SeededDice::new(seed, deal of g)`.
     pub seed: u64,
-    /// Always 0.
+    /// The first deal (a page game: its game's deal).
     pub first_deal: u64,
-    /// Always 1.
+    /// Number of deals (a page game: 1).
     pub deals: u64,
-    /// Always false.
+    /// Whether each deal is played once per rotation of the lineup around the seats.
     pub rotate_seats: bool,
 }
 
 impl Header {
-    /// The header of a page game.
+    /// The header of a page game of game 0: one deal, no rotation ([`Header::with_deal`] for
+    /// another game of a run).
     pub fn new(rules: Rules, seats: Vec<usize>, bots: Vec<HeaderBot>, seed: u64) -> Header {
         Header {
             format: FORMAT.to_string(),
@@ -78,6 +81,32 @@ impl Header {
             deals: 1,
             rotate_seats: false,
         }
+    }
+
+    /// This header for one deal of a run, `first_deal` = `deal` (`deals` = 1), rotated or not.
+    pub fn with_deal(mut self, deal: u64, rotate_seats: bool) -> Header {
+        self.first_deal = deal;
+        self.deals = 1;
+        self.rotate_seats = rotate_seats;
+        self
+    }
+
+    /// Games per deal: the number of players with rotation, else 1.
+    pub fn games_per_deal(&self) -> u64 {
+        if self.rotate_seats {
+            self.players.max(1) as u64
+        } else {
+            1
+        }
+    }
+
+    /// The (deal, rotation) of game `game`, when the header's deals hold it.
+    pub fn locate(&self, game: u64) -> Option<(u64, u64)> {
+        let per = self.games_per_deal();
+        let (deal, rotation) = (game / per, game % per);
+        let end = self.first_deal.checked_add(self.deals)?;
+        end.checked_mul(per)?;
+        (deal >= self.first_deal && deal < end).then_some((deal, rotation))
     }
 
     /// The header line, with its newline.
@@ -115,6 +144,8 @@ fn legal_digits(moves: &[Move]) -> String {
 /// line and the bot's values in `moves`' order.
 #[derive(Clone, Copy, Debug)]
 pub struct Decided<'a> {
+    /// The game index in its run.
+    pub game_index: u64,
     /// The position before the roll.
     pub game: &'a Game,
     /// The lineup entry that chose.
@@ -135,6 +166,7 @@ pub struct Decided<'a> {
 /// it (every [`LOG_POSITIONS`]-th, the first included, carries the position).
 pub fn decision_line(d: &Decided<'_>, decision: u32) -> String {
     let Decided {
+        game_index,
         game,
         bot,
         roll,
@@ -146,7 +178,7 @@ pub fn decision_line(d: &Decided<'_>, decision: u32) -> String {
     let seat = game.to_move().index();
     let action = ActionId::of_move(&moves[chosen]).index();
     let mut s = format!(
-        "[0,{seat},{bot},{roll},\"{}\",{action},\"{forced}\"",
+        "[{game_index},{seat},{bot},{roll},\"{}\",{action},\"{forced}\"",
         legal_digits(moves)
     );
     let key = decision % LOG_POSITIONS == 0;
@@ -176,8 +208,20 @@ pub fn decision_line(d: &Decided<'_>, decision: u32) -> String {
     s
 }
 
-/// The result line (with its newline) of a game that ended in `last`.
+/// Where a game is in its run: its index, deal and rotation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Place {
+    /// The game index.
+    pub game: u64,
+    /// Its deal (the dice's stream).
+    pub deal: u64,
+    /// Its rotation of the lineup around the seats.
+    pub rotation: u64,
+}
+
+/// The result line (with its newline) of game `place` that ended in `last`.
 pub fn result_line(
+    place: Place,
     last: &Game,
     bot_at_seat: &[Option<usize>; 4],
     forced: &str,
@@ -194,7 +238,10 @@ pub fn result_line(
         .map(|&r| opt((r != 0).then(|| r.to_string())))
         .collect();
     let mut s = format!(
-        "{{\"game\":0,\"deal\":0,\"rotation\":0,\"bots\":[{}],\"forced\":\"{forced}\",\"winner\":{},\"ranks\":[{}],\"turns\":{}",
+        "{{\"game\":{},\"deal\":{},\"rotation\":{},\"bots\":[{}],\"forced\":\"{forced}\",\"winner\":{},\"ranks\":[{}],\"turns\":{}",
+        place.game,
+        place.deal,
+        place.rotation,
         bots.join(","),
         opt(record.winner.map(|w| w.index().to_string())),
         ranks.join(","),
@@ -212,6 +259,8 @@ pub fn result_line(
 pub struct Decision {
     /// The line number (1 is the header).
     pub line: usize,
+    /// The game index.
+    pub game: u64,
     /// The seat that chose.
     pub seat: usize,
     /// Its lineup index.
@@ -233,8 +282,14 @@ pub struct Decision {
 /// The result line read back.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct ResultLine {
-    /// Always 0.
+    /// The game index.
     pub game: u64,
+    /// Its deal.
+    #[serde(default)]
+    pub deal: u64,
+    /// Its rotation.
+    #[serde(default)]
+    pub rotation: u64,
     /// The lineup index in each seat.
     pub bots: [Option<usize>; 4],
     /// The rolls after the last decision, as digits.
@@ -252,15 +307,25 @@ pub struct ResultLine {
     pub position: String,
 }
 
-/// A log read back: its header, its decisions and, for a finished game, its result.
+/// One game of a log: its decisions and, for a finished game, its result.
+#[derive(Clone, Debug)]
+pub struct LoggedGame {
+    /// The game index.
+    pub game: u64,
+    /// The decision lines, in order.
+    pub decisions: Vec<Decision>,
+    /// The result line with its line number (`None`: a game saved before its end).
+    pub result: Option<(usize, ResultLine)>,
+}
+
+/// A log read back: its header and its games, in order (a page record holds one; a run's
+/// `--log-games` log one per game).
 #[derive(Clone, Debug)]
 pub struct Parsed {
     /// The header.
     pub header: Header,
-    /// The decision lines, in order.
-    pub decisions: Vec<Decision>,
-    /// The result line (`None`: a game saved before its end).
-    pub result: Option<(usize, ResultLine)>,
+    /// The games, in increasing index order.
+    pub games: Vec<LoggedGame>,
 }
 
 /// Digits as numbers, each at most `max`.
@@ -292,9 +357,6 @@ fn decision(line: usize, v: &serde_json::Value) -> Result<Decision, String> {
         a[i].as_str()
             .ok_or_else(|| format!("`{}` must be a string", DECISION_FIELDS[i]))
     };
-    if num(0, u64::MAX)? != 0 {
-        return Err("`game` must be 0: a page record holds one game".into());
-    }
     let values = match a.get(7) {
         None | Some(serde_json::Value::Null) => None,
         Some(serde_json::Value::Array(vs)) => Some(
@@ -316,6 +378,7 @@ fn decision(line: usize, v: &serde_json::Value) -> Result<Decision, String> {
     };
     Ok(Decision {
         line,
+        game: num(0, u64::MAX)?,
         seat: num(1, 3)? as usize,
         bot: num(2, 3)? as usize,
         roll: num(3, 6)? as u8,
@@ -331,7 +394,7 @@ fn decision(line: usize, v: &serde_json::Value) -> Result<Decision, String> {
 /// themselves are checked by replaying them ([`crate::session::Session::from_log`]).
 pub fn parse(text: &str) -> Result<Parsed, String> {
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
-    let foreign = "not an aeroplane game record: its first line must be the header {\"format\":\"aeroplane-decisions\",...} (a file the page downloaded, or a decision log of one game)";
+    let foreign = "not an aeroplane game record: its first line must be the header {\"format\":\"aeroplane-decisions\",...} (a file the page downloaded, or a run's --log-games log)";
     let Some((_, first)) = lines.next() else {
         return Err(
             "the file is empty: an aeroplane game record starts with its header line".into(),
@@ -355,16 +418,10 @@ pub fn parse(text: &str) -> Result<Parsed, String> {
             aeroplane_core::excerpt::excerpt(&e.to_string())
         )
     })?;
-    let mut decisions = Vec::new();
-    let mut result = None;
+    let mut games: Vec<LoggedGame> = Vec::new();
     for (n, l) in lines {
         if l.trim().is_empty() {
             continue;
-        }
-        if result.is_some() {
-            return Err(format!(
-                "line {n}: a line after the result line: the page reads one game (game 0)"
-            ));
         }
         let v: serde_json::Value = serde_json::from_str(l).map_err(|e| {
             format!(
@@ -372,27 +429,48 @@ pub fn parse(text: &str) -> Result<Parsed, String> {
                 aeroplane_core::excerpt::excerpt(&e.to_string())
             )
         })?;
-        if v.is_object() {
+        let (game, line) = if v.is_object() {
             let r: ResultLine = serde_json::from_value(v).map_err(|e| {
                 format!(
                     "line {n}: a bad result line: {}",
                     aeroplane_core::excerpt::excerpt(&e.to_string())
                 )
             })?;
-            if r.game != 0 {
-                return Err(format!(
-                    "line {n}: a result of game {}: the page reads game 0",
-                    r.game
-                ));
-            }
-            result = Some((n, r));
+            (r.game, Err((n, r)))
         } else {
-            decisions.push(decision(n, &v).map_err(|e| format!("line {n}: {e}"))?);
+            let d = decision(n, &v).map_err(|e| format!("line {n}: {e}"))?;
+            (d.game, Ok(d))
+        };
+        // A game's lines are together, its result line last; games in increasing order.
+        let open = games
+            .last()
+            .is_some_and(|g| g.game == game && g.result.is_none());
+        if !open {
+            if let Some(last) = games.last() {
+                if last.result.is_none() {
+                    return Err(format!(
+                        "line {n}: a line of game {game} before game {}'s result line: a game's lines come together, its result line last",
+                        last.game
+                    ));
+                }
+                if game <= last.game {
+                    return Err(format!(
+                        "line {n}: a line of game {game} after game {}'s result line: games come in increasing order, each once",
+                        last.game
+                    ));
+                }
+            }
+            games.push(LoggedGame {
+                game,
+                decisions: Vec::new(),
+                result: None,
+            });
+        }
+        let g = games.last_mut().expect("a game was pushed");
+        match line {
+            Ok(d) => g.decisions.push(d),
+            Err(r) => g.result = Some(r),
         }
     }
-    Ok(Parsed {
-        header,
-        decisions,
-        result,
-    })
+    Ok(Parsed { header, games })
 }

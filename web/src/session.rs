@@ -3,10 +3,13 @@
 //! log, and snapshots for undo. Plain Rust (the wasm-bindgen layer in `lib.rs` only passes
 //! text across), so `cargo test -p aeroplane-web` tests it natively.
 //!
-//! The game is game 0 of seed `seed` as `aeroplane run` plays it: the dice are
-//! `SeededDice::new(seed, 0)` (each seat its own stream) and seat `s`'s bot is seeded with
-//! `bot_stream(seed, 0, s)`, so a bot-only page game is the game `aeroplane run --bots ...
-//! --games 1 --seed S` plays, and its record is the same bytes.
+//! The game is game `g` of seed `seed` as `aeroplane run` plays it (game 0 for a new game from
+//! the page's form): with deal `d` and rotation `r` of `g` (`g = d * n + r` with
+//! `--rotate-seats` and `n` players, else `g = d`, `r = 0`), the dice are
+//! `SeededDice::new(seed, d)` (each seat its own stream), seat `s`'s bot is seeded with
+//! `bot_stream(seed, d, s)`, and the k-th seat in play is taken by lineup entry `(k + r) mod
+//! n`. So a bot-only page game is the game `aeroplane run --bots ... --seed S` plays as game
+//! `g`, and its lines are the same bytes.
 
 use aeroplane_core::{
     ActionId, Bot, Counter, Dice, Game, GameRecord, HANGAR, Move, MoveList, Outcome, Preset, Rules,
@@ -98,6 +101,10 @@ pub struct SeatJson {
 /// The state the page draws.
 #[derive(Clone, Debug, Serialize)]
 pub struct StateJson {
+    /// The game's index in its run (0 for a game from the form).
+    pub game: u64,
+    /// Its decimal digits (beyond 2^53 a JSON number is rounded in JavaScript).
+    pub game_text: String,
     /// `roll` (the seat to move rolls), `choose` (its roll waits for a choice) or `over`.
     pub phase: &'static str,
     /// The seat to move.
@@ -130,6 +137,27 @@ pub struct StateJson {
     pub rules: String,
     /// The seed.
     pub seed: u64,
+    /// The seed's decimal digits (a JSON number above 2^53 does not survive JavaScript's
+    /// numbers; the page shows and names files by this).
+    pub seed_text: String,
+}
+
+/// The coach's view of the roll waiting for the person's choice: the strongest bot's value of
+/// each legal move ([`bots::strongest`]).
+#[derive(Clone, Debug, Serialize)]
+pub struct CoachJson {
+    /// The bot that rated the moves.
+    pub bot: String,
+    /// The roll rated.
+    pub roll: u8,
+    /// Its value of each legal move, in the legal moves' order (`None`: not rated).
+    pub values: Vec<Option<f32>>,
+    /// The index of the best move by those values.
+    pub best: usize,
+    /// Whether the values are equities (`P(win) - P(loss)` for the mover, -1 to 1, as the
+    /// `td` player estimates them), so that a move's cost is in millipoints as `aeroplane
+    /// grade` counts it; otherwise the bot's own evaluation scale.
+    pub equity: bool,
 }
 
 /// What a new game is: the page's form, as JSON.
@@ -263,6 +291,110 @@ fn legal_json(game: &Game, moves: &[Move]) -> Vec<LegalJson> {
         .collect()
 }
 
+/// One game of a log, as the page's game chooser lists it ([`games_of`]).
+#[derive(Clone, Debug, Serialize)]
+pub struct GameJson {
+    /// The game index.
+    pub game: u64,
+    /// Its decimal digits.
+    pub game_text: String,
+    /// Its rotation of the lineup around the seats.
+    pub rotation: u64,
+    /// The seats in play with their players, in seat order.
+    pub seats: Vec<SeatJson>,
+    /// The winning seat (`None`: no winner, or the game is not finished).
+    pub winner: Option<usize>,
+    /// Turns played (`None`: the game is not finished).
+    pub turns: Option<u32>,
+    /// Decision lines in the log.
+    pub decisions: usize,
+}
+
+/// The games of a log (a page record: one; a run's `--log-games` log: one per game), as the
+/// page offers them to choose from: each game's index, its seats' players, winner and turns.
+/// The lines are checked for shape only; [`Session::from_log_game`] replays the one chosen.
+pub fn games_of(text: &str) -> Result<Vec<GameJson>, String> {
+    let parsed = log::parse(text)?;
+    let h = &parsed.header;
+    check_lineup(h)?;
+    let in_play = Seat::in_play(h.players);
+    let games = if parsed.games.is_empty() {
+        vec![log::LoggedGame {
+            game: h.first_deal.saturating_mul(h.games_per_deal()),
+            decisions: Vec::new(),
+            result: None,
+        }]
+    } else {
+        parsed.games
+    };
+    games
+        .iter()
+        .map(|g| {
+            let (_, rotation) = h.locate(g.game).ok_or_else(|| not_in_run(h, g.game))?;
+            Ok(GameJson {
+                game: g.game,
+                game_text: g.game.to_string(),
+                rotation,
+                seats: in_play
+                    .iter()
+                    .enumerate()
+                    .map(|(k, s)| SeatJson {
+                        seat: s.index(),
+                        colour: s.colour(),
+                        player: h.bots[lineup_index(k, rotation, h.players)].name.clone(),
+                        person: h.bots[lineup_index(k, rotation, h.players)].kind == PERSON,
+                    })
+                    .collect(),
+                winner: g.result.as_ref().and_then(|(_, r)| r.winner),
+                turns: g.result.as_ref().map(|(_, r)| r.turns),
+                decisions: g.decisions.len(),
+            })
+        })
+        .collect()
+}
+
+/// The lineup entry of the k-th seat in play in rotation `rotation` of `n` players.
+fn lineup_index(k: usize, rotation: u64, n: usize) -> usize {
+    ((k as u64 + rotation) % n.max(1) as u64) as usize
+}
+
+/// The header describes one game of 2 to 4 seats.
+fn check_lineup(h: &Header) -> Result<(), String> {
+    let in_play = Seat::in_play(h.players.clamp(2, 4));
+    if !(2..=4).contains(&h.players)
+        || h.seats != in_play.iter().map(|s| s.index()).collect::<Vec<_>>()
+        || h.bots.len() != h.players
+    {
+        let seats: Vec<String> = h.seats.iter().map(|s| s.to_string()).collect();
+        return Err(format!(
+            "line 1: `players` {}, `seats` [{}] and `bots` ({} entries) do not describe one game of 2 to 4 seats",
+            h.players,
+            seats.join(", "),
+            h.bots.len()
+        ));
+    }
+    Ok(())
+}
+
+fn not_in_run(h: &Header, game: u64) -> String {
+    let per = h.games_per_deal();
+    let first = h.first_deal.saturating_mul(per);
+    let end = h
+        .first_deal
+        .saturating_add(h.deals)
+        .saturating_mul(per)
+        .saturating_sub(1);
+    format!(
+        "game {game} is not a game of this log's run: its header promises games {first} to {end} ({} deals{})",
+        h.deals,
+        if h.rotate_seats {
+            ", seats rotated"
+        } else {
+            ""
+        }
+    )
+}
+
 /// A game being played on the page.
 pub struct Session {
     rules: Rules,
@@ -270,6 +402,8 @@ pub struct Session {
     names: Vec<String>,
     players: Vec<Player>,
     seed: u64,
+    /// The game's index, deal and rotation in its run.
+    place: log::Place,
     header: Header,
     game: Game,
     pending: Option<u8>,
@@ -305,16 +439,54 @@ impl Session {
         seats: &[String],
         seed: u64,
     ) -> Result<Session, String> {
-        if !(2..=4).contains(&players) {
-            return Err(format!("a game has 2 to 4 players, not {players}"));
-        }
-        let in_play = Seat::in_play(players);
-        if seats.len() != players {
+        if (2..=4).contains(&players) && seats.len() != players {
             return Err(format!(
                 "{players} players need {players} seats (person or a bot each), not {}",
                 seats.len()
             ));
         }
+        Session::in_run(rules, &seats[..seats.len().min(players)], seed, 0, false)
+    }
+
+    /// Game `game` of a run of `lineup` (`person` or a bot's name per lineup entry, 2 to 4)
+    /// with seed `seed`, seats rotated or not, as `aeroplane run` plays it: its deal's dice,
+    /// its bots' seeds, and in rotation `r` the k-th seat in play taken by lineup entry
+    /// `(k + r) mod n`. The record's header names this one deal (`first_deal` its deal).
+    pub fn in_run(
+        rules: Rules,
+        lineup: &[String],
+        seed: u64,
+        game: u64,
+        rotate_seats: bool,
+    ) -> Result<Session, String> {
+        let players = lineup.len();
+        let per = if rotate_seats {
+            players.max(1) as u64
+        } else {
+            1
+        };
+        let place = log::Place {
+            game,
+            deal: game / per,
+            rotation: game % per,
+        };
+        let seats: Vec<String> = (0..players)
+            .map(|k| lineup[lineup_index(k, place.rotation, players)].clone())
+            .collect();
+        if !(2..=4).contains(&players) {
+            return Err(format!("a game has 2 to 4 players, not {players}"));
+        }
+        if place
+            .deal
+            .checked_add(1)
+            .and_then(|end| end.checked_mul(per))
+            .is_none()
+        {
+            return Err(format!(
+                "game {game} is past the last game a run numbers (its deals end before u64::MAX)"
+            ));
+        }
+        let in_play = Seat::in_play(players);
         let game =
             Game::new(rules, players).map_err(|e| format!("the game cannot be set up: {e}"))?;
         let mut ps = Vec::new();
@@ -330,7 +502,7 @@ impl Session {
             } else {
                 let (mut bot, kind) =
                     bots::bot(name).map_err(|e| format!("seat {k} ({}): {e}", seat.colour()))?;
-                bot.try_new_game(&game, seat, bot_stream(seed, 0, seat), 0)
+                bot.try_new_game(&game, seat, bot_stream(seed, place.deal, seat), place.game)
                     .map_err(|f| format!("seat {k} ({}): {f}", seat.colour()))?;
                 ps.push(Player::Bot(bot));
                 lineup.push(HeaderBot {
@@ -339,22 +511,30 @@ impl Session {
                 });
             }
         }
+        let names: Vec<String> = lineup.iter().map(|b| b.name.clone()).collect();
+        // The header's lineup is in lineup order (rotation 0).
+        let mut by_lineup = lineup.clone();
+        for (k, b) in lineup.into_iter().enumerate() {
+            by_lineup[lineup_index(k, place.rotation, players)] = b;
+        }
         let header = Header::new(
             rules,
             in_play.iter().map(|s| s.index()).collect(),
-            lineup.clone(),
+            by_lineup,
             seed,
-        );
+        )
+        .with_deal(place.deal, rotate_seats);
         Ok(Session {
             rules,
             seats: in_play.to_vec(),
-            names: lineup.into_iter().map(|b| b.name).collect(),
+            names,
             players: ps,
             seed,
+            place,
             header,
             game,
             pending: None,
-            dice: SeededDice::new(seed, 0),
+            dice: SeededDice::new(seed, place.deal),
             record: GameRecord::new(players),
             lines: String::new(),
             forced: String::new(),
@@ -369,7 +549,12 @@ impl Session {
         &self.rules
     }
 
-    /// The lineup index of `seat`.
+    /// The lineup entry playing the k-th seat in play.
+    fn lineup_of(&self, k: usize) -> usize {
+        lineup_index(k, self.place.rotation, self.seats.len())
+    }
+
+    /// The index of `seat` among the seats in play.
     fn k_of(&self, seat: Seat) -> usize {
         self.seats
             .iter()
@@ -538,8 +723,9 @@ impl Session {
     fn play_choice(&mut self, roll: u8, moves: &MoveList, chosen: usize, values: Option<Vec<f32>>) {
         let k = self.k_of(self.game.to_move());
         let decided = log::Decided {
+            game_index: self.place.game,
             game: &self.game,
-            bot: k,
+            bot: self.lineup_of(k),
             roll,
             moves,
             chosen,
@@ -640,6 +826,8 @@ impl Session {
             let _ = at.apply_roll(r);
         }
         StateJson {
+            game: self.place.game,
+            game_text: self.place.game.to_string(),
             phase: if over {
                 "over"
             } else if self.pending.is_some() {
@@ -676,6 +864,7 @@ impl Session {
                 .map_or("custom", |p| p.name())
                 .to_string(),
             seed: self.seed,
+            seed_text: self.seed.to_string(),
         }
     }
 
@@ -693,9 +882,10 @@ impl Session {
         if self.game.is_over() {
             let mut bots = [None; 4];
             for (k, seat) in self.seats.iter().enumerate() {
-                bots[seat.index()] = Some(k);
+                bots[seat.index()] = Some(self.lineup_of(k));
             }
             s.push_str(&log::result_line(
+                self.place,
                 &self.game,
                 &bots,
                 &self.forced,
@@ -712,27 +902,170 @@ impl Session {
         serde_json::to_string(&record.to_json_value(&self.game)).expect("a record serializes")
     }
 
-    /// A game read back from a decision log (a file the page downloaded, or an `aeroplane run
-    /// --log-games` log's game 0): every roll checked against the seeded dice of its seed and
-    /// every choice against the engine's legal moves, every key position and the final one
-    /// against the engine's. A bot the page does not have is played by a person from here on.
-    /// The error names the line and what is wrong.
-    pub fn from_log(text: &str) -> Result<Session, String> {
-        let parsed = log::parse(text)?;
-        let h = &parsed.header;
-        let in_play = Seat::in_play(h.players.clamp(2, 4));
-        if !(2..=4).contains(&h.players)
-            || h.seats != in_play.iter().map(|s| s.index()).collect::<Vec<_>>()
-            || h.bots.len() != h.players
-        {
+    /// The coach: the strongest bot the page has for these rules and players rates every legal
+    /// move of the roll waiting (the person's or a bot's), as it would choose. It changes
+    /// nothing in the game.
+    pub fn coach(&self) -> Result<CoachJson, String> {
+        let Some(roll) = self.pending else {
+            return Err(if self.game.is_over() {
+                "the game is over: there is no roll to rate".into()
+            } else {
+                "the coach rates a roll waiting for a choice: roll the die first".into()
+            });
+        };
+        let name = bots::strongest(&self.rules, self.seats.len());
+        let (mut bot, kind) = bots::bot(&name)?;
+        let seat = self.game.to_move();
+        bot.try_new_game(
+            &self.game,
+            seat,
+            bot_stream(self.seed, self.place.deal, seat),
+            self.place.game,
+        )
+        .map_err(|f| format!("the coach {name}: {f}"))?;
+        let moves = self.game.legal_moves(roll);
+        let chosen = bot
+            .try_choose(&self.game, roll, &moves)
+            .map_err(|f| format!("the coach {name}: {f}"))?;
+        let values: Vec<Option<f32>> = match bot.move_values() {
+            Some(v) if v.len() == moves.len() => {
+                v.iter().map(|x| x.is_finite().then_some(*x)).collect()
+            }
+            _ => vec![None; moves.len()],
+        };
+        // The best by the values (the first of equals); the bot's own choice without them.
+        let best = values
+            .iter()
+            .enumerate()
+            .filter_map(|(i, v)| v.map(|v| (i, v)))
+            .fold(None, |b: Option<(usize, f32)>, (i, v)| match b {
+                Some((_, bv)) if bv >= v => b,
+                _ => Some((i, v)),
+            })
+            .map_or(chosen.min(moves.len().saturating_sub(1)), |(i, _)| i);
+        Ok(CoachJson {
+            bot: name,
+            roll,
+            values,
+            best,
+            equity: kind == "td",
+        })
+    }
+
+    /// A game saved in progress (the page keeps one in the browser): its decision log, then
+    /// the rolls without a choice played after the log's last decision, up to `rolls` rolls in
+    /// all (the seeded dice give them again), and, when `rolled`, the roll of the person to
+    /// move that waits for a choice. Errors as [`Session::from_log`]'s, or naming the roll that
+    /// the log does not hold.
+    pub fn from_saved(text: &str, rolls: usize, rolled: bool) -> Result<Session, String> {
+        Session::from_saved_game(text, None, rolls, rolled)
+    }
+
+    /// [`Session::from_saved`] of game `game` of the log (`None`: its only game); a game of
+    /// a rotated run saved before its first decision needs its index, which its lines would
+    /// otherwise give.
+    pub fn from_saved_game(
+        text: &str,
+        game: Option<u64>,
+        rolls: usize,
+        rolled: bool,
+    ) -> Result<Session, String> {
+        let mut s = Session::from_log_game(text, game)?;
+        if s.rolls.len() > rolls {
             return Err(format!(
-                "line 1: `players` {}, `seats` {:?} and `bots` ({} entries) do not describe one game of 2 to 4 seats",
-                h.players,
-                h.seats,
-                h.bots.len()
+                "the saved game has {rolls} rolls, but its log holds {}",
+                s.rolls.len()
             ));
         }
-        let seats: Vec<String> = h
+        while s.rolls.len() < rolls {
+            if s.game.is_over() {
+                return Err(format!(
+                    "the saved game has {rolls} rolls, but it ended after {}",
+                    s.rolls.len()
+                ));
+            }
+            let roll = s
+                .dice
+                .clone()
+                .roll(s.game.to_move())
+                .expect("seeded dice never run out");
+            let moves = s.game.legal_moves(roll);
+            if moves.len() > 1 {
+                return Err(format!(
+                    "the saved game has {rolls} rolls, but roll {} is a choice its log does not hold",
+                    s.rolls.len() + 1
+                ));
+            }
+            let r = s.next_roll();
+            debug_assert_eq!(r, roll);
+            s.play_forced(roll, &moves);
+        }
+        if rolled {
+            s.roll()?;
+            if s.pending.is_none() {
+                return Err(format!(
+                    "the saved game waits for a choice after {rolls} rolls, but roll {} has none",
+                    rolls + 1
+                ));
+            }
+        }
+        Ok(s)
+    }
+
+    /// A game read back from a decision log of one game (a file the page downloaded, or a
+    /// run's `--log-games` log of one game); a log of several games is refused, naming them
+    /// ([`Session::from_log_game`] chooses one).
+    pub fn from_log(text: &str) -> Result<Session, String> {
+        Session::from_log_game(text, None)
+    }
+
+    /// Game `game` of a decision log (`None`: the log's only game) read back: every roll
+    /// checked against the seeded dice of its seed and deal and every choice against the
+    /// engine's legal moves, every key position and the final one against the engine's. The
+    /// seats are the lineup rotated as the game's rotation says. A bot the page does not have
+    /// is played by a person from here on. The error names the line and what is wrong.
+    pub fn from_log_game(text: &str, game: Option<u64>) -> Result<Session, String> {
+        let mut parsed = log::parse(text)?;
+        let h = &parsed.header;
+        check_lineup(h)?;
+        let held = |games: &[log::LoggedGame]| -> String {
+            let v: Vec<String> = games.iter().map(|x| x.game.to_string()).collect();
+            v.join(", ")
+        };
+        let empty = |game: u64| log::LoggedGame {
+            game,
+            decisions: Vec::new(),
+            result: None,
+        };
+        let logged = match game {
+            Some(g) => match parsed.games.iter().position(|x| x.game == g) {
+                Some(i) => parsed.games.swap_remove(i),
+                None if h.locate(g).is_none() => return Err(not_in_run(h, g)),
+                // A game saved before its first decision: the header alone.
+                None if parsed.games.is_empty() => empty(g),
+                None => {
+                    return Err(format!(
+                        "the log holds no game {g}: it holds game(s) {}",
+                        held(&parsed.games)
+                    ));
+                }
+            },
+            None => match parsed.games.len() {
+                0 => empty(h.first_deal.saturating_mul(h.games_per_deal())),
+                1 => parsed.games.swap_remove(0),
+                n => {
+                    return Err(format!(
+                        "the log holds {n} games ({}): choose one",
+                        held(&parsed.games)
+                    ));
+                }
+            },
+        };
+        let h = &parsed.header;
+        if h.locate(logged.game).is_none() {
+            return Err(not_in_run(h, logged.game));
+        }
+        let lineup: Vec<String> = h
             .bots
             .iter()
             .map(|b| {
@@ -743,18 +1076,28 @@ impl Session {
                 }
             })
             .collect();
-        let mut s = Session::new(h.rules, h.players, &seats, h.seed)?;
+        let mut s = Session::in_run(h.rules, &lineup, h.seed, logged.game, h.rotate_seats)?;
         // The lineup as the file names it (a bot the page lacks keeps its name in the record).
         s.header.bots = h.bots.clone();
-        s.names = h.bots.iter().map(|b| b.name.clone()).collect();
-        for d in &parsed.decisions {
+        s.names = (0..h.players)
+            .map(|k| h.bots[s.lineup_of(k)].name.clone())
+            .collect();
+        if let Some((line, r)) = &logged.result
+            && (r.deal, r.rotation) != (s.place.deal, s.place.rotation)
+        {
+            return Err(format!(
+                "line {line}: the result line gives game {} deal {} rotation {}, where the header makes it deal {} rotation {}",
+                r.game, r.deal, r.rotation, s.place.deal, s.place.rotation
+            ));
+        }
+        for d in &logged.decisions {
             let at = |what: String| format!("line {}: {what}", d.line);
             for &r in &d.forced {
                 s.replay_forced(r).map_err(at)?;
             }
             s.replay_decision(d).map_err(at)?;
         }
-        if let Some((line, r)) = &parsed.result {
+        if let Some((line, r)) = &logged.result {
             let at = |what: String| format!("line {line}: {what}");
             for b in digits_of(&r.forced).map_err(at)? {
                 s.replay_forced(b).map_err(at)?;
@@ -775,12 +1118,13 @@ impl Session {
                 || r.turns != s.record.counters[Counter::Turns]
             {
                 return Err(at(format!(
-                    "the result (winner {:?}, ranks {:?}, turns {}) is not the engine's (winner {:?}, ranks {ranks:?}, turns {})",
-                    r.winner,
-                    r.ranks,
-                    r.turns,
-                    s.game.winner().map(Seat::index),
-                    s.record.counters[Counter::Turns]
+                    "the result ({}) is not the engine's ({})",
+                    result_words(r.winner, &r.ranks, r.turns),
+                    result_words(
+                        s.game.winner().map(Seat::index),
+                        &ranks,
+                        s.record.counters[Counter::Turns]
+                    )
                 )));
             }
         }
@@ -826,13 +1170,14 @@ impl Session {
         self.replay_roll(d.roll)?;
         let seat = self.game.to_move();
         let k = self.k_of(seat);
-        if d.seat != seat.index() || d.bot != k {
+        if d.seat != seat.index() || d.bot != self.lineup_of(k) {
             return Err(format!(
-                "a decision of seat {} (lineup {}), where {} (seat {}, lineup {k}) is to move",
+                "a decision of seat {} (lineup {}), where {} (seat {}, lineup {}) is to move",
                 d.seat,
                 d.bot,
                 seat.colour(),
-                seat.index()
+                seat.index(),
+                self.lineup_of(k)
             ));
         }
         let moves = self.game.legal_moves(d.roll);
@@ -893,6 +1238,27 @@ impl Session {
         self.play_choice(d.roll, &moves, chosen, values);
         Ok(())
     }
+}
+
+/// A game's result in words: `red wins; ranks: red 1, blue 2; 143 turns`.
+fn result_words(winner: Option<usize>, ranks: &[Option<u8>; 4], turns: u32) -> String {
+    let colour = |i: usize| {
+        Seat::ALL
+            .get(i)
+            .map_or("a seat not in play", |s| s.colour())
+    };
+    let won = winner.map_or("no winner".to_string(), |w| format!("{} wins", colour(w)));
+    let ranked: Vec<String> = ranks
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| r.map(|r| format!("{} {r}", colour(i))))
+        .collect();
+    let ranked = if ranked.is_empty() {
+        "none ranked".to_string()
+    } else {
+        format!("ranks: {}", ranked.join(", "))
+    };
+    format!("{won}; {ranked}; {turns} turns")
 }
 
 fn digits_of(text: &str) -> Result<Vec<u8>, String> {
