@@ -14,6 +14,7 @@ mod bots;
 mod common;
 mod grade;
 mod league;
+mod page;
 mod perft;
 mod progress;
 mod replay;
@@ -71,6 +72,9 @@ enum Command {
     Grade(Box<grade::GradeArgs>),
     /// Train a value net by TD(lambda) self-play, for the `td` bot.
     Train(Box<train::TrainArgs>),
+    /// Write the browser page (one HTML file) to FILE; `aeroplane play --page FILE` to be.
+    #[command(hide = true)]
+    Page(page::PageArgs),
 }
 
 /// Parses the command line and runs the subcommand.
@@ -92,5 +96,6 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Solve(args) => solve::run(*args),
         Command::Grade(args) => grade::run(*args),
         Command::Train(args) => train::run(*args),
+        Command::Page(args) => page::run(args),
     }
 }

@@ -1,0 +1,49 @@
+//! Writing the browser page (`aeroplane::page`): the CLI side of `aeroplane play --page FILE`.
+//! Until `play` takes the flag, the hidden command `aeroplane page FILE` calls it (the tests'
+//! way in; not shown in `--help`).
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use clap::Args;
+
+/// The hidden `page` command's arguments.
+#[derive(Args, Debug)]
+pub struct PageArgs {
+    /// Where to write the page (one HTML file; `-` for standard output).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+}
+
+/// Runs the hidden `page` command.
+pub fn run(args: PageArgs) -> anyhow::Result<ExitCode> {
+    write_page(&args.file)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the page to `path` (whole, or nothing: a temporary name, then a rename), or to
+/// standard output for `-` unless it is a terminal, and says where on stderr.
+pub fn write_page(path: &Path) -> anyhow::Result<()> {
+    if path.as_os_str() == "-" {
+        let mut out = std::io::stdout().lock();
+        if out.is_terminal() {
+            bail!(
+                "--page -: standard output is a terminal, and the page is megabytes of HTML: \
+                 redirect it (--page - > aeroplane.html) or name a file (--page aeroplane.html)"
+            );
+        }
+        out.write_all(aeroplane::page::html().as_bytes())
+            .and_then(|()| out.flush())
+            .context("cannot write --page - to standard output")?;
+        return Ok(());
+    }
+    let bytes = aeroplane::page::write(path)?;
+    say!(
+        "wrote {} ({bytes} bytes): open it in a browser to play against the bots (it needs no \
+         network)",
+        path.display()
+    );
+    Ok(())
+}
