@@ -72,9 +72,10 @@ enum Command {
     Grade(Box<grade::GradeArgs>),
     /// Train a value net by TD(lambda) self-play, for the `td` bot.
     Train(Box<train::TrainArgs>),
-    /// Write the browser page (one HTML file) to FILE; `aeroplane play --page FILE` to be.
+    /// Play against the bots: `--page FILE` writes the browser page (the terminal game is the
+    /// rest of this command, issue 49; hidden until it is here).
     #[command(hide = true)]
-    Page(page::PageArgs),
+    Play(page::PageArgs),
 }
 
 /// Parses the command line and runs the subcommand.
@@ -96,6 +97,6 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Solve(args) => solve::run(*args),
         Command::Grade(args) => grade::run(*args),
         Command::Train(args) => train::run(*args),
-        Command::Page(args) => page::run(args),
+        Command::Play(args) => page::run(args),
     }
 }

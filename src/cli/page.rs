@@ -1,6 +1,7 @@
 //! Writing the browser page (`aeroplane::page`): the CLI side of `aeroplane play --page FILE`.
-//! Until `play` takes the flag, the hidden command `aeroplane page FILE` calls it (the tests'
-//! way in; not shown in `--help`).
+//! On this branch `play` takes only `--page` and is hidden from `--help`; the terminal game
+//! (issue 49, its other half) is the rest of the command, and calls [`write_page`] when
+//! `--page` is given.
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -9,17 +10,18 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use clap::Args;
 
-/// The hidden `page` command's arguments.
+/// `play --page FILE`.
 #[derive(Args, Debug)]
 pub struct PageArgs {
-    /// Where to write the page (one HTML file; `-` for standard output).
-    #[arg(value_name = "FILE")]
-    pub file: PathBuf,
+    /// Write the browser page (one HTML file that plays against the bots with no network and
+    /// no build) to FILE and stop; `-` for standard output.
+    #[arg(long, value_name = "FILE")]
+    pub page: PathBuf,
 }
 
-/// Runs the hidden `page` command.
+/// Runs `play --page FILE`.
 pub fn run(args: PageArgs) -> anyhow::Result<ExitCode> {
-    write_page(&args.file)?;
+    write_page(&args.page)?;
     Ok(ExitCode::SUCCESS)
 }
 

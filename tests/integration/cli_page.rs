@@ -1,5 +1,5 @@
-//! The browser page written by the binary with no toolchain (`aeroplane::page`; the hidden
-//! command `aeroplane page FILE`, to be `aeroplane play --page FILE`), run as the real binary:
+//! The browser page written by the binary with no toolchain (`aeroplane::page`,
+//! `aeroplane play --page FILE`), run as the real binary:
 //! the page holds the committed module (`web/dist/`) and the page's sources as they are in the
 //! repository; a folder, a missing folder and a link are refused, naming what is wrong, and
 //! leave nothing behind. (tests/web/run.sh checks that the page equals web/build.sh's, and
@@ -29,7 +29,7 @@ fn page_writes_the_committed_module_and_the_page_sources() {
     let path = dir.path().join("aeroplane.html");
     std::fs::write(&path, "an older page").unwrap();
     aeroplane()
-        .arg("page")
+        .args(["play", "--page"])
         .arg(&path)
         .assert()
         .success()
@@ -58,15 +58,9 @@ fn page_writes_the_committed_module_and_the_page_sources() {
     );
 
     // `-`: the same page on standard output, nothing written.
-    let out = aeroplane().args(["page", "-"]).output().unwrap();
+    let out = aeroplane().args(["play", "--page", "-"]).output().unwrap();
     assert!(out.status.success());
     assert_eq!(out.stdout, html.as_bytes());
-    // The command is hidden: `play --page` is its name to be.
-    aeroplane()
-        .arg("--help")
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("  page").not());
 }
 
 fn decode_base64(text: &str) -> Vec<u8> {
@@ -94,13 +88,15 @@ fn decode_base64(text: &str) -> Vec<u8> {
 fn page_refuses_a_folder_a_missing_folder_and_a_link() {
     let dir = tempfile::tempdir().unwrap();
     aeroplane()
-        .arg("page")
+        .args(["play", "--page"])
         .arg(dir.path())
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("is a folder").and(predicate::str::contains("aeroplane.html")));
+        .stderr(
+            predicate::str::contains("is a folder").and(predicate::str::contains("aeroplane.html")),
+        );
     aeroplane()
-        .arg("page")
+        .args(["play", "--page"])
         .arg(dir.path().join("none/aeroplane.html"))
         .assert()
         .code(2)
@@ -108,7 +104,7 @@ fn page_refuses_a_folder_a_missing_folder_and_a_link() {
     let file = dir.path().join("file");
     std::fs::write(&file, "kept").unwrap();
     aeroplane()
-        .arg("page")
+        .args(["play", "--page"])
         .arg(file.join("aeroplane.html"))
         .assert()
         .code(2)
@@ -116,7 +112,7 @@ fn page_refuses_a_folder_a_missing_folder_and_a_link() {
     let link = dir.path().join("link.html");
     std::os::unix::fs::symlink(&file, &link).unwrap();
     aeroplane()
-        .arg("page")
+        .args(["play", "--page"])
         .arg(&link)
         .assert()
         .code(2)
@@ -124,7 +120,7 @@ fn page_refuses_a_folder_a_missing_folder_and_a_link() {
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "kept");
     assert_eq!(names(dir.path()), ["file", "link.html"]);
     aeroplane()
-        .arg("page")
+        .args(["play", "--page"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("FILE"));

@@ -4,7 +4,7 @@
 # locked tools and checks that the committed module, web/dist/, is what the sources build
 # (`web/build.sh --check`: the wasm32 target added and web/bindgen built when missing; it fails
 # naming `bash web/build.sh --dist` when web/dist is stale), then
-#  - the page the binary writes (`aeroplane page FILE`, from web/dist and the page's sources
+#  - the page the binary writes (`aeroplane play --page FILE`, from web/dist and the page's sources
 #    compiled in) must equal web/build.sh's, byte for byte;
 #  - tests/web/node_test.js: seeded bot games through the module equal the CLI's records;
 #  - tests/web/page_test.js: headless Chromium (the system's; tests/chromium.sh installs it from
@@ -26,7 +26,7 @@ fi
 cargo test --locked -q -p aeroplane-web
 bash web/build.sh --check
 target_dir="${CARGO_TARGET_DIR:-target}"
-"$bin" page "$work/aeroplane.html"
+"$bin" play --page "$work/aeroplane.html"
 if ! cmp "$work/aeroplane.html" "$target_dir/web/aeroplane.html"; then
     echo "$name: the page $bin writes differs from web/build.sh's ($target_dir/web/aeroplane.html)" >&2
     exit 1

@@ -40,7 +40,9 @@ fn parse(args: &[String]) -> Result<Args, String> {
     }
     let target = target.ok_or("--target is missing")?;
     if target != "no-modules" && target != "nodejs" {
-        return Err(format!("--target {target}: the targets are no-modules and nodejs"));
+        return Err(format!(
+            "--target {target}: the targets are no-modules and nodejs"
+        ));
     }
     Ok(Args {
         target,
