@@ -112,7 +112,7 @@ case $mode in
             cmp -s "$out/pkg/$f" "$dist/$f" || stale+=("$dist/$f")
         done
         if ((${#stale[@]})); then
-            echo "web/build.sh: ${stale[*]} differ from what the sources build (core/, ai/, web/src changed since): run '$refresh' and commit web/dist" >&2
+            echo "web/build.sh: web/dist is stale: ${stale[*]} is not what the sources build (core/, ai/ or web/src changed since it was built): run '$refresh' and commit web/dist" >&2
             exit 1
         fi
         echo "web/build.sh: $dist is what the sources build" >&2
