@@ -39,6 +39,7 @@ pub mod experiment;
 pub mod export;
 pub mod files;
 pub mod grade;
+pub mod page;
 pub mod report;
 pub mod runner;
 pub mod solve;

@@ -14,6 +14,7 @@ mod bots;
 mod common;
 mod grade;
 mod league;
+mod page;
 mod perft;
 mod progress;
 mod replay;
@@ -71,6 +72,10 @@ enum Command {
     Grade(Box<grade::GradeArgs>),
     /// Train a value net by TD(lambda) self-play, for the `td` bot.
     Train(Box<train::TrainArgs>),
+    /// Play against the bots: `--page FILE` writes the browser page (the terminal game is the
+    /// rest of this command, issue 49; hidden until it is here).
+    #[command(hide = true)]
+    Play(page::PageArgs),
 }
 
 /// Parses the command line and runs the subcommand.
@@ -92,5 +97,6 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Solve(args) => solve::run(*args),
         Command::Grade(args) => grade::run(*args),
         Command::Train(args) => train::run(*args),
+        Command::Play(args) => page::run(args),
     }
 }

@@ -22,6 +22,7 @@ mod cli_merge_shards;
 mod cli_messages;
 mod cli_numbers;
 mod cli_outputs;
+mod cli_page;
 mod cli_replay;
 mod cli_report;
 mod cli_report_damage;
