@@ -49,10 +49,11 @@ pub struct TrainArgs {
     /// λ of TD(λ).
     #[arg(long, default_value_t = 0.7)]
     pub lambda: f32,
-    /// Learning rate (per afterstate; a batch's gradients are summed).
-    #[arg(long, default_value_t = 0.02)]
+    /// Learning rate (per afterstate; a batch's gradients are summed). The default, with
+    /// --alpha-end's, learns on every preset at 2, 3 and 4 players (docs/commands/train.md).
+    #[arg(long, default_value_t = 0.004)]
     pub alpha: f32,
-    /// Learning rate at the last game (linear from --alpha) [default: --alpha].
+    /// Learning rate at the last game (linear from --alpha) [default: an eighth of --alpha].
     #[arg(long)]
     pub alpha_end: Option<f32>,
     /// Games per batch, played in parallel with the same weights (part of the job: changes the
@@ -71,6 +72,10 @@ pub struct TrainArgs {
     /// The evaluation's opponent (every other seat).
     #[arg(long, default_value = "greedy")]
     pub opponent: String,
+    /// No guard: a score clearly below the best so far is reported but not cured (by going
+    /// back to the best net at a quarter of the learning rate).
+    #[arg(long)]
+    pub no_guard: bool,
     /// Directory of bot profiles [default: bots].
     #[arg(long)]
     pub bots_dir: Option<PathBuf>,
@@ -110,12 +115,13 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
         hidden: args.hidden,
         lambda: args.lambda,
         alpha: args.alpha,
-        alpha_end: args.alpha_end.unwrap_or(args.alpha),
+        alpha_end: args.alpha_end.unwrap_or(args.alpha / 8.0),
         batch: args.batch,
         explore: args.explore,
         eval_every: args.eval_every.unwrap_or((args.games / 20).max(1)),
         eval_deals: args.eval_deals,
         opponent: args.opponent.clone(),
+        guard: !args.no_guard,
     };
     job.check()
         .map_err(|e| anyhow::anyhow!(super::words::as_flags(&e.to_string())))?;
@@ -174,7 +180,8 @@ fn execute(
     let cpu = cpu_seconds();
     let bar = Progress::new(job.games, quiet);
     let progress = |line: &str| {
-        if !quiet {
+        // The guard's warnings are shown even when quiet.
+        if !quiet || line.starts_with("warning:") {
             bar.println(line);
         }
     };
@@ -207,6 +214,13 @@ fn execute(
                     stdout,
                     "{}",
                     aeroplane::train::history_line(row, &job.opponent)
+                )?;
+            }
+            for e in &record.guard {
+                writeln!(
+                    stdout,
+                    "warning: {}",
+                    aeroplane::train::guard::words(e, &job.opponent, job.games)
                 )?;
             }
             writeln!(

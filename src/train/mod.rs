@@ -14,6 +14,11 @@
 //! stop; the finish writes `net.safetensors`, `history.csv` and `report.html`, syncs, commits
 //! (`train.json` complete) and removes the checkpoint. A resume goes on from the checkpoint's
 //! games (or from the start without one) to the same bytes.
+//!
+//! **The guard** ([`guard`]) reads every evaluation: a score clearly below the best so far
+//! sends the training back to the best net (kept in `train.best` beside the checkpoint) at a
+//! quarter of the learning rate; a score clearly below the opponent after the warm-up is
+//! reported. Its alarms are in the interim lines, `history.csv`, `train.json` and the report.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -23,6 +28,7 @@ use serde::{Deserialize, Serialize};
 
 use aeroplane_core::{Bot, BotFault, FaultKind, Game, PlayError, Rules, SeededDice};
 
+pub mod guard;
 mod page;
 
 use crate::bots::BotSpec;
@@ -37,6 +43,8 @@ use crate::td::selfplay::{SelfPlay, Trace};
 pub const TRAIN_FILE: &str = "train.json";
 /// Its checkpoint.
 pub const CHECKPOINT_FILE: &str = "train.checkpoint";
+/// The best net so far, which the guard goes back to (beside the checkpoint while running).
+pub const BEST_FILE: &str = "train.best";
 /// The trained net.
 pub const NET_FILE: &str = "net.safetensors";
 /// The learning curve.
@@ -79,6 +87,14 @@ pub struct TrainJob {
     pub eval_deals: u64,
     /// The evaluation's opponent, as a bot name.
     pub opponent: String,
+    /// The guard: alarms on the evaluations, and the cure for a learning rate too large
+    /// ([`guard`]). Needs an evaluation.
+    #[serde(default = "yes")]
+    pub guard: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// Why a training failed.
@@ -213,7 +229,7 @@ impl TrainJob {
             self.eval_every,
             self.eval_deals,
             shell_word(&self.opponent)
-        )
+        ) + if self.guard { "" } else { " --no-guard" }
     }
 
     fn net(&self, weights: Weights, games: u64) -> Net {
@@ -276,6 +292,11 @@ pub struct HistoryRow {
     pub samples: u64,
     /// The evaluation, when there is an opponent.
     pub eval: Option<Evaluation>,
+    /// The learning rate of the last batch before the row.
+    pub alpha: f32,
+    /// What the guard noticed at this evaluation, and did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guard: Option<(guard::Alarm, guard::Action)>,
 }
 
 /// The training's state, as the checkpoint keeps it beside the weights.
@@ -286,6 +307,12 @@ struct State {
     history: Vec<HistoryRow>,
     td_sq: f64,
     samples: u64,
+    /// The best evaluation so far (its net in [`BEST_FILE`]), with the guard on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    best: Option<guard::Best>,
+    /// The guard's alarms so far.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    guard: Vec<guard::GuardEvent>,
 }
 
 /// Where a training stands.
@@ -327,6 +354,9 @@ pub struct TrainRecord {
     /// evaluation: a resume against another opponent is refused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opponent_checksum: Option<String>,
+    /// The guard's alarms so far, and what it did.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub guard: Vec<guard::GuardEvent>,
     /// The results, once complete.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub results: Option<TrainResults>,
@@ -360,6 +390,7 @@ impl TrainRecord {
             reproduce: job.command(),
             games_played: 0,
             opponent_checksum,
+            guard: Vec::new(),
             results: None,
         }
     }
@@ -645,6 +676,9 @@ fn run(
     };
     let mut weights = job.initial();
     let mut state = State::default();
+    // The best net so far (the guard's), and the games of the one in `BEST_FILE`.
+    let mut best_weights: Option<Weights> = None;
+    let mut best_saved: Option<u64> = None;
     if ctx.resume {
         let out = ctx.out.expect("a resume has its folder");
         let file = out.file(CHECKPOINT_FILE);
@@ -678,11 +712,16 @@ fn run(
             }
             weights = net.weights;
             state = saved;
+            if let Some(b) = state.best {
+                best_weights = Some(load_best(out, job, b.games).map_err(bad)?);
+                best_saved = Some(b.games);
+            }
             say(&format!("resumed after game {}", state.games));
         }
     }
     record.status = TrainStatus::Running;
     record.games_played = state.games;
+    record.guard = state.guard.clone();
     if let Some(out) = ctx.out {
         write_status(out, record)?;
     }
@@ -701,25 +740,39 @@ fn run(
         explore: job.explore,
     };
     let mut traces = vec![Trace::default(); job.batch];
-    let save =
-        |weights: &Weights, state: &State, record: &mut TrainRecord| -> Result<(), TrainError> {
-            if let Some(out) = ctx.out {
-                let mut net = job.net(weights.clone(), state.games);
-                net.info.insert(
-                    "train_state".into(),
-                    serde_json::to_string(state).expect("state serializes"),
-                );
-                out.write(CHECKPOINT_FILE, &net.to_bytes())?;
-                record.games_played = state.games;
-                write_status(out, record)?;
+    let save = |weights: &Weights,
+                state: &State,
+                best: (&Option<Weights>, &mut Option<u64>),
+                record: &mut TrainRecord|
+     -> Result<(), TrainError> {
+        if let Some(out) = ctx.out {
+            // The best net first: the checkpoint that names it is written after it.
+            if let (Some(b), Some(w)) = (state.best, best.0)
+                && *best.1 != Some(b.games)
+            {
+                let mut net = job.net(w.clone(), b.games);
+                net.info.insert("train_best".into(), b.games.to_string());
+                out.write(BEST_FILE, &net.to_bytes())?;
+                *best.1 = Some(b.games);
             }
-            Ok(())
-        };
+            let mut net = job.net(weights.clone(), state.games);
+            net.info.insert(
+                "train_state".into(),
+                serde_json::to_string(state).expect("state serializes"),
+            );
+            out.write(CHECKPOINT_FILE, &net.to_bytes())?;
+            record.games_played = state.games;
+            write_status(out, record)?;
+        }
+        Ok(())
+    };
     let mut last_checkpoint = Instant::now();
     if let Some(c) = ctx.counter {
         c.store(state.games, Ordering::Relaxed);
     }
     let opponent = ctx.opponent.filter(|_| job.eval_deals > 0);
+    // A baseline every learning net beats within a few thousand games (the guard's restart).
+    let baseline = opponent.is_some_and(|o| matches!(o.kind.as_str(), "random" | "greedy"));
     while state.games < job.games {
         let first = state.games;
         let b = job.batch.min((job.games - first) as usize);
@@ -734,7 +787,8 @@ fn run(
                 t.play(&weights, &enc, &start, settings, job.seed, first + i as u64)
             });
         });
-        let alpha = job.alpha_at(first);
+        let alpha = (f64::from(job.alpha_at(first))
+            * guard::alpha_scale(guard::cures(&state.guard))) as f32;
         for t in &traces[..b] {
             t.apply(&mut weights, alpha);
             state.td_sq += t.td_sq;
@@ -758,10 +812,10 @@ fn run(
                             let (w, s) = before.expect("kept before an evaluation");
                             if f.fault.kind == FaultKind::Stopped {
                                 record.status = TrainStatus::Interrupted;
-                                save(&w, &s, record)?;
+                                save(&w, &s, (&best_weights, &mut best_saved), record)?;
                                 return Ok(TrainEnd::Interrupted { games: s.games });
                             }
-                            save(&w, &s, record)?;
+                            save(&w, &s, (&best_weights, &mut best_saved), record)?;
                             return Err(TrainError::Evaluation {
                                 fault: f.fault,
                                 games: state.games,
@@ -773,7 +827,7 @@ fn run(
                     }
                 }
             };
-            let row = HistoryRow {
+            let mut row = HistoryRow {
                 games: state.games,
                 td_error: if state.samples > 0 {
                     (state.td_sq / state.samples as f64).sqrt()
@@ -782,21 +836,71 @@ fn run(
                 },
                 samples: state.samples,
                 eval,
+                alpha,
+                guard: None,
             };
+            let mut alarm = None;
+            if let Some(e) = eval {
+                alarm = state.best.and_then(|b| {
+                    guard::check(
+                        &b,
+                        &e,
+                        state.games,
+                        job.games,
+                        baseline,
+                        job.guard,
+                        &state.guard,
+                    )
+                });
+                if let Some(a) = alarm {
+                    row.guard = Some((a.alarm, a.action));
+                    state.guard.push(a);
+                    record.guard = state.guard.clone();
+                    match a.action {
+                        guard::Action::Revert { .. } => {
+                            weights = best_weights
+                                .clone()
+                                .expect("the best net is kept with its evaluation");
+                        }
+                        guard::Action::Restart => {
+                            // The broken run's best is no longer the mark.
+                            weights = job.initial();
+                            state.best = None;
+                            best_weights = None;
+                        }
+                        guard::Action::Report => {}
+                    }
+                }
+                // (Not after a restart: this evaluation was of the net left behind.)
+                let restarted = alarm.is_some_and(|a| a.action == guard::Action::Restart);
+                if !restarted && state.best.is_none_or(|b| e.score > b.eval.score) {
+                    state.best = Some(guard::Best {
+                        games: state.games,
+                        eval: e,
+                    });
+                    best_weights = job.guard.then(|| weights.clone());
+                }
+            }
             state.history.push(row);
             state.td_sq = 0.0;
             state.samples = 0;
             say(&history_line(&row, &job.opponent));
+            if let Some(a) = alarm {
+                say(&format!(
+                    "warning: {}",
+                    guard::words(&a, &job.opponent, job.games)
+                ));
+            }
         }
         if ctx.interrupt.is_some_and(|i| i.load(Ordering::Relaxed)) {
             record.status = TrainStatus::Interrupted;
-            save(&weights, &state, record)?;
+            save(&weights, &state, (&best_weights, &mut best_saved), record)?;
             return Ok(TrainEnd::Interrupted { games: state.games });
         }
         let due =
             last_checkpoint.elapsed() >= ctx.checkpoint_every || crate::files::fsops::testing();
         if due && state.games < job.games {
-            save(&weights, &state, record)?;
+            save(&weights, &state, (&best_weights, &mut best_saved), record)?;
             last_checkpoint = Instant::now();
         }
     }
@@ -821,6 +925,7 @@ fn run(
         out.sync()?;
         write_status(out, record)?;
         out.remove(CHECKPOINT_FILE)?;
+        out.remove(BEST_FILE)?;
         out.sync()?;
     }
     Ok(TrainEnd::Complete(
@@ -828,6 +933,25 @@ fn run(
         Box::new(net),
         history,
     ))
+}
+
+/// The best net of a training stopped at `games` from `out`'s [`BEST_FILE`]: the net of the
+/// job's game `games`, or why not.
+fn load_best(out: &OutputDir, job: &TrainJob, games: u64) -> Result<Weights, String> {
+    let file = out.file(BEST_FILE);
+    let net = Net::load(&file).map_err(|e| e.to_string())?;
+    if net.rules != job.rules
+        || net.players != job.players
+        || net.weights.hidden != job.hidden
+        || net.info.get("command") != Some(&job.command())
+        || net.info.get("train_best") != Some(&games.to_string())
+    {
+        return Err(format!(
+            "{} is not the best net of game {games} of the training in {TRAIN_FILE}",
+            file.display()
+        ));
+    }
+    Ok(net.weights)
 }
 
 /// The interim line of a history row.
@@ -845,21 +969,39 @@ pub fn history_line(row: &HistoryRow, opponent: &str) -> String {
             e.deals
         ));
     }
+    if row.guard.is_some() {
+        line.push_str(&format!("; guard: {}", guard_cell(row.guard)));
+    }
     line
 }
 
 /// `history.csv`: one line per evaluation.
 pub fn history_csv(rows: &[HistoryRow]) -> String {
-    let mut s = String::from("games,td_error,samples,eval_deals,eval_score,eval_low,eval_high\n");
+    let mut s = String::from(
+        "games,td_error,samples,eval_deals,eval_score,eval_low,eval_high,alpha,guard\n",
+    );
     for r in rows {
         s.push_str(&format!("{},{:.6},{}", r.games, r.td_error, r.samples));
         match r.eval {
             Some(e) => s.push_str(&format!(
-                ",{},{:.6},{:.6},{:.6}\n",
+                ",{},{:.6},{:.6},{:.6}",
                 e.deals, e.score, e.low, e.high
             )),
-            None => s.push_str(",0,,,\n"),
+            None => s.push_str(",0,,,"),
         }
+        s.push_str(&format!(",{},{}\n", r.alpha, guard_cell(r.guard)));
     }
     s
+}
+
+/// The `guard` cell of a history row: the alarm, and `reverted to G` for a cure.
+fn guard_cell(g: Option<(guard::Alarm, guard::Action)>) -> String {
+    match g {
+        None => String::new(),
+        Some((alarm, guard::Action::Report)) => alarm.name().into(),
+        Some((alarm, guard::Action::Restart)) => format!("{} restarted", alarm.name()),
+        Some((alarm, guard::Action::Revert { to_games })) => {
+            format!("{} reverted to {to_games}", alarm.name())
+        }
+    }
 }

@@ -103,6 +103,25 @@ pub(crate) fn render(record: &TrainRecord, history: &[HistoryRow]) -> Result<Str
             ),
         );
     }
+    if !record.guard.is_empty() {
+        page.h2("guard", "Guard");
+        let rows = record
+            .guard
+            .iter()
+            .map(|e| {
+                vec![
+                    tn(e.games.to_string()),
+                    td(e.alarm.name().to_string()),
+                    td(super::guard::words(e, &job.opponent, job.games)),
+                ]
+            })
+            .collect();
+        page.table(
+            &["games", "alarm", "what it means, and what was done"],
+            rows,
+            None,
+        );
+    }
     page.h2("history", "History");
     let rows = history
         .iter()
@@ -116,11 +135,21 @@ pub(crate) fn render(record: &TrainRecord, history: &[HistoryRow]) -> Result<Str
                 td(e.map_or(String::new(), |e| {
                     format!("[{:.1}%, {:.1}%]", 100.0 * e.low, 100.0 * e.high)
                 })),
+                tn(r.alpha.to_string()),
+                td(super::guard_cell(r.guard)),
             ]
         })
         .collect();
     page.table(
-        &["games", "TD error", "afterstates", "score", "95% interval"],
+        &[
+            "games",
+            "TD error",
+            "afterstates",
+            "score",
+            "95% interval",
+            "α",
+            "guard",
+        ],
         rows,
         None,
     );

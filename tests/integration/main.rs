@@ -54,5 +54,6 @@ mod smoke;
 mod solve;
 mod study;
 mod td;
+mod train_guard;
 mod train_job;
 mod tune;
