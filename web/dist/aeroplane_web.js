@@ -61,15 +61,83 @@ let wasm_bindgen = (function(exports) {
             }
         }
         /**
-         * A game read back from a record (a decision log of one game); a corrupted or foreign
-         * file throws, naming the line and what is wrong.
+         * The coach's values of the roll waiting as JSON: `{"bot", "roll", "values", "best",
+         * "equity"}` (the strongest bot for these rules and players; `equity`: the values are
+         * equities, so a move's cost is in millipoints as `aeroplane grade` counts it).
+         * @returns {string}
+         */
+        coach() {
+            let deferred2_0;
+            let deferred2_1;
+            try {
+                const ret = wasm.webgame_coach(this.__wbg_ptr);
+                var ptr1 = ret[0];
+                var len1 = ret[1];
+                if (ret[3]) {
+                    ptr1 = 0; len1 = 0;
+                    throw takeFromExternrefTable0(ret[2]);
+                }
+                deferred2_0 = ptr1;
+                deferred2_1 = len1;
+                return getStringFromWasm0(ptr1, len1);
+            } finally {
+                wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
+            }
+        }
+        /**
+         * A game read back from a record: game `game` (its decimal digits) of a decision log,
+         * or without `game` the log's only game (a run's log of several throws, naming them:
+         * `games` lists them to choose from). A corrupted or foreign file throws, naming the
+         * line and what is wrong.
          * @param {string} text
+         * @param {string | null} [game]
          * @returns {WebGame}
          */
-        static fromRecord(text) {
-            const ptr0 = passStringToWasm0(text, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-            const len0 = WASM_VECTOR_LEN;
-            const ret = wasm.webgame_fromRecord(ptr0, len0);
+        static fromRecord(text, game) {
+            let ptr0, len0, ptr1, len1;
+            try {
+                ptr0 = passStringToWasm0(text, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+                len0 = WASM_VECTOR_LEN;
+                ptr1 = isLikeNone(game) ? 0 : passStringToWasm0(game, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+                len1 = WASM_VECTOR_LEN;
+            } catch (e) {
+                if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+                if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+                throw e;
+            }
+            const ret = wasm.webgame_fromRecord(ptr0, len0, ptr1, len1);
+            if (ret[2]) {
+                throw takeFromExternrefTable0(ret[1]);
+            }
+            return WebGame.__wrap(ret[0]);
+        }
+        /**
+         * A game saved in progress: its record (`record()`), then the rolls without a choice
+         * played since the record's last decision, up to `rolls` rolls in all, and, when
+         * `rolled`, the person's roll waiting for a choice (the state's `rolls` and `phase ==
+         * "choose"` when it was saved). Throws as `fromRecord` does, or naming the roll the record
+         * does not hold.
+         * @param {string} text
+         * @param {number} rolls
+         * @param {boolean} rolled
+         * @param {string | null} [game]
+         * @returns {WebGame}
+         */
+        static fromSaved(text, rolls, rolled, game) {
+            const val3 = +rolls;
+            const val4 = +rolled;
+            let ptr0, len0, ptr1, len1;
+            try {
+                ptr0 = passStringToWasm0(text, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+                len0 = WASM_VECTOR_LEN;
+                ptr1 = isLikeNone(game) ? 0 : passStringToWasm0(game, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+                len1 = WASM_VECTOR_LEN;
+            } catch (e) {
+                if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+                if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+                throw e;
+            }
+            const ret = wasm.webgame_fromSaved(ptr0, len0, val3, val4, ptr1, len1);
             if (ret[2]) {
                 throw takeFromExternrefTable0(ret[1]);
             }
@@ -109,8 +177,8 @@ let wasm_bindgen = (function(exports) {
             }
         }
         /**
-         * The game as a decision log: the file `aeroplane replay --log FILE.jsonl --game 0`
-         * replays (once the game is over).
+         * The game as a decision log: the file `aeroplane replay --log FILE.jsonl --game G`
+         * replays (once the game is over; `G` the state's `game`).
          * @returns {string}
          */
         record() {
@@ -208,6 +276,36 @@ let wasm_bindgen = (function(exports) {
     exports.bots = bots;
 
     /**
+     * The games of a decision log (a page record: one; a run's `--log-games` log: one per
+     * game) as JSON `[{"game", "game_text", "rotation", "seats": [{"seat", "colour", "player",
+     * "person"}], "winner", "turns", "decisions"}, ...]`, for the page to offer a choice; a
+     * corrupted or foreign file throws, naming the line.
+     * @param {string} text
+     * @returns {string}
+     */
+    function games(text) {
+        let deferred3_0;
+        let deferred3_1;
+        try {
+            const ptr0 = passStringToWasm0(text, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            const len0 = WASM_VECTOR_LEN;
+            const ret = wasm.games(ptr0, len0);
+            var ptr2 = ret[0];
+            var len2 = ret[1];
+            if (ret[3]) {
+                ptr2 = 0; len2 = 0;
+                throw takeFromExternrefTable0(ret[2]);
+            }
+            deferred3_0 = ptr2;
+            deferred3_1 = len2;
+            return getStringFromWasm0(ptr2, len2);
+        } finally {
+            wasm.__wbindgen_free(deferred3_0, deferred3_1, 1);
+        }
+    }
+    exports.games = games;
+
+    /**
      * The rules presets, as JSON `[name, ...]`.
      * @returns {string}
      */
@@ -282,6 +380,10 @@ let wasm_bindgen = (function(exports) {
             cachedUint8ArrayMemory0 = new Uint8Array(wasm.memory.buffer);
         }
         return cachedUint8ArrayMemory0;
+    }
+
+    function isLikeNone(x) {
+        return x === undefined || x === null;
     }
 
     function passStringToWasm0(arg, malloc, realloc) {
