@@ -57,7 +57,7 @@ fn main() -> anyhow::Result<()> {
         "net,seeds,deals,mean_plain,mean_adjusted,diff,diff_se,variance_ratio,coverage_plain,coverage_adjusted"
     );
     for file in &a.net {
-        let net = LuckNet::load(file)?.with_ply(a.ply)?;
+        let net = LuckNet::load(file)?.with_ply(aeroplane::analysis::luck::LuckPly::new(a.ply)?);
         let mut est: Vec<(Adjusted, Adjusted)> = Vec::new();
         let parts: Vec<RunSpec> = (1..=a.seeds)
             .map(|seed| RunSpec {

@@ -50,7 +50,7 @@ struct Args {
     /// Rotated deals.
     #[arg(long, default_value_t = 500)]
     deals: u64,
-    /// The depth of the deeper definitions (1 or 2).
+    /// The depth of the deeper definitions (1 to 3).
     #[arg(long, default_value_t = 1)]
     ply: i64,
     /// The dice seed.
@@ -234,8 +234,8 @@ fn main() -> anyhow::Result<()> {
     let rules = load_rules(&a.rules)?;
     let lineup = parse_lineup(&a.bots, std::path::Path::new("bots"))?;
     let n = lineup.len();
-    let net = LuckNet::load(&a.net)?.with_ply(a.ply)?;
-    anyhow::ensure!(net.ply > 0, "--ply: 1 or 2");
+    let net = LuckNet::load(&a.net)?.with_ply(aeroplane::analysis::luck::LuckPly::new(a.ply)?);
+    anyhow::ensure!(!net.ply.is_zero(), "--ply: 1 to 3");
     let deep = net.meter(&rules, n)?;
     let mut meter = Meter {
         enc: deep.net().encoder(),

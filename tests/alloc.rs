@@ -104,8 +104,7 @@ fn the_luck_of_a_roll_allocates_nothing_at_any_ply() {
         for ply in 0..=i64::from(aeroplane::analysis::luck::MAX_LUCK_PLY) {
             let mut meter = LuckNet::load(&format!("bots/nets/{net}.safetensors"))
                 .unwrap()
-                .with_ply(ply)
-                .unwrap()
+                .with_ply(aeroplane::analysis::luck::LuckPly::new(ply).unwrap())
                 .meter(&preset.rules(), players)
                 .unwrap();
             // Ply 2 and 3 are slow in a debug build: every 8th and 40th position.

@@ -62,6 +62,22 @@ fn clip(line: &str, max: usize) -> String {
     out
 }
 
+/// An error and its causes on one line (`a: b: c`), a cause whose words the line already holds
+/// said once: how every front end (the command line, Python, a job's status) words an error.
+pub fn chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        let c_text = c.to_string();
+        if !text.contains(&c_text) {
+            text.push_str(": ");
+            text.push_str(&c_text);
+        }
+        cause = c.source();
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -91,5 +107,30 @@ mod tests {
             clipped.len() < 300 && clipped.ends_with(", expected `a` or `b`"),
             "{clipped}"
         );
+    }
+
+    /// A cause already in its error's words is not said twice.
+    #[test]
+    fn an_error_chain_says_each_cause_once() {
+        #[derive(Debug)]
+        struct E(&'static str, Option<Box<E>>);
+        impl std::fmt::Display for E {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.0)
+            }
+        }
+        impl std::error::Error for E {
+            fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+                self.1.as_deref().map(|e| e as _)
+            }
+        }
+        let inner = E("disk full", None);
+        let mid = E("cannot write run.json: disk full", Some(Box::new(inner)));
+        let top = E("the job failed", Some(Box::new(mid)));
+        assert_eq!(
+            chain(&top),
+            "the job failed: cannot write run.json: disk full"
+        );
+        assert_eq!(chain(&E("alone", None)), "alone");
     }
 }

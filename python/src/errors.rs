@@ -9,20 +9,7 @@ use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyTypeError, PyValueError
 
 use aeroplane::RulesError;
 
-/// An error and its causes on one line (`a: b: c`), each cause said once.
-pub fn chain(e: &(dyn Error + 'static)) -> String {
-    let mut text = e.to_string();
-    let mut cause = e.source();
-    while let Some(c) = cause {
-        let c_text = c.to_string();
-        if !text.contains(&c_text) {
-            text.push_str(": ");
-            text.push_str(&c_text);
-        }
-        cause = c.source();
-    }
-    text
-}
+pub use aeroplane::core::excerpt::chain;
 
 /// `ValueError` with the error's chain as its message.
 pub fn value_error(e: &(dyn Error + 'static)) -> PyErr {

@@ -15,6 +15,7 @@ use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
+use aeroplane::analysis::luck::LuckPly;
 use aeroplane::analysis::{Axis, SprtConfig, variants};
 use aeroplane::bots::registry::BotSpec;
 use aeroplane::experiment::{
@@ -129,10 +130,13 @@ fn opt_u64(value: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<u64>
     }
 }
 
-/// An optional integer argument (`None` when not given); its range is the builder's to check.
-fn opt_i64(value: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<i64>> {
+/// The keyword `luck_ply` (`None` when not given): an integer, its range checked by the
+/// builder's [`experiment::luck_ply`].
+fn luck_ply_arg(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<LuckPly>> {
     match value.filter(|v| !v.is_none()) {
-        Some(v) => int_arg(v, what).map(Some),
+        Some(v) => experiment::luck_ply(int_arg(v, "luck_ply")?)
+            .map(Some)
+            .map_err(|e| setting_error(&e)),
         None => Ok(None),
     }
 }
@@ -477,7 +481,7 @@ pub fn run(
     };
     let luck = match luck {
         Some(path) => Some(
-            aeroplane::analysis::luck::LuckNet::load(&path.display().to_string())
+            aeroplane::analysis::luck::LuckNet::load(&path)
                 .map_err(|e| PyValueError::new_err(format!("luck: {e}")))?,
         ),
         None => None,
@@ -496,7 +500,7 @@ pub fn run(
         log_positions,
         recover,
         luck,
-        luck_ply: opt_i64(luck_ply, "luck_ply")?,
+        luck_ply: luck_ply_arg(luck_ply)?,
         sprt,
         max_games,
         exec,
@@ -661,7 +665,7 @@ pub fn sweep(
         games: opt_u64(games, "games")?,
         rotate_seats: Some(rotate_seats),
         luck: nets,
-        luck_ply: opt_i64(luck_ply, "luck_ply")?,
+        luck_ply: luck_ply_arg(luck_ply)?,
         exec: execution(threads, chunk_size, out_arg(out)?, report)?,
         ..SweepSettings::new(axes, seats, lineup.label.clone())
     };
@@ -710,7 +714,7 @@ pub fn league(
         luck: luck_nets(luck.into_iter().collect())
             .map_err(|e| job_error(&e))?
             .pop(),
-        luck_ply: opt_i64(luck_ply, "luck_ply")?,
+        luck_ply: luck_ply_arg(luck_ply)?,
         exec: execution(threads, chunk_size, out_arg(out)?, report)?,
         ..LeagueSettings::new(lineup.specs.clone())
     };
@@ -733,7 +737,7 @@ fn luck_nets(
     paths
         .iter()
         .map(|p| {
-            aeroplane::analysis::luck::LuckNet::load(&p.display().to_string()).map_err(|e| {
+            aeroplane::analysis::luck::LuckNet::load(p).map_err(|e| {
                 experiment::JobError::from(aeroplane::runner::RunError::Luck {
                     net: p.display().to_string(),
                     what: e.to_string(),

@@ -874,13 +874,8 @@ impl PyVecEnv {
                 "with planes = 1 and flight_optional = false a roll never offers two moves, so the agent would never be asked: use forced_moves=True",
             ));
         }
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .thread_name(|i| format!("aeroplane-vecenv-{i}"))
-            .build()
-            .map_err(|e| {
-                PyRuntimeError::new_err(format!("cannot start the worker threads: {e}"))
-            })?;
+        let pool = aeroplane::runner::worker_pool(threads, "vecenv")
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
         let self_play = matches!(&lineups, Lineups::Shared(s) if s.is_empty());
         let mut bots = Vec::with_capacity(n * (players - 1));
         if !self_play {

@@ -22,6 +22,7 @@
 //! per deal (the unit of randomisation), so the intervals are clustered by deal as the plain
 //! figures' are; [`LuckLine`] holds the figures.
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -36,42 +37,110 @@ use crate::td::net::Scratch;
 /// The deepest search a roll's luck may be measured with (the setting `luck_ply`).
 pub const MAX_LUCK_PLY: u8 = 3;
 
+/// The depth of a luck measure (the setting `luck_ply`): die rolls searched beyond each face's
+/// afterstate, 0 to [`MAX_LUCK_PLY`]. Checked once, where it is made ([`LuckPly::new`], or
+/// read from a manifest), and carried as it is to the meter.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(try_from = "i64", into = "u8")]
+pub struct LuckPly(u8);
+
+impl LuckPly {
+    /// Ply 0: each face's afterstate valued by the net for the roller alone.
+    pub const ZERO: LuckPly = LuckPly(0);
+    /// The deepest measure.
+    pub const MAX: LuckPly = LuckPly(MAX_LUCK_PLY);
+
+    /// The depth `ply`, if it is 0 to [`MAX_LUCK_PLY`].
+    pub fn new(ply: i64) -> Result<LuckPly, LuckPlyError> {
+        u8::try_from(ply)
+            .ok()
+            .filter(|&p| p <= MAX_LUCK_PLY)
+            .map(LuckPly)
+            .ok_or(LuckPlyError(ply))
+    }
+
+    /// The die rolls searched beyond each face's afterstate.
+    pub fn get(self) -> u8 {
+        self.0
+    }
+
+    /// Whether this is ply 0 (a manifest leaves it out).
+    pub fn is_zero(&self) -> bool {
+        self.0 == 0
+    }
+}
+
+impl TryFrom<i64> for LuckPly {
+    type Error = LuckPlyError;
+    fn try_from(ply: i64) -> Result<LuckPly, LuckPlyError> {
+        LuckPly::new(ply)
+    }
+}
+
+impl From<LuckPly> for u8 {
+    fn from(ply: LuckPly) -> u8 {
+        ply.0
+    }
+}
+
+impl std::fmt::Display for LuckPly {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
 /// The net a job measures luck with, its file as given, and the depth of the measure.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LuckNet {
-    /// The net file as given (the setting `luck`).
-    pub file: String,
+    /// The net file as given (the setting `luck`), UTF-8 (checked by [`LuckNet::load`]).
+    file: PathBuf,
+    /// The same path as text, as a manifest records it and messages name it.
+    name: String,
     /// The net.
     pub net: Arc<Net>,
     /// Die rolls searched beyond each face's afterstate (the setting `luck_ply`): 0 values
     /// the afterstate by the net for the roller alone; 1 to 3 value it for every seat by an
     /// expectation over the next 1 to 3 rolls (see [`LuckMeter::seat_faces`]).
-    pub ply: u8,
+    pub ply: LuckPly,
 }
 
 /// A `luck_ply` outside `0..=MAX_LUCK_PLY`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("luck ply {0} is not allowed: the luck is measured at ply 0 to {MAX_LUCK_PLY}")]
+#[error("`luck_ply` is {0}: the luck is measured at ply 0 to {MAX_LUCK_PLY}")]
 pub struct LuckPlyError(pub i64);
-
-/// Checks a `luck_ply` setting: `0..=MAX_LUCK_PLY`.
-pub fn check_luck_ply(ply: i64) -> Result<u8, LuckPlyError> {
-    u8::try_from(ply)
-        .ok()
-        .filter(|&p| p <= MAX_LUCK_PLY)
-        .ok_or(LuckPlyError(ply))
-}
 
 impl LuckNet {
     /// Loads and checks the net file at `file` (a net shipped in `bots/nets/` loads from the
-    /// copy built in when the file is not there, as the `td` bot's do).
-    pub fn load(file: &str) -> Result<LuckNet, crate::td::NetError> {
-        let net = crate::bots::td::load_net(std::path::Path::new(file))?;
+    /// copy built in when the file is not there, as the `td` bot's do). A path that is not
+    /// UTF-8 is refused before anything is read: a job's `run.json` records the path as text,
+    /// and `resume`, `merge` and `--manifest` load the net again from it.
+    pub fn load(file: impl AsRef<Path>) -> Result<LuckNet, crate::td::NetError> {
+        let file = file.as_ref();
+        let Some(name) = file.to_str() else {
+            return Err(crate::td::NetError {
+                file: file.display().to_string(),
+                what: "the path is not UTF-8 text, and a job records its luck net's path as text in run.json to load it again: give the net a UTF-8 path".into(),
+            });
+        };
+        let net = crate::bots::td::load_net(file)?;
         Ok(LuckNet {
-            file: file.to_string(),
+            file: file.to_path_buf(),
+            name: name.to_string(),
             net,
-            ply: 0,
+            ply: LuckPly::ZERO,
         })
+    }
+
+    /// The net file read.
+    pub fn file(&self) -> &Path {
+        &self.file
+    }
+
+    /// The net file as text: as a manifest records it and messages name it.
+    pub fn name(&self) -> &str {
+        &self.name
     }
 
     /// The net's checksum as a manifest records it: FNV-1a 64 of its tensors, 16 hex digits
@@ -80,12 +149,9 @@ impl LuckNet {
         format!("{:016x}", self.net.checksum())
     }
 
-    /// The same net measuring at `ply` (checked by [`check_luck_ply`]).
-    pub fn with_ply(self, ply: i64) -> Result<LuckNet, LuckPlyError> {
-        Ok(LuckNet {
-            ply: check_luck_ply(ply)?,
-            ..self
-        })
+    /// The same net measuring at `ply`.
+    pub fn with_ply(self, ply: LuckPly) -> LuckNet {
+        LuckNet { ply, ..self }
     }
 
     /// A meter for games of `rules` with `players` by the first of `nets` that fits them
@@ -116,7 +182,7 @@ impl LuckNet {
         LuckMeter::new(Arc::clone(&self.net), rules, players)
             .map(|m| m.with_ply(self.ply))
             .map_err(|what| LuckMismatch {
-                net: self.file.clone(),
+                net: self.name.clone(),
                 what,
             })
     }
@@ -217,10 +283,9 @@ impl LuckMeter {
         })
     }
 
-    /// The same meter measuring at `ply` (at most [`MAX_LUCK_PLY`]; see
-    /// [`LuckMeter::seat_faces`]).
-    pub fn with_ply(self, ply: u8) -> LuckMeter {
-        let ply = ply.min(MAX_LUCK_PLY);
+    /// The same meter measuring at `ply` (see [`LuckMeter::seat_faces`]).
+    pub fn with_ply(self, ply: LuckPly) -> LuckMeter {
+        let ply = ply.get();
         LuckMeter {
             ply,
             deep: vec![[MoveList::default(); 6]; usize::from(ply) + 1],
@@ -685,10 +750,6 @@ impl LuckTally {
     }
 }
 
-fn is_zero(v: &u8) -> bool {
-    *v == 0
-}
-
 /// One measure's plain and luck-adjusted figures.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Adjusted {
@@ -853,8 +914,8 @@ pub struct LuckReport {
     /// The net's checksum (as its metadata records it).
     pub net_checksum: String,
     /// The depth of the measure (`luck_ply`; absent for 0).
-    #[serde(skip_serializing_if = "is_zero")]
-    pub ply: u8,
+    #[serde(skip_serializing_if = "LuckPly::is_zero")]
+    pub ply: LuckPly,
     /// Deals.
     pub deals: u64,
     /// Rolls measured.
@@ -870,7 +931,7 @@ impl LuckReport {
         LuckReport {
             net: net.to_string(),
             net_checksum: format!("{checksum:016x}"),
-            ply: 0,
+            ply: LuckPly::ZERO,
             deals: t.deals,
             rolls: t.rolls,
             bots: names
@@ -888,7 +949,7 @@ impl LuckReport {
     }
 
     /// The same report, its luck measured at `ply`.
-    pub fn at_ply(self, ply: u8) -> LuckReport {
+    pub fn at_ply(self, ply: LuckPly) -> LuckReport {
         LuckReport { ply, ..self }
     }
 
@@ -896,7 +957,7 @@ impl LuckReport {
     pub fn write_text(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
         use crate::stats::{pct, pct_interval as iv, signed_pct};
         let ratio = |r: Option<f64>| r.map_or("-".to_string(), |r| format!("{r:.2}x"));
-        let ply = if self.ply == 0 {
+        let ply = if self.ply.is_zero() {
             String::new()
         } else {
             format!(" at ply {}", self.ply)
@@ -1146,10 +1207,10 @@ mod tests {
         ] {
             let games = positions(preset, players, 11);
             for net in [shipped(name), random_net(name)] {
-                for (ply, every) in [(1, 37), (2, 211), (3, 211)] {
+                for (ply, every) in [(1u8, 37), (2, 211), (3, 211)] {
                     let mut m = LuckMeter::new(net.clone(), &preset.rules(), players)
                         .unwrap()
-                        .with_ply(ply);
+                        .with_ply(LuckPly::new(i64::from(ply)).unwrap());
                     for g in games.iter().step_by(every) {
                         let faces = m.seat_faces(g);
                         for roll in 1..=6u8 {
@@ -1215,10 +1276,10 @@ mod tests {
             };
             let games = positions(preset, players, 11);
             for net in nets {
-                for (ply, every) in [(1, 1), (2, 9), (3, 11)] {
+                for (ply, every) in [(1u8, 1), (2, 9), (3, 11)] {
                     let mut m = LuckMeter::new(net.clone(), &preset.rules(), players)
                         .unwrap()
-                        .with_ply(ply);
+                        .with_ply(LuckPly::new(i64::from(ply)).unwrap());
                     let (mut seen, mut tested) = (0, 0);
                     for g in games.iter().step_by(every) {
                         tested += 1;
@@ -1289,19 +1350,34 @@ mod tests {
     }
 
     #[test]
-    fn luck_ply_is_checked() {
-        assert_eq!(check_luck_ply(0), Ok(0));
-        assert_eq!(check_luck_ply(3), Ok(3));
-        for bad in [4, -1, 256, i64::MAX] {
-            let e = check_luck_ply(bad).unwrap_err().to_string();
-            assert!(e.contains(&bad.to_string()) && e.contains("0 to 3"), "{e}");
+    fn luck_ply_is_checked_where_it_is_made() {
+        assert_eq!(LuckPly::new(0), Ok(LuckPly::ZERO));
+        assert_eq!(LuckPly::new(3), Ok(LuckPly::MAX));
+        assert_eq!(LuckPly::new(2).map(LuckPly::get), Ok(2));
+        for bad in [4, -1, 256, i64::MAX, i64::MIN] {
+            let e = LuckPly::new(bad).unwrap_err().to_string();
+            assert_eq!(
+                e,
+                format!("`luck_ply` is {bad}: the luck is measured at ply 0 to 3")
+            );
         }
+        // Its serde form is the number, checked on the way in.
+        assert_eq!(serde_json::to_string(&LuckPly::MAX).unwrap(), "3");
+        assert_eq!(serde_json::from_str::<LuckPly>("1").unwrap().get(), 1);
+        for bad in ["4", "-1", "1.5", "\"1\""] {
+            assert!(serde_json::from_str::<LuckPly>(bad).is_err(), "{bad}");
+        }
+        let e = serde_json::from_str::<LuckPly>("4")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("`luck_ply` is 4: the luck is measured at ply 0 to 3"),
+            "{e}"
+        );
         let net = LuckNet::load("bots/nets/td-classic-2p.safetensors").unwrap();
-        assert_eq!(net.ply, 0);
-        assert!(net.clone().with_ply(4).is_err());
+        assert_eq!(net.ply, LuckPly::ZERO);
         let m = net
-            .with_ply(1)
-            .unwrap()
+            .with_ply(LuckPly::new(1).unwrap())
             .meter(&Preset::Classic.rules(), 2)
             .unwrap();
         assert_eq!(m.ply(), 1);

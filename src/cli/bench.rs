@@ -19,6 +19,8 @@ use aeroplane::experiment::bench::{
 };
 use aeroplane::runner::Exec;
 
+use super::common::cpu_seconds;
+
 /// Arguments of `aeroplane bench`.
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
@@ -51,20 +53,6 @@ pub struct BenchArgs {
     /// The preset of a `--bots` workload.
     #[arg(long, default_value = "appfreegame", requires = "bots")]
     pub rules: String,
-}
-
-/// The CPU time this process has used so far (user and system, all threads), in seconds.
-fn cpu_seconds() -> f64 {
-    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
-    // SAFETY: getrusage writes the struct it is given and nothing else.
-    let ok = unsafe { libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) } == 0;
-    if !ok {
-        return 0.0;
-    }
-    // SAFETY: filled in by the successful call above (and zeroed before it).
-    let usage = unsafe { usage.assume_init() };
-    let t = |v: libc::timeval| v.tv_sec as f64 + v.tv_usec as f64 * 1e-6;
-    t(usage.ru_utime) + t(usage.ru_stime)
 }
 
 /// One timed run: wall-clock and CPU seconds.

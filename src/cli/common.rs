@@ -399,6 +399,35 @@ impl JobArgs {
     }
 }
 
+/// The CPU time this process has used so far (user and system, all threads), in seconds (0
+/// where the system does not say): `bench` and `train` time themselves with it.
+pub fn cpu_seconds() -> f64 {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: getrusage writes the struct it is given and nothing else.
+    let ok = unsafe { libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) } == 0;
+    if !ok {
+        return 0.0;
+    }
+    // SAFETY: filled in by the successful call above (and zeroed before it).
+    let usage = unsafe { usage.assume_init() };
+    let t = |v: libc::timeval| v.tv_sec as f64 + v.tv_usec as f64 * 1e-6;
+    t(usage.ru_utime) + t(usage.ru_stime)
+}
+
+/// The depth of the luck measure: `--luck-ply N` (checked), else the manifest's when it is
+/// not 0.
+pub fn luck_ply(
+    flag: Option<i64>,
+    m: Option<&aeroplane::export::Manifest>,
+) -> anyhow::Result<Option<aeroplane::analysis::luck::LuckPly>> {
+    match flag {
+        Some(ply) => experiment::luck_ply(ply)
+            .map(Some)
+            .map_err(|e| super::words::refused(e.into())),
+        None => Ok(m.and_then(aeroplane::export::Manifest::given_luck_ply)),
+    }
+}
+
 /// Loads a preset name or a variant file.
 pub fn load_rules(name_or_path: &str) -> anyhow::Result<Rules> {
     Ok(aeroplane::config::load_rules(name_or_path)?)

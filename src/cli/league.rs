@@ -129,13 +129,13 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<ExitCode> {
     };
     let m = manifest.as_ref().map(|(m, _, _)| m);
     let luck_file = match (&args.luck, m) {
-        (Some(p), _) => Some(p.display().to_string()),
+        (Some(p), _) => Some(p.clone()),
         (None, Some(m)) if m.luck.len() > 1 => anyhow::bail!(
             "{}: its `luck` names {} nets; a league measures luck with one",
             manifest.as_ref().map_or("", |(_, _, f)| f.as_str()),
             m.luck.len()
         ),
-        (None, Some(m)) => m.luck.first().cloned(),
+        (None, Some(m)) => m.luck.first().map(std::path::PathBuf::from),
         (None, None) => None,
     };
     let luck = match luck_file {
@@ -151,7 +151,7 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<ExitCode> {
             .bootstrap
             .or(manifest.as_ref().map(|(_, l, _)| l.bootstrap)),
         luck,
-        luck_ply: args.luck_ply.or(m.and_then(Manifest::given_luck_ply)),
+        luck_ply: super::common::luck_ply(args.luck_ply, m)?,
         per_game: if args.per_game {
             true
         } else if args.no_per_game {

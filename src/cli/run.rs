@@ -164,9 +164,8 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
         .or(plain.and_then(|m| m.log_games.clone()));
     let luck = match args
         .luck
-        .as_ref()
-        .map(|p| p.display().to_string())
-        .or(m.and_then(|m| m.luck.first().cloned()))
+        .clone()
+        .or(m.and_then(|m| m.luck.first().map(PathBuf::from)))
     {
         Some(f) => Some(LuckNet::load(&f).context("--luck")?),
         None => None,
@@ -196,7 +195,7 @@ fn resolve(args: &RunArgs) -> anyhow::Result<Resolved> {
         log_games,
         recover: args.recover || plain.is_some_and(|m| m.recover),
         luck,
-        luck_ply: args.luck_ply.or(m.and_then(Manifest::given_luck_ply)),
+        luck_ply: super::common::luck_ply(args.luck_ply, m)?,
         sprt,
         max_games: args.max_games,
         exec: a.execution(

@@ -196,10 +196,11 @@ fn resolve(args: &SweepArgs) -> anyhow::Result<SweepSettings> {
         .or(kept.map(|s| s.sort.as_str()))
         .map(SortKey::parse);
     let m = manifest.as_ref().map(|(m, _, _)| m);
-    let luck_files: Vec<String> = if args.luck.is_empty() {
-        m.map(|m| m.luck.clone()).unwrap_or_default()
+    let luck_files: Vec<std::path::PathBuf> = if args.luck.is_empty() {
+        m.map(|m| m.luck.iter().map(Into::into).collect())
+            .unwrap_or_default()
     } else {
-        args.luck.iter().map(|p| p.display().to_string()).collect()
+        args.luck.clone()
     };
     let luck = luck_files
         .iter()
@@ -213,7 +214,7 @@ fn resolve(args: &SweepArgs) -> anyhow::Result<SweepSettings> {
         compare,
         sort,
         luck,
-        luck_ply: args.luck_ply.or(m.and_then(Manifest::given_luck_ply)),
+        luck_ply: super::common::luck_ply(args.luck_ply, m)?,
         exec: a.execution(None, None, a.out.clone()),
         ..SweepSettings::new(axes, lineup, bots)
     })

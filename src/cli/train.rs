@@ -15,7 +15,8 @@ use aeroplane::train::{
 use aeroplane::{RuleOption, Setting};
 
 use super::common::{
-    DEFAULT_BOTS_DIR, check_resumable, load_rules, open_out, print_written, test_game_hook,
+    DEFAULT_BOTS_DIR, check_resumable, cpu_seconds, load_rules, open_out, print_written,
+    test_game_hook,
 };
 use super::progress::Progress;
 use super::signals::interrupt_flag;
@@ -199,7 +200,7 @@ fn execute(
     let end = train(job, &ctx);
     bar.finish();
     let end = end
-        .map_err(|e| anyhow::anyhow!(super::words::as_flags(&chain(&e))))
+        .map_err(|e| anyhow::anyhow!(super::words::as_flags(&aeroplane::core::excerpt::chain(&e))))
         .with_context(|| format!("training on {}", job.rules_name))?;
     match end {
         TrainEnd::Complete(record, net, history) => {
@@ -253,31 +254,4 @@ fn execute(
             Ok(ExitCode::from(130))
         }
     }
-}
-
-/// An error with its causes, `: `-separated.
-fn chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        let more = s.to_string();
-        if !text.contains(&more) {
-            text.push_str(": ");
-            text.push_str(&more);
-        }
-        source = s.source();
-    }
-    text
-}
-
-/// CPU seconds of this process so far (user and system; Linux), 0 where unknown.
-fn cpu_seconds() -> f64 {
-    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
-        return 0.0;
-    };
-    // Fields after the command's closing parenthesis: utime is the 12th, stime the 13th.
-    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let ticks = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
-    (ticks(11) + ticks(12)) / 100.0
 }

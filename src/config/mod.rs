@@ -16,15 +16,3 @@ pub use profiles::{
 pub use rules_file::{RulesFileError, load_rules, read_rules_file};
 pub use run_file::{ConfigError, Lineup, RunConfigFile};
 pub use sweep_file::{SweepConfigError, SweepConfigFile};
-
-/// An error with its causes, joined as the command line prints them.
-#[cfg(test)]
-pub(crate) fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut s = e.to_string();
-    let mut cause = e.source();
-    while let Some(c) = cause {
-        s.push_str(&format!(": {c}"));
-        cause = c.source();
-    }
-    s
-}

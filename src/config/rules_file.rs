@@ -63,7 +63,7 @@ pub fn read_rules_file(path: &Path) -> Result<Rules, RulesFileError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::error_chain as chain;
+    use aeroplane_core::excerpt::chain;
 
     #[test]
     fn presets_files_and_errors() {

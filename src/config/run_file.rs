@@ -160,8 +160,8 @@ impl RunConfigFile {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::error_chain;
     use aeroplane_core::Preset;
+    use aeroplane_core::excerpt::chain as error_chain;
 
     #[test]
     fn a_full_config_parses() {

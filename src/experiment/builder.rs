@@ -23,7 +23,7 @@ use super::{
     InvalidJob, Job, JobError, LeagueJob, RunJob, SPRT_CHUNK_DEALS, SprtJob, SweepJob, SweepSpec,
     TuneJob, TuneSpec,
 };
-use crate::analysis::luck::{LuckNet, MAX_LUCK_PLY, check_luck_ply};
+use crate::analysis::luck::{LuckNet, LuckPly, MAX_LUCK_PLY};
 use crate::analysis::spsa::SpsaSettings;
 use crate::analysis::{Axis, SprtConfig};
 use crate::bots::BotSpec;
@@ -381,23 +381,10 @@ fn default_rules() -> (Rules, String) {
     (Rules::default(), DEFAULT_RULES.to_string())
 }
 
-/// The depth of the luck measure `ply` given (checked), for `nets` luck nets: a ply without
-/// a net, or outside `0..=MAX_LUCK_PLY`, is refused.
-fn luck_ply(ply: Option<i64>, nets: usize) -> Result<Option<u8>, SettingError> {
-    let Some(ply) = ply else {
-        return Ok(None);
-    };
-    if nets == 0 {
-        return Err(SettingError::new(
-            Setting::LuckPly,
-            ply,
-            Allowed::Needs {
-                setting: Setting::Luck,
-                what: "is the depth of the luck measure",
-            },
-        ));
-    }
-    check_luck_ply(ply).map(Some).map_err(|_| {
+/// The setting `luck_ply` from a front end's integer: 0 to [`MAX_LUCK_PLY`] (the one check of
+/// its range: a [`LuckPly`] stays valid from here to the meter).
+pub fn luck_ply(ply: i64) -> Result<LuckPly, SettingError> {
+    LuckPly::new(ply).map_err(|_| {
         SettingError::new(
             Setting::LuckPly,
             ply,
@@ -409,12 +396,24 @@ fn luck_ply(ply: Option<i64>, nets: usize) -> Result<Option<u8>, SettingError> {
     })
 }
 
-/// `net` measuring at `ply` when given (checked by [`luck_ply`]).
-fn at_ply(mut net: LuckNet, ply: Option<u8>) -> LuckNet {
-    if let Some(p) = ply {
-        net.ply = p;
+/// The luck nets measuring at `ply` when given: a ply without a net is refused.
+fn at_ply<N: IntoIterator<Item = LuckNet>>(
+    nets: N,
+    ply: Option<LuckPly>,
+) -> Result<Vec<LuckNet>, SettingError> {
+    let nets: Vec<LuckNet> = nets.into_iter().collect();
+    match ply {
+        None => Ok(nets),
+        Some(ply) if nets.is_empty() => Err(SettingError::new(
+            Setting::LuckPly,
+            ply,
+            Allowed::Needs {
+                setting: Setting::Luck,
+                what: "is the depth of the luck measure",
+            },
+        )),
+        Some(ply) => Ok(nets.into_iter().map(|n| n.with_ply(ply)).collect()),
     }
-    net
 }
 
 /// Refuses a luck net that cannot measure games of `rules` with `players`.
@@ -457,9 +456,9 @@ pub struct RunSettings {
     pub recover: bool,
     /// Measure every roll's luck with this net.
     pub luck: Option<LuckNet>,
-    /// The depth of the luck measure, 0 to [`MAX_LUCK_PLY`] (needs `luck`) [default: the
-    /// net's own, 0].
-    pub luck_ply: Option<i64>,
+    /// The depth of the luck measure (needs `luck`; a front end's integer becomes one by
+    /// [`luck_ply`]) [default: the net's own, 0].
+    pub luck_ply: Option<LuckPly>,
     /// The sequential test of a head-to-head.
     pub sprt: Option<SprtConfig>,
     /// An SPRT's most deals [default: `games`].
@@ -530,8 +529,7 @@ impl RunSettings {
             spec.validate()?;
             let exec = self.exec.exec(DEFAULT_CHUNK_DEALS)?;
             check_luck(self.luck.as_ref(), &spec.rules, spec.players())?;
-            let ply = luck_ply(self.luck_ply, self.luck.iter().len())?;
-            let luck = self.luck.map(|n| at_ply(n, ply));
+            let luck = at_ply(self.luck, self.luck_ply)?.pop();
             let job = RunJob {
                 spec,
                 rules_name,
@@ -582,8 +580,7 @@ impl RunSettings {
         // The test is checked once per unit: small units stop closer to the bound.
         let exec = self.exec.exec(SPRT_CHUNK_DEALS)?;
         check_luck(self.luck.as_ref(), &spec.rules, spec.players())?;
-        let ply = luck_ply(self.luck_ply, self.luck.iter().len())?;
-        let luck = self.luck.map(|n| at_ply(n, ply));
+        let luck = at_ply(self.luck, self.luck_ply)?.pop();
         let job = SprtJob::new(spec, rules_name, config, exec.chunk_deals)?.with_luck(luck);
         self.exec.finish(Job::Sprt(job), exec)
     }
@@ -614,7 +611,7 @@ pub struct SweepSettings {
     pub luck: Vec<LuckNet>,
     /// The depth of the luck measure, 0 to [`MAX_LUCK_PLY`] (needs `luck`) [default: the
     /// nets' own, 0].
-    pub luck_ply: Option<i64>,
+    pub luck_ply: Option<LuckPly>,
     /// Threads, unit size [default: [`DEFAULT_CHUNK_DEALS`]], output folder.
     pub exec: Execution,
 }
@@ -643,8 +640,7 @@ impl SweepSettings {
     /// ply, the unit size, then `report` without `out`.
     pub fn build(self) -> Result<Built, JobError> {
         let (base, rules_name) = self.rules.unwrap_or_else(default_rules);
-        let ply = luck_ply(self.luck_ply, self.luck.len())?;
-        let luck = self.luck.into_iter().map(|n| at_ply(n, ply)).collect();
+        let luck = at_ply(self.luck, self.luck_ply)?;
         let job = SweepJob::new(SweepSpec {
             rules_name,
             base,
@@ -680,9 +676,9 @@ pub struct LeagueSettings {
     pub bootstrap: Option<u32>,
     /// Measure every roll's luck with this net.
     pub luck: Option<LuckNet>,
-    /// The depth of the luck measure, 0 to [`MAX_LUCK_PLY`] (needs `luck`) [default: the
-    /// net's own, 0].
-    pub luck_ply: Option<i64>,
+    /// The depth of the luck measure (needs `luck`; a front end's integer becomes one by
+    /// [`luck_ply`]) [default: the net's own, 0].
+    pub luck_ply: Option<LuckPly>,
     /// Also write `games.csv` (the bots numbered and named by the pool).
     pub per_game: bool,
     /// Threads, unit size [default: [`DEFAULT_CHUNK_DEALS`]], output folder.
@@ -712,8 +708,7 @@ impl LeagueSettings {
         let (rules, rules_name) = self.rules.unwrap_or_else(default_rules);
         let players = self.players.unwrap_or(DEFAULT_LEAGUE_PLAYERS);
         check_luck(self.luck.as_ref(), &rules, players)?;
-        let ply = luck_ply(self.luck_ply, self.luck.iter().len())?;
-        let luck = self.luck.map(|n| at_ply(n, ply));
+        let luck = at_ply(self.luck, self.luck_ply)?.pop();
         let job = LeagueJob::new(
             rules_name,
             rules,
@@ -1265,14 +1260,15 @@ mod tests {
     }
 
     #[test]
-    fn a_luck_ply_needs_a_net_and_is_0_to_2_in_every_kind() {
+    fn a_luck_ply_is_0_to_3_and_needs_a_net_in_every_kind() {
         let file = "bots/nets/td-classic-2p.safetensors";
         let net = || Some(LuckNet::load(file).unwrap());
         let classic = || Some((aeroplane_core::Preset::Classic.rules(), "classic".into()));
+        let ply_of = |p: Option<i64>| p.map(|p| luck_ply(p).unwrap());
         let run = |luck: Option<LuckNet>, ply: Option<i64>, sprt: Option<SprtConfig>| {
             RunSettings {
                 luck,
-                luck_ply: ply,
+                luck_ply: ply_of(ply),
                 sprt,
                 rules: classic(),
                 ..RunSettings::new(lineup("greedy,random"))
@@ -1282,7 +1278,7 @@ mod tests {
         let league = |luck: Option<LuckNet>, ply: Option<i64>| {
             LeagueSettings {
                 luck,
-                luck_ply: ply,
+                luck_ply: ply_of(ply),
                 players: Some(2),
                 rules: classic(),
                 ..LeagueSettings::new(bots("greedy,random,expectimax"))
@@ -1293,7 +1289,7 @@ mod tests {
             let axes = Axes::new(vec!["base=classic,chinese".parse::<Axis>().unwrap()]);
             SweepSettings {
                 luck,
-                luck_ply: ply,
+                luck_ply: ply_of(ply),
                 ..SweepSettings::new(
                     axes.unwrap(),
                     lineup("greedy,random"),
@@ -1307,22 +1303,17 @@ mod tests {
                 .map(|r| LuckNet::load(&format!("bots/nets/td-{r}-2p.safetensors")).unwrap())
                 .to_vec()
         };
+        // The range is checked once, where a front end's integer becomes a `LuckPly`.
         for ply in [-1, 4, 256, i64::MAX] {
-            for e in [
-                refused(run(net(), Some(ply), None)),
-                refused(run(net(), Some(ply), Some(sprt()))),
-                refused(league(net(), Some(ply))),
-                refused(sweep(nets(), Some(ply))),
-            ] {
-                assert_eq!(
-                    (e.setting, e.value.clone()),
-                    (Setting::LuckPly, ply.to_string())
-                );
-                assert_eq!(
-                    e.worded(flag),
-                    format!("--luck-ply must be from 0 to 3, not {ply}")
-                );
-            }
+            let e = luck_ply(ply).unwrap_err();
+            assert_eq!(
+                (e.setting, e.value.clone()),
+                (Setting::LuckPly, ply.to_string())
+            );
+            assert_eq!(
+                e.worded(flag),
+                format!("--luck-ply must be from 0 to 3, not {ply}")
+            );
         }
         for e in [
             refused(run(None, Some(1), None)),
@@ -1337,8 +1328,8 @@ mod tests {
             );
         }
         // Given, the ply is the nets' and the manifest's; not given, 0 (absent from run.json).
-        for ply in [None, Some(0), Some(1), Some(2)] {
-            let want = ply.map_or(0, |p| p as u8);
+        for ply in [None, Some(0), Some(1), Some(2), Some(3)] {
+            let want = ply_of(ply).unwrap_or_default();
             for built in [
                 run(net(), ply, None).unwrap(),
                 run(net(), ply, Some(sprt())).unwrap(),
@@ -1349,7 +1340,11 @@ mod tests {
                 assert_eq!(m.luck_ply, want, "{:?}", built.job);
                 assert!(!m.luck.is_empty());
                 let json = serde_json::to_value(&m).unwrap();
-                assert_eq!(json.get("luck_ply").is_some(), want != 0, "{json}");
+                assert_eq!(json.get("luck_ply").is_some(), !want.is_zero(), "{json}");
+                assert_eq!(
+                    json.get("luck_ply").map(|p| p.to_string()),
+                    ply.filter(|&p| p != 0).map(|p| p.to_string())
+                );
             }
         }
     }

@@ -111,8 +111,7 @@ pub(super) fn luck_nets(
                     ),
                 ));
             }
-            net.with_ply(i64::from(m.luck_ply))
-                .map_err(|e| manifest_error(file, format!("luck_ply: {e}")))
+            Ok(net.with_ply(m.luck_ply))
         })
         .collect()
 }

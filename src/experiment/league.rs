@@ -524,9 +524,9 @@ impl JobKind for LeagueJob {
         m.first_game = 0;
         m.games = self.deals;
         m.games_planned = self.total_games();
-        m.luck = self.luck.iter().map(|l| l.file.clone()).collect();
+        m.luck = self.luck.iter().map(|l| l.name().to_string()).collect();
         m.luck_checksum = self.luck.iter().map(LuckNet::checksum).collect();
-        m.luck_ply = self.luck.iter().map(|l| l.ply).max().unwrap_or(0);
+        m.luck_ply = self.luck.iter().map(|l| l.ply).max().unwrap_or_default();
         m.league = Some(LeagueSection {
             bootstrap: self.bootstrap,
             tables: self
@@ -808,7 +808,7 @@ impl LeagueLuck {
         }
         (
             LuckReport {
-                net: net.file.clone(),
+                net: net.name().to_string(),
                 net_checksum: format!("{:016x}", net.net.checksum()),
                 ply: net.ply,
                 deals: self.deals,

@@ -19,7 +19,7 @@ use crate::export::{
 use crate::runner::{Flow, Plan};
 
 use super::drive::{Fold, UnitLine};
-use super::{InvalidJob, JobDef, JobEnd, JobError, Outcome, chain, planned_games, write_status};
+use super::{InvalidJob, JobDef, JobEnd, JobError, Outcome, planned_games, write_status};
 
 /// One shard's folder, read.
 struct ShardDir {
@@ -376,7 +376,11 @@ pub(crate) fn merge<F: Fold, R>(
             });
         }
         Err(e) => {
-            manifest.finish(JobStatus::Failed, played, Some(chain(&e)));
+            manifest.finish(
+                JobStatus::Failed,
+                played,
+                Some(aeroplane_core::excerpt::chain(&e)),
+            );
             let _ = write_status(out, &manifest);
             return Err(e);
         }

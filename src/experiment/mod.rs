@@ -43,7 +43,7 @@ pub use builder::{
     DEFAULT_RULES, DEFAULT_RUN_BOTS, DEFAULT_RUN_GAMES, DEFAULT_SEED, DEFAULT_SWEEP_BOTS,
     DEFAULT_SWEEP_GAMES, DEFAULT_TUNE_ITERATIONS, DEFAULT_TUNE_PAIRS, DEFAULT_TUNE_PLAYERS,
     Execution, LOGS_DIR, LeagueSettings, Lineup, RunSettings, Setting, SettingError, SweepSettings,
-    TuneSettings, shadowing_notes,
+    TuneSettings, luck_ply, shadowing_notes,
 };
 pub use drive::Shard;
 pub use effects::Effect;
@@ -805,7 +805,7 @@ pub(crate) fn keep_finished(
         Err(e) => {
             notes.push(crate::export::kept_lost_note(
                 finished.len() as u64,
-                &chain(&e),
+                &aeroplane_core::excerpt::chain(&e),
             ));
             0
         }
@@ -880,7 +880,11 @@ fn write_status(dir: &OutputDir, manifest: &Manifest) -> Result<(), ExportError>
 /// Records that the job failed with `e` in `run.json` (best effort: the error matters more
 /// than a second failure to write), and returns `e`.
 fn fail(dir: &OutputDir, manifest: &mut Manifest, played: u64, e: JobError) -> JobError {
-    manifest.finish(JobStatus::Failed, played, Some(chain(&e)));
+    manifest.finish(
+        JobStatus::Failed,
+        played,
+        Some(aeroplane_core::excerpt::chain(&e)),
+    );
     let _ = write_status(dir, manifest);
     e
 }
@@ -888,19 +892,4 @@ fn fail(dir: &OutputDir, manifest: &mut Manifest, played: u64, e: JobError) -> J
 /// The names of a lineup.
 fn names(lineup: &[crate::bots::registry::BotSpec]) -> Vec<String> {
     lineup.iter().map(|b| b.name.clone()).collect()
-}
-
-/// An error with its causes, as one line.
-pub(crate) fn chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut cause = e.source();
-    while let Some(c) = cause {
-        let c_text = c.to_string();
-        if !text.contains(&c_text) {
-            text.push_str(": ");
-            text.push_str(&c_text);
-        }
-        cause = c.source();
-    }
-    text
 }

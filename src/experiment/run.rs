@@ -308,7 +308,7 @@ impl RunJob {
         report.forfeits = std::mem::take(&mut fold.forfeits).into_values().collect();
         if let (Some(net), Some(t)) = (&self.luck, &fold.luck) {
             report.luck = Some(
-                LuckReport::new(t, &names(&self.spec.lineup), &net.file, net.net.checksum())
+                LuckReport::new(t, &names(&self.spec.lineup), net.name(), net.net.checksum())
                     .at_ply(net.ply),
             );
         }
@@ -328,9 +328,9 @@ impl JobKind for RunJob {
         m.recover = self.recover;
         m.log_games = self.log_games.clone();
         m.log_positions = self.log_games.as_ref().map(|_| self.log_positions);
-        m.luck = self.luck.iter().map(|l| l.file.clone()).collect();
+        m.luck = self.luck.iter().map(|l| l.name().to_string()).collect();
         m.luck_checksum = self.luck.iter().map(LuckNet::checksum).collect();
-        m.luck_ply = self.luck.iter().map(|l| l.ply).max().unwrap_or(0);
+        m.luck_ply = self.luck.iter().map(|l| l.ply).max().unwrap_or_default();
         m
     }
 

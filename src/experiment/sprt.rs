@@ -175,12 +175,12 @@ impl SprtJob {
             });
             if let (Some(l), Some(net)) = (&report.luck, &self.luck) {
                 json["luck"] = serde_json::json!({
-                    "net": net.file,
+                    "net": net.name(),
                     "net_checksum": format!("{:016x}", net.net.checksum()),
                     "sprt": l,
                 });
-                if net.ply != 0 {
-                    json["luck"]["ply"] = net.ply.into();
+                if !net.ply.is_zero() {
+                    json["luck"]["ply"] = net.ply.get().into();
                 }
             }
             dir.write_json("sprt.json", &json)?;
@@ -199,9 +199,9 @@ impl JobKind for SprtJob {
     /// The job's manifest (status running).
     fn manifest(&self) -> Manifest {
         let mut m = Manifest::new(&self.spec, &self.rules_name, false);
-        m.luck = self.luck.iter().map(|l| l.file.clone()).collect();
+        m.luck = self.luck.iter().map(|l| l.name().to_string()).collect();
         m.luck_checksum = self.luck.iter().map(LuckNet::checksum).collect();
-        m.luck_ply = self.luck.iter().map(|l| l.ply).max().unwrap_or(0);
+        m.luck_ply = self.luck.iter().map(|l| l.ply).max().unwrap_or_default();
         m.sprt = Some(SprtSection {
             test: self.config.to_string(),
             chunk_deals: self.chunk_deals,

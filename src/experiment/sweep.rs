@@ -393,7 +393,7 @@ impl SweepJob {
             if let Some(n) = (0..nets.len()).find(|n| !luck_of.contains(n)) {
                 let spec = &self.parts[0];
                 return Err(InvalidJob::SweepLuckUnused {
-                    net: nets[n].file.clone(),
+                    net: nets[n].name().to_string(),
                     players: nets[n].net.players,
                     why: nets[n]
                         .meter(&spec.rules, spec.players())
@@ -511,7 +511,7 @@ impl SweepJob {
                 let summary = Summary::new(t, &names);
                 let luck = fold.luck.as_ref().map(|l| {
                     let net = &self.luck[self.luck_of[i]];
-                    LuckReport::new(&l[i], &names, &net.file, net.net.checksum()).at_ply(net.ply)
+                    LuckReport::new(&l[i], &names, net.name(), net.net.checksum()).at_ply(net.ply)
                 });
                 SweepRow {
                     index: i + 1,
@@ -642,9 +642,9 @@ impl JobKind for SweepJob {
         m.command = "sweep".into();
         m.rules = serde_json::to_value(self.spec.base).expect("rules serialize");
         m.games_planned = self.total_games();
-        m.luck = self.luck.iter().map(|l| l.file.clone()).collect();
+        m.luck = self.luck.iter().map(|l| l.name().to_string()).collect();
         m.luck_checksum = self.luck.iter().map(LuckNet::checksum).collect();
-        m.luck_ply = self.luck.iter().map(|l| l.ply).max().unwrap_or(0);
+        m.luck_ply = self.luck.iter().map(|l| l.ply).max().unwrap_or_default();
         m.sweep = Some(SweepSection {
             bots: self.spec.bots_label.clone(),
             vary: self.spec.axes.iter().map(axis_text).collect(),

@@ -7,6 +7,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::analysis::luck::LuckPly;
 use crate::bots::registry::{BotError, resolve};
 use crate::runner::RunSpec;
 use aeroplane_core::{RulesError, RulesSpec};
@@ -98,8 +99,8 @@ pub struct Manifest {
     #[serde(default, skip_serializing_if = "Vec::is_empty", with = "one_or_many")]
     pub luck_checksum: Vec<String>,
     /// The depth the luck was measured at (`--luck-ply`, 0 to 3; docs/LUCK.md); absent for 0.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub luck_ply: u8,
+    #[serde(default, skip_serializing_if = "LuckPly::is_zero")]
+    pub luck_ply: LuckPly,
     /// Whether a failing bot program forfeited its game instead of stopping the job (`run
     /// --recover`; the `forfeits` columns).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -376,8 +377,8 @@ pub enum ManifestError {
 
 impl Manifest {
     /// The depth the luck was measured at when not 0 (the setting `luck_ply` as given).
-    pub fn given_luck_ply(&self) -> Option<i64> {
-        (self.luck_ply != 0).then_some(i64::from(self.luck_ply))
+    pub fn given_luck_ply(&self) -> Option<LuckPly> {
+        (!self.luck_ply.is_zero()).then_some(self.luck_ply)
     }
 
     /// The manifest of a run whose rules were given as `rules_name`, status running.
@@ -404,7 +405,7 @@ impl Manifest {
             log_positions: None,
             luck: Vec::new(),
             luck_checksum: Vec::new(),
-            luck_ply: 0,
+            luck_ply: LuckPly::ZERO,
             recover: false,
             report: false,
             unit_deals: 0,
@@ -476,8 +477,8 @@ impl Manifest {
         Ok(m)
     }
 
-    /// Checks what a manifest claims about itself: its tool, its format, a luck ply of 0 to 3
-    /// (other than 0 only with a luck net), complete rules, and a `rules_name` that does not
+    /// Checks what a manifest claims about itself: its tool, its format, a luck ply other
+    /// than 0 only with a luck net (0 to 3 is checked as it is read), complete rules, and a `rules_name` that does not
     /// contradict them.
     pub fn check(&self, file: &str) -> Result<(), ManifestError> {
         let read = |message: String| ManifestError::Read {
@@ -521,13 +522,6 @@ impl Manifest {
                 missing.join(", ")
             )));
         }
-        if self.luck_ply > crate::analysis::luck::MAX_LUCK_PLY {
-            return Err(read(format!(
-                "`luck_ply` is {}: the luck is measured at ply 0 to {}",
-                self.luck_ply,
-                crate::analysis::luck::MAX_LUCK_PLY
-            )));
-        }
         if !self.luck_checksum.is_empty() && self.luck_checksum.len() != self.luck.len() {
             return Err(read(format!(
                 "`luck_checksum` holds {} checksum(s) for the {} net(s) of `luck`: one per net",
@@ -546,7 +540,7 @@ impl Manifest {
                 aeroplane_core::excerpt::excerpt(bad)
             )));
         }
-        if self.luck_ply != 0 && self.luck.is_empty() {
+        if !self.luck_ply.is_zero() && self.luck.is_empty() {
             return Err(read(format!(
                 "`luck_ply` is {} but `luck` names no net to measure with",
                 self.luck_ply
@@ -663,8 +657,4 @@ mod one_or_many {
             OneOrMany::Many(v) => v,
         })
     }
-}
-
-fn is_zero(v: &u8) -> bool {
-    *v == 0
 }

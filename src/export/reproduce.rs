@@ -120,7 +120,7 @@ impl Manifest {
                 for net in &self.luck {
                     pair(&mut args, "--luck", net.clone());
                 }
-                if self.luck_ply != 0 {
+                if !self.luck_ply.is_zero() {
                     pair(&mut args, "--luck-ply", self.luck_ply.to_string());
                 }
             }
@@ -140,7 +140,7 @@ impl Manifest {
                 for net in &self.luck {
                     pair(&mut args, "--luck", net.clone());
                 }
-                if self.luck_ply != 0 {
+                if !self.luck_ply.is_zero() {
                     pair(&mut args, "--luck-ply", self.luck_ply.to_string());
                 }
             }
@@ -171,7 +171,7 @@ impl Manifest {
                 for net in &self.luck {
                     pair(&mut args, "--luck", net.clone());
                 }
-                if self.luck_ply != 0 {
+                if !self.luck_ply.is_zero() {
                     pair(&mut args, "--luck-ply", self.luck_ply.to_string());
                 }
             }

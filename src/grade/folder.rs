@@ -27,11 +27,11 @@ use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 
-use crate::experiment::chain;
 use crate::export::{
     CannotResume, Checkpoint, CheckpointError, JobStatus, OutputDir, kept_unusable_note,
     kept_used_note, read_kept_lines, write_kept_lines,
 };
+use aeroplane_core::excerpt::chain;
 
 use super::{
     Fold, GRADE_CHECKPOINT, GRADE_FILE, GRADE_KEPT_DEALS, GradeError, GradeRecord, GradeReport,

@@ -122,7 +122,7 @@ pub fn grade_log_with(job: &LogGradeJob, ctx: &LogGradeContext) -> Result<GradeR
                 GradeError::Interrupted => (crate::export::JobStatus::Interrupted, None),
                 e => (
                     crate::export::JobStatus::Failed,
-                    Some(crate::experiment::chain(e)),
+                    Some(aeroplane_core::excerpt::chain(e)),
                 ),
             };
             super::folder::write_status(dir, &super::GradeStatus::new(&record, status, 0, text))?;

@@ -150,13 +150,8 @@ pub enum GradeError {
     #[error(transparent)]
     Report(#[from] crate::report::ReportError),
     /// The worker pool could not start.
-    #[error("cannot start {threads} worker thread(s): {message}")]
-    Pool {
-        /// Threads asked for.
-        threads: usize,
-        /// Why not.
-        message: String,
-    },
+    #[error(transparent)]
+    Pool(#[from] crate::runner::PoolError),
 }
 
 /// What a grade judges decisions by.
@@ -1306,7 +1301,7 @@ pub fn grade(job: &GradeJob, ctx: &GradeContext) -> Result<GradeReport, GradeErr
                     if let Some(note) = ctx.note {
                         note(&crate::export::kept_lost_note(
                             folder::games_in(partials.values()),
-                            &crate::experiment::chain(&e),
+                            &aeroplane_core::excerpt::chain(&e),
                         ));
                     }
                     0
@@ -1597,12 +1592,5 @@ pub(crate) fn check_threads(threads: usize) -> Result<(), GradeError> {
 
 /// The grade's pool of `threads` workers (0 = one per core).
 pub(crate) fn worker_pool(threads: usize) -> Result<rayon::ThreadPool, GradeError> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .thread_name(|i| format!("aeroplane-grade-{i}"))
-        .build()
-        .map_err(|e| GradeError::Pool {
-            threads,
-            message: e.to_string(),
-        })
+    Ok(crate::runner::worker_pool(threads, "grade")?)
 }

@@ -46,6 +46,30 @@ pub fn check_threads(threads: usize) -> Result<(), TooManyThreads> {
     Ok(())
 }
 
+/// Worker threads that could not start.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot start {threads} worker thread(s): {message}")]
+pub struct PoolError {
+    /// Threads asked for.
+    pub threads: usize,
+    /// The reason.
+    pub message: String,
+}
+
+/// A pool of `threads` workers (0 = one per core), named `aeroplane-{job}-{i}`: the one way
+/// the jobs (and Python's vectorised environment) start their threads. The count is checked
+/// against [`MAX_THREADS`] by [`check_threads`] first, where a job refuses it.
+pub fn worker_pool(threads: usize, job: &'static str) -> Result<rayon::ThreadPool, PoolError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(move |i| format!("aeroplane-{job}-{i}"))
+        .build()
+        .map_err(|e| PoolError {
+            threads,
+            message: e.to_string(),
+        })
+}
+
 /// Deals per chunk unless told otherwise.
 pub const DEFAULT_CHUNK_DEALS: u64 = 256;
 
@@ -85,13 +109,8 @@ pub enum RunError {
     #[error(transparent)]
     OutOfDice(Box<aeroplane_core::OutOfDice>),
     /// The worker pool could not start.
-    #[error("cannot start {threads} worker thread(s): {message}")]
-    Pool {
-        /// Threads asked for.
-        threads: usize,
-        /// The reason.
-        message: String,
-    },
+    #[error(transparent)]
+    Pool(#[from] PoolError),
     /// Writing per-game rows failed.
     #[error("writing games: {0}")]
     Sink(#[source] std::io::Error),
@@ -635,14 +654,7 @@ fn execute_at(
     }
     let interrupted = || interrupt.is_some_and(|i| i.load(Ordering::Relaxed));
     check_threads(exec.threads).map_err(|e| RunError::Threads(e.0))?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(exec.threads)
-        .thread_name(|i| format!("aeroplane-run-{i}"))
-        .build()
-        .map_err(|e| RunError::Pool {
-            threads: exec.threads,
-            message: e.to_string(),
-        })?;
+    let pool = worker_pool(exec.threads, "run")?;
     let workers = pool.current_num_threads();
     // Units a worker may run ahead of the oldest one not yet delivered (bounds memory).
     let ahead = 4 * workers as u64;

@@ -725,13 +725,11 @@ fn run(
     if let Some(out) = ctx.out {
         write_status(out, record)?;
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(ctx.threads)
-        .build()
-        .map_err(|e| TrainError::Setting {
+    let pool =
+        crate::runner::worker_pool(ctx.threads, "train").map_err(|e| TrainError::Setting {
             setting: "threads",
             value: ctx.threads.to_string(),
-            allowed: format!("a number of threads this system can start ({e})"),
+            allowed: format!("a number of threads this system can start ({})", e.message),
         })?;
     let enc = Encoder::new(&job.rules, job.players);
     let start = Game::new(job.rules, job.players).expect("checked");

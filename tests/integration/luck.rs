@@ -734,3 +734,91 @@ fn a_resume_or_merge_with_another_luck_net_is_refused_naming_both() {
         );
     }
 }
+
+/// A luck net's path is the file read and what `run.json` records: a path of other than ASCII
+/// (UTF-8) round-trips (the run made again from its manifest reads the same net and writes the
+/// same luck), and a path that is not UTF-8, which `run.json` could not record, is refused by
+/// every job that measures luck before its output folder is made, naming what is wrong.
+#[cfg(unix)]
+#[test]
+fn a_luck_nets_path_round_trips_or_is_refused_at_the_start() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let net = dir.path().join("né t.safetensors");
+    fs::copy("bots/nets/td-classic-2p.safetensors", &net).unwrap();
+    let (first, again) = (dir.path().join("first"), dir.path().join("again"));
+    aeroplane()
+        .args(RUN)
+        .arg("--luck")
+        .arg(&net)
+        .arg("--out")
+        .arg(&first)
+        .assert()
+        .success();
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&fs::read(first.join("run.json")).unwrap()).unwrap();
+    assert_eq!(manifest["luck"], net.to_str().unwrap());
+    aeroplane()
+        .args(["run", "-q", "--manifest"])
+        .arg(first.join("run.json"))
+        .arg("--out")
+        .arg(&again)
+        .assert()
+        .success();
+    for file in ["run.json", "luck.csv"] {
+        assert_eq!(
+            fs::read(first.join(file)).unwrap(),
+            fs::read(again.join(file)).unwrap(),
+            "{file}"
+        );
+    }
+
+    let bad = dir
+        .path()
+        .join(std::ffi::OsStr::from_bytes(b"n\xffet.safetensors"));
+    fs::copy("bots/nets/td-classic-2p.safetensors", &bad).unwrap();
+    let jobs: [&[&str]; 4] = [
+        &["run", "--rules", "classic", "--bots", "greedy,random"],
+        &[
+            "run",
+            "--rules",
+            "classic",
+            "--bots",
+            "greedy,random",
+            "--sprt",
+            "elo0=0,elo1=50",
+        ],
+        &[
+            "league",
+            "--rules",
+            "classic",
+            "--bots",
+            "greedy,random",
+            "--players",
+            "2",
+        ],
+        &["sweep", "--vary", "base=classic", "--bots", "greedy,random"],
+    ];
+    for (k, job) in jobs.iter().enumerate() {
+        let out = dir.path().join(format!("refused-{k}"));
+        let e = aeroplane()
+            .args(*job)
+            .args(["--games", "4", "-q", "--luck"])
+            .arg(&bad)
+            .arg("--out")
+            .arg(&out)
+            .assert()
+            .failure()
+            .get_output()
+            .stderr
+            .clone();
+        let e = String::from_utf8_lossy(&e);
+        assert!(
+            e.contains("n\u{fffd}et.safetensors")
+                && e.contains("the path is not UTF-8 text")
+                && e.contains("give the net a UTF-8 path"),
+            "{job:?}: {e}"
+        );
+        assert!(!out.exists(), "{job:?}");
+    }
+}
