@@ -15,6 +15,8 @@ mod common;
 mod grade;
 mod league;
 mod perft;
+mod play;
+mod play_screen;
 mod progress;
 mod replay;
 mod report;
@@ -57,6 +59,8 @@ enum Command {
     Resume(resume::ResumeArgs),
     /// Combine the folders of a job's shards into what one run writes.
     Merge(resume::MergeArgs),
+    /// Play a game in the terminal: you against the bots, bots watched, or persons in turn.
+    Play(Box<play::PlayArgs>),
     /// Play one game from given dice (or from a seed and game index) and print its move log.
     Replay(replay::ReplayArgs),
     /// List the bot profiles (kind, description, parameters) and the bot kinds.
@@ -84,6 +88,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Report(args) => report::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Play(args) => play::run(*args),
         Command::Resume(args) => resume::resume(args),
         Command::Merge(args) => resume::merge(args),
         Command::Rules(args) => common::print_rules(args),
