@@ -156,6 +156,23 @@ fn a_whole_game_played_by_keys_is_recorded_and_replays_identically() {
         40,
         &format!("play --bots person,greedy --seed 3 --delay 0 --record {record}"),
     );
+    // In mid-game, the screen is the example of docs/commands/play.md (its status line apart,
+    // which names the record).
+    let mid = play_until(&t, |s| s.contains("your moves") && s.contains("│Turn 6 · "));
+    let doc = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/commands/play.md"),
+    )
+    .unwrap();
+    let example = doc
+        .split("```text\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n```").next())
+        .unwrap();
+    let body = |s: &str| -> Vec<String> {
+        let lines: Vec<String> = s.lines().map(|l| l.trim_end().to_string()).collect();
+        lines[..lines.len() - 1].to_vec()
+    };
+    assert_eq!(body(example), body(&mid), "the screen in mid-game:\n{mid}");
     let end = play_until(&t, |s| s.contains("Game over"));
     assert!(end.contains("The record is complete"), "{end}");
     assert!(has_line(&end, "(greedy) rolled"), "{end}");
