@@ -73,9 +73,9 @@ fn board_lines(v: &View) -> Vec<Line<'static>> {
         cells[y][x] = (text, style);
     };
     // The centre.
-    for y in 6..9 {
-        for x in 6..9 {
-            cells[y][x] = (" ◆◆ ".to_string(), dim);
+    for row in &mut cells[6..9] {
+        for cell in &mut row[6..9] {
+            *cell = (" ◆◆ ".to_string(), dim);
         }
     }
     for i in 0..RING_CELLS {
@@ -285,9 +285,9 @@ fn value_text(x: Option<f32>) -> String {
 }
 
 /// One roll played, in words: `#12 B blue (greedy) rolled 5: plane 1: step 3 to step 8`, and
-/// the bot's values of its candidates when it gave them.
-pub fn roll_line(r: &RollJson) -> String {
-    let mut s = format!(
+/// on a second line the bot's values of its candidates when it gave them (`*` its choice).
+pub fn roll_lines(r: &RollJson) -> Vec<String> {
+    let s = format!(
         "#{} {} ({}) rolled {}: {}",
         r.n,
         seat_name(r.seat),
@@ -306,9 +306,9 @@ pub fn roll_line(r: &RollJson) -> String {
                 format!("{}{star} {}", m.notation, value_text(*x))
             })
             .collect();
-        s.push_str(&format!(" [values: {}]", parts.join(", ")));
+        return vec![s, format!("      values: {}", parts.join(", "))];
     }
-    s
+    vec![s]
 }
 
 const HELP: &str = "Keys
@@ -363,12 +363,19 @@ pub fn draw(frame: &mut Frame, v: &View) {
         panel,
     );
     draw_moves(frame, v, moves);
+    // The newest rolls that fit, oldest first.
     let height = usize::from(log.height.saturating_sub(2));
-    let from = v.rolls.len().saturating_sub(height);
-    let items: Vec<Line> = v.rolls[from..]
-        .iter()
-        .map(|r| Line::styled(roll_line(r), seat_style(r.seat)))
-        .collect();
+    let mut items: Vec<Line> = Vec::new();
+    for r in v.rolls.iter().rev() {
+        let lines = roll_lines(r);
+        if items.len() + lines.len() > height {
+            break;
+        }
+        for l in lines.into_iter().rev() {
+            items.push(Line::styled(l, seat_style(r.seat)));
+        }
+    }
+    items.reverse();
     frame.render_widget(
         Paragraph::new(items).block(Block::bordered().title(" Rolls played (newest last) ")),
         log,
@@ -557,12 +564,12 @@ mod tests {
         for _ in 0..300 {
             s.bot_move().unwrap();
             if let Some(r) = s.rolls(0).last().filter(|r| r.values.is_some()) {
-                line = Some(roll_line(r));
+                line = Some(roll_lines(r).join("\n"));
                 break;
             }
         }
         let line = line.expect("expectimax reports values");
-        assert!(line.contains("[values: "), "{line}");
+        assert!(line.contains("\n      values: "), "{line}");
         assert!(line.contains("* "), "{line}");
         assert!(line.contains("(expectimax:depth=1) rolled"), "{line}");
     }

@@ -26,7 +26,7 @@ impl Tmux {
         let t = Tmux { socket };
         let bin = env!("CARGO_BIN_EXE_aeroplane");
         let script = format!(
-            "cd {root} && {bin} {args}; echo \"exit $?\"; stty -a | grep -q ' icanon' && echo 'terminal: cooked'; read x",
+            "cd {root} && {bin} {args}; echo \"exit $?\"; if stty -a | grep -q ' icanon'; then echo 'terminal: cooked'; else echo 'terminal: raw'; fi; read x",
             root = env!("CARGO_MANIFEST_DIR")
         );
         let ok = t
@@ -82,6 +82,15 @@ impl Tmux {
             std::thread::yield_now();
         }
         panic!("the screen never showed {what}; it shows:\n{last}");
+    }
+
+    /// The screen once `aeroplane` has exited and the shell has said how the terminal was
+    /// left, checked to be exit code `code` in cooked mode.
+    fn ended(&self, code: i32) -> String {
+        let s = self.wait_for("terminal: ");
+        assert!(s.contains(&format!("exit {code}\n")), "{s}");
+        assert!(s.contains("terminal: cooked"), "{s}");
+        s
     }
 
     fn wait_for(&self, text: &str) -> String {
@@ -177,8 +186,7 @@ fn a_whole_game_played_by_keys_is_recorded_and_replays_identically() {
     assert!(end.contains("The record is complete"), "{end}");
     assert!(has_line(&end, "(greedy) rolled"), "{end}");
     t.keys(&["q"]);
-    let after = t.wait_for("exit 0");
-    assert!(after.contains("terminal: cooked"), "{after}");
+    let after = t.ended(0);
     assert!(after.contains("the game is over; its record is"), "{after}");
     let out = aeroplane()
         .args(["replay", "--log", &record, "--check"])
@@ -213,7 +221,7 @@ fn a_bot_only_game_records_what_run_logs() {
     let end = t.wait_for("Game over");
     assert!(end.contains("(expectimax) rolled"), "{end}");
     t.keys(&["q"]);
-    t.wait_for("exit 0");
+    t.ended(0);
     let out = dir.path().join("run");
     aeroplane()
         .args([
@@ -255,10 +263,12 @@ fn undo_takes_the_persons_move_back_to_the_same_roll() {
     );
     // The bot's values of its moves are shown as it plays.
     let valued = play_until(&t, |s| {
-        s.contains("(expectimax) rolled") && s.contains("[values: ")
+        s.contains("(expectimax) rolled") && s.contains("│      values: ")
     });
     assert!(
-        valued.contains("* "),
+        valued
+            .lines()
+            .any(|l| l.contains("│      values: ") && l.contains("* ")),
         "the bot's choice is starred:\n{valued}"
     );
     let choose = play_until(&t, |s| s.contains("your moves"));
@@ -276,7 +286,7 @@ fn undo_takes_the_persons_move_back_to_the_same_roll() {
     let lines_after = std::fs::read_to_string(&record).unwrap().lines().count();
     assert_eq!(lines_after, lines_before);
     t.keys(&["C-c"]);
-    t.wait_for("exit 0");
+    t.ended(0);
 }
 
 #[test]
@@ -305,8 +315,7 @@ fn quit_asks_in_mid_game_and_resume_goes_on_from_the_same_screen() {
     t.keys(&["q"]);
     t.wait_for("Quit now?");
     t.keys(&["y"]);
-    let after = t.wait_for("exit 0");
-    assert!(after.contains("terminal: cooked"), "{after}");
+    let after = t.ended(0);
     assert!(after.contains("the game is saved in"), "{after}");
     drop(t);
 
@@ -324,7 +333,7 @@ fn quit_asks_in_mid_game_and_resume_goes_on_from_the_same_screen() {
     };
     assert_eq!(body(&again), body(&at), "resumed:\n{again}\nquit at:\n{at}");
     t.keys(&["C-c"]);
-    t.wait_for("exit 0");
+    t.ended(0);
 }
 
 #[test]
@@ -340,12 +349,11 @@ fn signals_and_small_terminals_are_handled() {
     t.wait_for("The terminal is 70x20: aeroplane play needs at least 90x30");
     // SAFETY: signals the test's own grandchild.
     unsafe { libc::kill(t.pid(), libc::SIGTERM) };
-    let after = t.wait_for("exit 130");
+    let after = t.ended(130);
     assert!(
         after.contains("stopped by a signal: the game is saved in"),
         "{after}"
     );
-    assert!(after.contains("terminal: cooked"), "{after}");
     assert!(Path::new(&record).exists());
 }
 
