@@ -122,10 +122,9 @@ fn has_line(screen: &str, text: &str) -> bool {
     screen.lines().any(|l| l.contains(text))
 }
 
-/// Plays the person's seat by keys (Enter to roll; the first move, or the second by ↓ and
-/// Enter every third choice) until `done` holds of the screen.
+/// Plays the person's seat by keys (Enter to roll, 1 for the first move) until `done` holds
+/// of the screen.
 fn play_until(t: &Tmux, done: impl Fn(&str) -> bool) -> String {
-    let mut choices = 0;
     for _ in 0..2_000 {
         let s = t.wait("the person's turn or the end", |s| {
             done(s) || s.contains("to roll: press Enter") || s.contains("your moves")
@@ -136,14 +135,7 @@ fn play_until(t: &Tmux, done: impl Fn(&str) -> bool) -> String {
         if s.contains("to roll: press Enter") {
             t.keys(&["Enter"]);
         } else {
-            choices += 1;
-            if choices % 3 == 0 && s.contains("│  2. ") {
-                t.keys(&["Down"]);
-                t.wait("the second move highlighted", |x| x.contains("│> 2. "));
-                t.keys(&["Enter"]);
-            } else {
-                t.keys(&["1"]);
-            }
+            t.keys(&["1"]);
         }
         // The screen moves on from this one (a roll played, or a bot's move).
         t.wait("the key taken", |x| x != s);
