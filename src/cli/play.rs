@@ -152,6 +152,28 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     ] {
         signal_hook::flag::register(sig, Arc::clone(&stop)).context("cannot watch signals")?;
     }
+    // The loop sees the flag between two reads of the keyboard; but once the terminal is gone
+    // (SIGHUP), crossterm's wait for a key spins without returning, and a bot's long think
+    // does not look either. So a second after a signal the process ends from here: the
+    // record was saved after the last move, and is replaced only whole.
+    let done = Arc::new(AtomicBool::new(false));
+    {
+        let (stop, done) = (Arc::clone(&stop), Arc::clone(&done));
+        let file = record.display().to_string();
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            std::thread::sleep(Duration::from_secs(1));
+            if !done.load(Ordering::Relaxed) {
+                ratatui::restore();
+                say!(
+                    "stopped by a signal: the game is saved in {file}: aeroplane play --resume {file} goes on with it"
+                );
+                std::process::exit(130);
+            }
+        });
+    }
     let mut app = App {
         session,
         record,
@@ -173,6 +195,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     )))
     .context("cannot set up the terminal")?;
     let end = app.play(terminal, &stop);
+    done.store(true, Ordering::Relaxed);
     drop(guard);
     let end = end?;
     let file = app.record.display();

@@ -385,3 +385,37 @@ fn play_refuses_bad_input_with_a_clear_error() {
         "exists: name a new file",
     );
 }
+
+#[test]
+fn a_closed_terminal_ends_the_game_with_its_record_kept() {
+    // SIGHUP, with the terminal gone: the keyboard wait spun at full speed for ever.
+    let dir = TempDir::new().unwrap();
+    let record = path(&dir, "hup.jsonl");
+    let t = Tmux::start(
+        "hup",
+        100,
+        40,
+        &format!("play --bots person,greedy --seed 3 --delay 0 --record {record}"),
+    );
+    play_until(&t, |s| s.contains("your moves"));
+    let pid = t.pid();
+    let _ = t.cmd().arg("kill-server").status();
+    let gone = |pid: i32| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .map_or(true, |s| s.split_whitespace().nth(2) == Some("Z"))
+    };
+    let mut tries = 0;
+    while !gone(pid) {
+        tries += 1;
+        assert!(
+            tries < 5_000_000,
+            "aeroplane play ({pid}) outlived its terminal"
+        );
+        std::thread::yield_now();
+    }
+    let log = std::fs::read_to_string(&record).unwrap();
+    assert!(
+        log.starts_with("{\"format\":\"aeroplane-decisions\""),
+        "{log}"
+    );
+}
