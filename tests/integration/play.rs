@@ -1,5 +1,5 @@
 //! `aeroplane play` driven as a person plays it: the binary in a real terminal (a detached
-//! tmux session on a private socket, killed at the end even when a test fails), keys sent with
+//! tmux session on a private socket (`-S`, in a temporary folder), killed at the end even when a test fails), keys sent with
 //! `send-keys`, the screen read with `capture-pane -p`, polled a bounded number of times for
 //! the text expected. Then the record it wrote is checked by `aeroplane replay`.
 
@@ -13,17 +13,20 @@ use crate::common::aeroplane;
 /// How many times the screen is read before a wait gives up (each read runs `tmux`).
 const TRIES: usize = 20_000;
 
-/// A tmux server of one test; killed when dropped.
+/// A tmux server of one test, on a socket in a folder of its own; killed when dropped (and
+/// the folder removed with its socket).
 struct Tmux {
     socket: String,
+    _dir: TempDir,
 }
 
 impl Tmux {
     /// `aeroplane ARGS` in a `width` x `height` terminal; when it ends, the shell prints its
     /// exit status and whether the terminal is back in cooked mode, then waits.
     fn start(name: &str, width: u16, height: u16, args: &str) -> Tmux {
-        let socket = format!("aeroplane-play-{name}-{}", std::process::id());
-        let t = Tmux { socket };
+        let dir = TempDir::new().unwrap();
+        let socket = dir.path().join(name).display().to_string();
+        let t = Tmux { socket, _dir: dir };
         let bin = env!("CARGO_BIN_EXE_aeroplane");
         let script = format!(
             "cd {root} && {bin} {args}; echo \"exit $?\"; if stty -a | grep -q ' icanon'; then echo 'terminal: cooked'; else echo 'terminal: raw'; fi; read x",
@@ -49,7 +52,7 @@ impl Tmux {
 
     fn cmd(&self) -> Command {
         let mut c = Command::new("tmux");
-        c.args(["-L", &self.socket]);
+        c.args(["-S", &self.socket]);
         c
     }
 
