@@ -79,6 +79,9 @@ pub struct CommandMerge;
 #[doc = include_str!("../docs/commands/perft.md")]
 pub struct CommandPerft;
 
+#[doc = include_str!("../docs/commands/play.md")]
+pub struct CommandPlay;
+
 #[doc = include_str!("../docs/commands/replay.md")]
 pub struct CommandReplay;
 

@@ -16,6 +16,8 @@ mod grade;
 mod league;
 mod page;
 mod perft;
+mod play;
+mod play_screen;
 mod progress;
 mod replay;
 mod report;
@@ -58,6 +60,8 @@ enum Command {
     Resume(resume::ResumeArgs),
     /// Combine the folders of a job's shards into what one run writes.
     Merge(resume::MergeArgs),
+    /// Play a game in the terminal: you against the bots, bots watched, or persons in turn.
+    Play(Box<play::PlayArgs>),
     /// Play one game from given dice (or from a seed and game index) and print its move log.
     Replay(replay::ReplayArgs),
     /// List the bot profiles (kind, description, parameters) and the bot kinds.
@@ -72,10 +76,6 @@ enum Command {
     Grade(Box<grade::GradeArgs>),
     /// Train a value net by TD(lambda) self-play, for the `td` bot.
     Train(Box<train::TrainArgs>),
-    /// Play against the bots: `--page FILE` writes the browser page (the terminal game is the
-    /// rest of this command, issue 49; hidden until it is here).
-    #[command(hide = true)]
-    Play(page::PageArgs),
 }
 
 /// Parses the command line and runs the subcommand.
@@ -89,6 +89,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Report(args) => report::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Play(args) => play::run(*args),
         Command::Resume(args) => resume::resume(args),
         Command::Merge(args) => resume::merge(args),
         Command::Rules(args) => common::print_rules(args),
@@ -97,6 +98,5 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Solve(args) => solve::run(*args),
         Command::Grade(args) => grade::run(*args),
         Command::Train(args) => train::run(*args),
-        Command::Play(args) => page::run(args),
     }
 }

@@ -1,29 +1,10 @@
-//! Writing the browser page (`aeroplane::page`): the CLI side of `aeroplane play --page FILE`.
-//! On this branch `play` takes only `--page` and is hidden from `--help`; the terminal game
-//! (issue 49, its other half) is the rest of the command, and calls [`write_page`] when
-//! `--page` is given.
+//! Writing the browser page (`aeroplane::page`): the CLI side of `aeroplane play --page FILE`
+//! (`play.rs` calls [`write_page`] when `--page` is given).
 
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
-use std::process::ExitCode;
+use std::path::Path;
 
 use anyhow::{Context, bail};
-use clap::Args;
-
-/// `play --page FILE`.
-#[derive(Args, Debug)]
-pub struct PageArgs {
-    /// Write the browser page (one HTML file that plays against the bots with no network and
-    /// no build) to FILE and stop; `-` for standard output.
-    #[arg(long, value_name = "FILE")]
-    pub page: PathBuf,
-}
-
-/// Runs `play --page FILE`.
-pub fn run(args: PageArgs) -> anyhow::Result<ExitCode> {
-    write_page(&args.page)?;
-    Ok(ExitCode::SUCCESS)
-}
 
 /// Writes the page to `path` (whole, or nothing: a temporary name, then a rename), or to
 /// standard output for `-` unless it is a terminal, and says where on stderr.

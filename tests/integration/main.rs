@@ -47,6 +47,7 @@ mod layers;
 mod luck;
 mod luck_jobs;
 mod perft;
+mod play;
 mod properties;
 mod rules;
 mod rules_bots;
