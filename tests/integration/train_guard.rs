@@ -17,7 +17,16 @@ use serde_json::Value;
 fn broken(out: &Path, extra: &[&str]) -> assert_cmd::Command {
     let mut c = aeroplane();
     c.args(["train", "--rules", "appfreegame", "--players", "2"])
-        .args(["--games", "6000", "--seed", "2", "--alpha", "0.02"])
+        .args([
+            "--games",
+            "6000",
+            "--seed",
+            "2",
+            "--alpha",
+            "0.02",
+            "--alpha-end",
+            "0.02",
+        ])
         .args(["--eval-every", "500", "--eval-deals", "100"])
         .args(["--checkpoint-every", "0", "-q", "--out"])
         .arg(out)
