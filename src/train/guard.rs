@@ -216,6 +216,27 @@ mod tests {
         }
     }
 
+    /// [`check`] in a training of 30,000 games: the best's games and score, the evaluation's
+    /// score and half-width, the games, whether the opponent is a baseline, whether to cure.
+    fn at(
+        b: (u64, f64),
+        e: (f64, f64),
+        games: u64,
+        baseline: bool,
+        cure: bool,
+        events: &[GuardEvent],
+    ) -> Option<GuardEvent> {
+        check(
+            &best(b.0, b.1),
+            &ev(e.0, e.1),
+            games,
+            30_000,
+            baseline,
+            cure,
+            events,
+        )
+    }
+
     fn best(games: u64, score: f64) -> Best {
         Best {
             games,
@@ -225,16 +246,7 @@ mod tests {
 
     #[test]
     fn a_clear_drop_below_the_best_reverts_with_a_quarter_of_the_rate() {
-        let e = check(
-            &best(10_000, 0.255),
-            &ev(0.1225, 0.03),
-            20_000,
-            30_000,
-            true,
-            true,
-            &[],
-        )
-        .unwrap();
+        let e = at((10_000, 0.255), (0.1225, 0.03), 20_000, true, true, &[]).unwrap();
         assert_eq!(e.alarm, Alarm::BelowBest);
         assert_eq!(e.action, Action::Revert { to_games: 10_000 });
         assert_eq!(e.alpha_scale, 0.25);
@@ -250,15 +262,7 @@ mod tests {
     fn overlapping_intervals_are_noise_not_an_alarm() {
         // 0.70 [0.66, 0.74] against a best 0.75 [0.71, 0.79]: the intervals overlap.
         assert_eq!(
-            check(
-                &best(10_000, 0.75),
-                &ev(0.70, 0.04),
-                20_000,
-                30_000,
-                true,
-                true,
-                &[]
-            ),
+            at((10_000, 0.75), (0.70, 0.04), 20_000, true, true, &[]),
             None
         );
     }
@@ -267,57 +271,23 @@ mod tests {
     fn below_a_strong_opponent_is_reported_once_after_the_warm_up_and_changes_nothing() {
         // Before the warm-up (a fifth of the games): nothing.
         assert_eq!(
-            check(
-                &best(1_000, 0.40),
-                &ev(0.40, 0.04),
-                1_000,
-                30_000,
-                false,
-                true,
-                &[]
-            ),
+            at((1_000, 0.40), (0.40, 0.04), 1_000, false, true, &[]),
             None
         );
-        let e = check(
-            &best(6_000, 0.40),
-            &ev(0.40, 0.04),
-            6_000,
-            30_000,
-            false,
-            true,
-            &[],
-        )
-        .unwrap();
+        let e = at((6_000, 0.40), (0.40, 0.04), 6_000, false, true, &[]).unwrap();
         assert_eq!(e.alarm, Alarm::BelowOpponent);
         assert_eq!(e.action, Action::Report);
         assert_eq!(e.alpha_scale, 1.0);
         // Once only.
         assert_eq!(
-            check(
-                &best(6_000, 0.40),
-                &ev(0.40, 0.04),
-                9_000,
-                30_000,
-                false,
-                true,
-                &[e]
-            ),
+            at((6_000, 0.40), (0.40, 0.04), 9_000, false, true, &[e]),
             None
         );
     }
 
     #[test]
     fn a_net_that_never_beat_a_baseline_starts_again_after_the_warm_up() {
-        let e = check(
-            &best(2_000, 0.23),
-            &ev(0.20, 0.03),
-            6_000,
-            30_000,
-            true,
-            true,
-            &[],
-        )
-        .unwrap();
+        let e = at((2_000, 0.23), (0.20, 0.03), 6_000, true, true, &[]).unwrap();
         assert_eq!(
             (e.alarm, e.action, e.alpha_scale),
             (Alarm::BelowOpponent, Action::Restart, 0.25)
@@ -325,43 +295,17 @@ mod tests {
         assert!(words(&e, "greedy", 30_000).contains("starts again from its initial weights"));
         // The warm-up counts again from the restart.
         assert_eq!(
-            check(
-                &best(2_000, 0.23),
-                &ev(0.20, 0.03),
-                9_000,
-                30_000,
-                true,
-                true,
-                &[e]
-            ),
+            at((2_000, 0.23), (0.20, 0.03), 9_000, true, true, &[e]),
             None
         );
-        let again = check(
-            &best(2_000, 0.23),
-            &ev(0.20, 0.03),
-            12_000,
-            30_000,
-            true,
-            true,
-            &[e],
-        )
-        .unwrap();
+        let again = at((2_000, 0.23), (0.20, 0.03), 12_000, true, true, &[e]).unwrap();
         assert_eq!(
             (again.action, again.alpha_scale),
             (Action::Restart, 1.0 / 16.0)
         );
         // A net that once beat the baseline is not restarted for falling below it (its drop
         // is the other alarm's).
-        let fell = check(
-            &best(2_000, 0.52),
-            &ev(0.45, 0.04),
-            6_000,
-            30_000,
-            true,
-            true,
-            &[],
-        )
-        .unwrap();
+        let fell = at((2_000, 0.52), (0.45, 0.04), 6_000, true, true, &[]).unwrap();
         assert_eq!(fell.action, Action::Report);
     }
 
@@ -369,11 +313,10 @@ mod tests {
     fn the_cures_stop_after_the_most_and_the_rate_stays_at_its_last_scale() {
         let mut events = Vec::new();
         for k in 1..=MAX_CURES + 1 {
-            let e = check(
-                &best(1_000, 0.7),
-                &ev(0.3, 0.04),
+            let e = at(
+                (1_000, 0.7),
+                (0.3, 0.04),
                 1_000 * u64::from(k) + 1_000,
-                30_000,
                 true,
                 true,
                 &events,
@@ -387,28 +330,11 @@ mod tests {
         assert_eq!(last.alpha_scale, alpha_scale(MAX_CURES));
         assert_eq!(alpha_scale(MAX_CURES), 1.0 / 64.0);
         assert!(words(last, "greedy", 30_000).contains("cures are off or spent"));
-        let off = check(
-            &best(1_000, 0.7),
-            &ev(0.3, 0.04),
-            2_000,
-            30_000,
-            true,
-            false,
-            &[],
-        )
-        .unwrap();
+        let off = at((1_000, 0.7), (0.3, 0.04), 2_000, true, false, &[]).unwrap();
         assert_eq!((off.action, off.alpha_scale), (Action::Report, 1.0));
         // Reported once for each best.
         assert_eq!(
-            check(
-                &best(1_000, 0.7),
-                &ev(0.3, 0.04),
-                3_000,
-                30_000,
-                true,
-                false,
-                &[off]
-            ),
+            at((1_000, 0.7), (0.3, 0.04), 3_000, true, false, &[off]),
             None
         );
     }
