@@ -102,7 +102,7 @@ fn the_luck_of_a_roll_allocates_nothing_at_any_ply() {
     ] {
         let positions = positions(preset, players);
         for ply in 0..=i64::from(aeroplane::analysis::luck::MAX_LUCK_PLY) {
-            let mut meter = LuckNet::load(&format!("bots/nets/{net}.safetensors"))
+            let mut meter = LuckNet::load(format!("bots/nets/{net}.safetensors"))
                 .unwrap()
                 .with_ply(aeroplane::analysis::luck::LuckPly::new(ply).unwrap())
                 .meter(&preset.rules(), players)

@@ -1300,7 +1300,7 @@ mod tests {
         };
         let nets = || {
             ["classic", "chinese"]
-                .map(|r| LuckNet::load(&format!("bots/nets/td-{r}-2p.safetensors")).unwrap())
+                .map(|r| LuckNet::load(format!("bots/nets/td-{r}-2p.safetensors")).unwrap())
                 .to_vec()
         };
         // The range is checked once, where a front end's integer becomes a `LuckPly`.
