@@ -146,6 +146,17 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
 pub fn resume(dir: &Path, quiet: bool, threads: usize) -> anyhow::Result<ExitCode> {
     aeroplane::runner::check_threads(threads).context("--threads")?;
     let record = TrainRecord::load(dir)?;
+    if record.status == TrainStatus::Complete
+        && std::fs::symlink_metadata(dir.join(aeroplane::train::CHECKPOINT_FILE)).is_err()
+    {
+        // A stop between the checkpoint's removal and the best net's, after the commit: the
+        // best net is no longer needed.
+        let best = dir.join(aeroplane::train::BEST_FILE);
+        if std::fs::symlink_metadata(&best).is_ok() {
+            std::fs::remove_file(&best)
+                .with_context(|| format!("cannot remove {}", best.display()))?;
+        }
+    }
     check_resumable(
         dir,
         TRAIN_FILE,

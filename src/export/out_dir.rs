@@ -39,7 +39,7 @@ pub const VIEWER_FILES: [&str; 4] = [
 /// Files (and suffixes) this tool writes into an output directory: what `--force` removes and
 /// what makes a directory count as holding results (with [`VIEWER_FILES`] and the decision
 /// log `run.json` names).
-pub const OWN_FILES: [&str; 47] = [
+pub const OWN_FILES: [&str; 48] = [
     "run.json",
     "summary.json",
     "summary.csv",
@@ -86,6 +86,7 @@ pub const OWN_FILES: [&str; 47] = [
     "grade.checkpoint.deals",
     "train.json",
     "train.checkpoint",
+    "train.best",
     "net.safetensors",
 ];
 
